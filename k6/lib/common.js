@@ -1,0 +1,38 @@
+// Shared by every perflab k6 script: base URL, the variant tag, open-model scenarios and JSON checks.
+import { check } from 'k6';
+
+export const BASE_URL = __ENV.BASE_URL || 'http://127.0.0.1:8080';
+export const VARIANT = __ENV.VARIANT || 'unknown';
+
+// Every metric k6 emits carries the variant, so Prometheus and the A/B runner can split by it.
+export const tags = { variant: VARIANT, testid: __ENV.TESTID || `${VARIANT}-${Date.now()}` };
+
+/** An open model: requests arrive at `rate` per second whatever the server does (no coordinated omission). */
+export function arrivalRate(rate, duration, exec, maxVUs = 200) {
+  return {
+    executor: 'constant-arrival-rate',
+    rate: Number(rate),
+    timeUnit: '1s',
+    duration,
+    preAllocatedVUs: Math.min(Number(maxVUs), Math.max(10, Number(rate))),
+    maxVUs: Number(maxVUs),
+    exec,
+  };
+}
+
+export function json(res) {
+  try {
+    return res.json();
+  } catch (e) {
+    return null;
+  }
+}
+
+export function checkProblem(res, status, code) {
+  const body = json(res);
+  return check(res, {
+    [`${status} ${code}`]: (r) => r.status === status,
+    [`${code} is problem+json`]: (r) => (r.headers['Content-Type'] || '').startsWith('application/problem+json'),
+    [`${code} has its code`]: () => body !== null && body.code === code,
+  });
+}

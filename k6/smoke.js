@@ -1,0 +1,40 @@
+// Smoke: the app answers health, metrics and its auth guard under a small open-model load.
+// ./perflab k6 smoke.js   (CI runs it against the packaged jar; a failed threshold fails CI)
+import http from 'k6/http';
+import { check } from 'k6';
+import { BASE_URL, tags, arrivalRate, json, checkProblem } from './lib/common.js';
+
+export const options = {
+  tags,
+  scenarios: {
+    health: arrivalRate(__ENV.RATE || 20, __ENV.DURATION || '10s', 'health', 20),
+    guard: arrivalRate(__ENV.RATE || 20, __ENV.DURATION || '10s', 'guard', 20),
+  },
+  thresholds: {
+    checks: ['rate==1'],
+    http_req_failed: ['rate<0.01'],
+    'http_req_duration{scenario:health}': ['p(95)<500'],
+    'http_req_duration{scenario:guard}': ['p(95)<500'],
+  },
+};
+
+export function health() {
+  const res = http.get(`${BASE_URL}/actuator/health`);
+  const body = json(res);
+  check(res, {
+    'health 200': (r) => r.status === 200,
+    'db UP': () => body !== null && body.components.db.status === 'UP',
+    'redis UP': () => body !== null && body.components.redis.status === 'UP',
+  });
+}
+
+export function guard() {
+  // 401 is the expected answer here, not a failure
+  const res = http.get(`${BASE_URL}/api/auth/me`, { responseCallback: http.expectedStatuses(401) });
+  checkProblem(res, 401, 'unauthorized');
+}
+
+export function setup() {
+  const metrics = http.get(`${BASE_URL}/actuator/prometheus`);
+  check(metrics, { 'variant gauge exported': (r) => r.status === 200 && r.body.includes('perflab_variant_info') });
+}

@@ -1,0 +1,104 @@
+package dev.perflab.support.problem;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import jakarta.validation.ConstraintViolationException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.lang.Nullable;
+import org.springframework.validation.FieldError;
+import org.springframework.web.HttpMediaTypeNotSupportedException;
+import org.springframework.web.HttpRequestMethodNotSupportedException;
+import org.springframework.web.bind.MethodArgumentNotValidException;
+import org.springframework.web.bind.MissingRequestHeaderException;
+import org.springframework.web.bind.MissingServletRequestParameterException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.method.annotation.HandlerMethodValidationException;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+import org.springframework.web.servlet.resource.NoResourceFoundException;
+
+/**
+ * Every error a controller raises becomes {@code application/problem+json} with a stable {@code code}.
+ * A client's mistake is a 4xx; anything unexpected is a 500 that says nothing about the internals.
+ */
+@RestControllerAdvice
+class ProblemHandler extends ResponseEntityExceptionHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
+
+    @ExceptionHandler(ApiException.class)
+    ResponseEntity<Object> api(ApiException e) {
+        return ResponseEntity.status(e.status()).headers(e.headers())
+                .body(ProblemResponses.problem(e.status(), e.code(), e.getMessage()));
+    }
+
+    @ExceptionHandler(ConstraintViolationException.class)
+    ResponseEntity<Object> constraint(ConstraintViolationException e) {
+        Map<String, String> errors = new LinkedHashMap<>();
+        e.getConstraintViolations().forEach(v -> errors.put(v.getPropertyPath().toString(), v.getMessage()));
+        ProblemDetail problem = ProblemResponses.problem(HttpStatus.BAD_REQUEST, "invalid-request", "The request is invalid.");
+        problem.setProperty("errors", errors);
+        return ResponseEntity.badRequest().body(problem);
+    }
+
+    @ExceptionHandler(Exception.class)
+    ResponseEntity<Object> unexpected(Exception e) {
+        log.error("unhandled error", e);
+        return ResponseEntity.internalServerError()
+                .body(ProblemResponses.problem(HttpStatus.INTERNAL_SERVER_ERROR, "internal", "An unexpected error occurred."));
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleExceptionInternal(Exception ex, @Nullable Object body, HttpHeaders headers,
+            HttpStatusCode status, WebRequest request) {
+        ProblemDetail problem = ProblemResponses.problem(status, codeOf(ex, status), detailOf(ex, body));
+        if (ex instanceof MethodArgumentNotValidException invalid) {
+            Map<String, String> errors = new LinkedHashMap<>();
+            for (FieldError error : invalid.getBindingResult().getFieldErrors()) {
+                errors.putIfAbsent(error.getField(), error.getDefaultMessage());
+            }
+            problem.setProperty("errors", errors);
+        }
+        return ResponseEntity.status(status).headers(headers).body(problem);
+    }
+
+    private static String codeOf(Exception ex, HttpStatusCode status) {
+        return switch (ex) {
+            case HttpMessageNotReadableException e -> "malformed-body";
+            case MethodArgumentNotValidException e -> "invalid-request";
+            case HandlerMethodValidationException e -> "invalid-request";
+            case MissingRequestHeaderException e -> "missing-header";
+            case MissingServletRequestParameterException e -> "missing-parameter";
+            case MethodArgumentTypeMismatchException e -> "invalid-parameter";
+            case NoResourceFoundException e -> "not-found";
+            case HttpRequestMethodNotSupportedException e -> "method-not-allowed";
+            case HttpMediaTypeNotSupportedException e -> "unsupported-media-type";
+            default -> "http-" + status.value();
+        };
+    }
+
+    private static String detailOf(Exception ex, @Nullable Object body) {
+        if (ex instanceof HttpMessageNotReadableException) {
+            return "The request body is missing or is not valid JSON of the expected shape.";
+        }
+        if (ex instanceof MethodArgumentNotValidException) {
+            return "The request is invalid.";
+        }
+        if (body instanceof ProblemDetail detail && detail.getDetail() != null) {
+            return detail.getDetail();
+        }
+        return ex instanceof org.springframework.web.ErrorResponse response && response.getBody().getDetail() != null
+                ? response.getBody().getDetail() : "The request could not be processed.";
+    }
+}

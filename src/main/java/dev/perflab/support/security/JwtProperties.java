@@ -1,0 +1,35 @@
+package dev.perflab.support.security;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * @param secret HS256 key, at least 32 bytes; the default is for development only and the app warns about it
+ * @param ttl    how long an issued token stays valid
+ * @param issuer the {@code iss} claim written and required
+ */
+@ConfigurationProperties("perflab.security.jwt")
+public record JwtProperties(
+        @DefaultValue(DEV_SECRET) String secret,
+        @DefaultValue("1h") Duration ttl,
+        @DefaultValue("perflab") String issuer) {
+
+    public static final String DEV_SECRET = "perflab-dev-secret-change-me-0123456789abcdef";
+
+    public JwtProperties {
+        if (secret.getBytes(java.nio.charset.StandardCharsets.UTF_8).length < 32) {
+            throw new IllegalArgumentException("perflab.security.jwt.secret must be at least 32 bytes for HS256");
+        }
+    }
+
+    public boolean usesDevSecret() {
+        return DEV_SECRET.equals(secret);
+    }
+
+    @Override
+    public String toString() {
+        return "JwtProperties[secret=******, ttl=" + ttl + ", issuer=" + issuer + "]";
+    }
+}

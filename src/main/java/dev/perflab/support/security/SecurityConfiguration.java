@@ -1,0 +1,95 @@
+package dev.perflab.support.security;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+
+import javax.crypto.SecretKey;
+import javax.crypto.spec.SecretKeySpec;
+
+import com.nimbusds.jose.jwk.source.ImmutableSecret;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.perflab.support.problem.ProblemResponses;
+
+import org.springframework.boot.context.event.ApplicationStartedEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
+import org.springframework.security.oauth2.jose.jws.MacAlgorithm;
+import org.springframework.security.oauth2.jwt.JwtDecoder;
+import org.springframework.security.oauth2.jwt.JwtEncoder;
+import org.springframework.security.oauth2.jwt.JwtValidators;
+import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
+import org.springframework.security.oauth2.jwt.NimbusJwtEncoder;
+import org.springframework.security.web.SecurityFilterChain;
+
+/**
+ * Stateless JWT security: {@code POST /api/auth/login}, health, prometheus and the other actuator
+ * read endpoints are open; every other {@code /api/**} path needs a valid HS256 Bearer token.
+ * Failures are problem+json with codes {@code unauthorized} and {@code forbidden}.
+ */
+@Configuration(proxyBeanMethods = false)
+class SecurityConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(SecurityConfiguration.class);
+
+    @Bean
+    SecurityFilterChain apiSecurity(HttpSecurity http, ProblemResponses problems) throws Exception {
+        return http
+                .csrf(csrf -> csrf.disable())
+                .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+                .requestCache(cache -> cache.disable())
+                .authorizeHttpRequests(auth -> auth
+                        .requestMatchers(HttpMethod.POST, "/api/auth/login").permitAll()
+                        .requestMatchers("/api/**").authenticated()
+                        .anyRequest().permitAll())
+                .oauth2ResourceServer(rs -> rs
+                        .jwt(jwt -> { })
+                        .authenticationEntryPoint((request, response, e) -> problems.write(response,
+                                HttpStatus.UNAUTHORIZED, "unauthorized", "A valid Bearer token is required."))
+                        .accessDeniedHandler((request, response, e) -> problems.write(response,
+                                HttpStatus.FORBIDDEN, "forbidden", "This token may not do that.")))
+                .exceptionHandling(ex -> ex
+                        .authenticationEntryPoint((request, response, e) -> problems.write(response,
+                                HttpStatus.UNAUTHORIZED, "unauthorized", "A valid Bearer token is required.")))
+                .build();
+    }
+
+    @Bean
+    SecretKey jwtKey(JwtProperties properties) {
+        return new SecretKeySpec(properties.secret().getBytes(StandardCharsets.UTF_8), "HmacSHA256");
+    }
+
+    @Bean
+    JwtEncoder jwtEncoder(SecretKey jwtKey) {
+        return new NimbusJwtEncoder(new ImmutableSecret<>(jwtKey));
+    }
+
+    @Bean
+    JwtDecoder jwtDecoder(SecretKey jwtKey, JwtProperties properties) {
+        NimbusJwtDecoder decoder = NimbusJwtDecoder.withSecretKey(jwtKey).macAlgorithm(MacAlgorithm.HS256).build();
+        decoder.setJwtValidator(new DelegatingOAuth2TokenValidator<>(JwtValidators.createDefaultWithIssuer(properties.issuer())));
+        return decoder;
+    }
+
+    @Bean
+    TokenService tokenService(JwtEncoder jwtEncoder, JwtProperties properties) {
+        return new TokenService(jwtEncoder, properties, Clock.systemUTC());
+    }
+
+    @Bean
+    ApplicationListener<ApplicationStartedEvent> warnAboutDevSecret(JwtProperties properties) {
+        return event -> {
+            if (properties.usesDevSecret()) {
+                log.warn("perflab.security.jwt.secret is the built-in development secret: set PERFLAB_SECURITY_JWT_SECRET "
+                        + "(>= 32 bytes) before exposing this app anywhere but localhost");
+            }
+        };
+    }
+}

@@ -1,0 +1,95 @@
+package dev.perflab.testing;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.mariadb.MariaDBContainer;
+import org.testcontainers.utility.DockerImageName;
+
+import org.springframework.context.ApplicationContextInitializer;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.MapPropertySource;
+
+/**
+ * Where the integration tests find MariaDB and Redis. The one place that decides: Testcontainers when a
+ * Docker engine answers, else the local stack ({@code ./perflab stack up}) on the standard ports, which
+ * {@code PERFLAB_DB_HOST/PORT} and {@code PERFLAB_REDIS_HOST/PORT} override. {@code PERFLAB_TEST_SERVICES=local}
+ * skips the Docker probe.
+ */
+public final class TestServices implements ApplicationContextInitializer<ConfigurableApplicationContext> {
+
+    private static final String TEST_DATABASE = "perflab_test";
+    private static Map<String, Object> properties;
+
+    @Override
+    public void initialize(ConfigurableApplicationContext context) {
+        context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("perflabTestServices", properties()));
+    }
+
+    public static synchronized Map<String, Object> properties() {
+        if (properties == null) {
+            properties = useDocker() ? containers() : local();
+        }
+        return properties;
+    }
+
+    private static boolean useDocker() {
+        String mode = env("PERFLAB_TEST_SERVICES", "auto");
+        return switch (mode) {
+            case "local" -> false;
+            case "docker" -> true;
+            default -> DockerClientFactory.instance().isDockerAvailable();
+        };
+    }
+
+    @SuppressWarnings("resource") // the containers live as long as the test JVM; Ryuk removes them
+    private static Map<String, Object> containers() {
+        MariaDBContainer mariadb = new MariaDBContainer(DockerImageName.parse("mariadb:11.4"))
+                .withDatabaseName(TEST_DATABASE).withUsername("perflab").withPassword("perflab")
+                .withCommand("--innodb-buffer-pool-size=512M", "--local-infile=1");
+        GenericContainer<?> redis = new GenericContainer<>(DockerImageName.parse("redis:7-alpine")).withExposedPorts(6379);
+        mariadb.start();
+        redis.start();
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("spring.datasource.url", mariadb.getJdbcUrl());
+        map.put("spring.datasource.username", "perflab");
+        map.put("spring.datasource.password", "perflab");
+        map.put("spring.data.redis.host", redis.getHost());
+        map.put("spring.data.redis.port", redis.getMappedPort(6379));
+        return map;
+    }
+
+    private static Map<String, Object> local() {
+        String dbHost = env("PERFLAB_DB_HOST", "127.0.0.1");
+        int dbPort = Integer.parseInt(env("PERFLAB_DB_PORT", "3306"));
+        String redisHost = env("PERFLAB_REDIS_HOST", "127.0.0.1");
+        int redisPort = Integer.parseInt(env("PERFLAB_REDIS_PORT", "6379"));
+        requireReachable("MariaDB", dbHost, dbPort);
+        requireReachable("Redis", redisHost, redisPort);
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("spring.datasource.url", "jdbc:mariadb://" + dbHost + ":" + dbPort + "/" + TEST_DATABASE);
+        map.put("spring.data.redis.host", redisHost);
+        map.put("spring.data.redis.port", redisPort);
+        return map;
+    }
+
+    private static void requireReachable(String name, String host, int port) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(host, port), 1000);
+        } catch (IOException e) {
+            throw new IllegalStateException(name + " is not reachable at " + host + ":" + port
+                    + " and no Docker engine answers: start the local stack with `./perflab stack up`"
+                    + " (or point PERFLAB_" + (name.equals("Redis") ? "REDIS" : "DB") + "_HOST/_PORT at one)");
+        }
+    }
+
+    private static String env(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null || value.isBlank() ? fallback : value;
+    }
+}

@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# perflab's stack without Docker: MariaDB, Redis, Prometheus (Debian packages), k6 and Toxiproxy
+# (go install), WireMock standalone (Maven Central). Idempotent: `up` installs what is missing and starts
+# what is not running. Usage: stack/native.sh up|down|status|install [service...]
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+set -a; . "$ROOT/.env"; set +a
+
+if [ "$(id -u)" = 0 ]; then STATE_DEFAULT=/var/lib/perflab; else STATE_DEFAULT=${XDG_STATE_HOME:-$HOME/.local/state}/perflab; fi
+STATE=${PERFLAB_STATE:-$STATE_DEFAULT}
+BIN=$STATE/bin RUN=$STATE/run LOG=$STATE/log
+MAVEN_REPO=${PERFLAB_MAVEN_REPO:-https://repo.maven.apache.org/maven2}
+MARIADB_BUFFER_POOL=${PERFLAB_MARIADB_BUFFER_POOL:-1G}
+SERVICES=(mariadb redis wiremock toxiproxy prometheus)
+
+say() { printf '%s\n' "$*"; }
+die() { printf 'perflab stack: %s\n' "$*" >&2; exit 1; }
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# wait_port PORT NAME SECONDS: poll until the port accepts connections, or fail with the service's log
+wait_port() {
+  local port=$1 name=$2 limit=${3:-60} i
+  for ((i = 0; i < limit * 5; i++)); do
+    port_open "$port" && return 0
+    sleep 0.2
+  done
+  tail -n 20 "$LOG/$name.log" >&2 2>/dev/null || true
+  die "$name did not open port $port within ${limit}s (log: $LOG/$name.log)"
+}
+
+pid_alive() { [ -f "$RUN/$1.pid" ] && kill -0 "$(cat "$RUN/$1.pid")" 2>/dev/null; }
+
+check_platform() {
+  if [ "$(uname -s)" != Linux ] || [ ! -f /etc/debian_version ]; then
+    die "the native stack supports Debian and Ubuntu only. On $(uname -s) use Docker: docker compose up"
+  fi
+}
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+apt_install() {
+  local missing=() pkg
+  for pkg in "$@"; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  say "installing ${missing[*]} (apt-get)"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+go_tool() { # go_tool NAME MODULE VERSION BINARY: go install into $BIN/NAME-VERSION and link $BIN/NAME
+  local name=$1 module=$2 version=$3 binary=$4 dir=$BIN/$1-$3
+  if [ ! -x "$dir/$binary" ]; then
+    command -v go >/dev/null || die "Go is needed to build $name $version (or use Docker: docker compose up)"
+    say "building $name $version with go install (k6 takes about 3 minutes on 2 cores, once)"
+    mkdir -p "$dir"
+    GOBIN=$dir GOFLAGS=-mod=mod go install "$module@$version"
+  fi
+  ln -sfn "$dir/$binary" "$BIN/$name"
+}
+
+install() {
+  check_platform
+  mkdir -p "$BIN" "$RUN" "$LOG" "$STATE/lib"
+  apt_install mariadb-server mariadb-client redis-server prometheus curl
+  go_tool k6 go.k6.io/k6 "$PERFLAB_K6_VERSION" k6
+  go_tool toxiproxy-server github.com/Shopify/toxiproxy/v2/cmd/server "$PERFLAB_TOXIPROXY_VERSION" server
+  local jar=$STATE/lib/wiremock-standalone-$PERFLAB_WIREMOCK_VERSION.jar
+  if [ ! -s "$jar" ]; then
+    say "downloading WireMock standalone $PERFLAB_WIREMOCK_VERSION from Maven Central"
+    curl -fsSL -o "$jar.part" "$MAVEN_REPO/org/wiremock/wiremock-standalone/$PERFLAB_WIREMOCK_VERSION/wiremock-standalone-$PERFLAB_WIREMOCK_VERSION.jar"
+    mv "$jar.part" "$jar"
+  fi
+}
+
+mariadb_client() { mariadb --socket="$RUN/mariadb.sock" -u"$(id -un)" "$@"; }
+
+up_mariadb() {
+  local data=$STATE/mariadb
+  if port_open "$PERFLAB_DB_PORT"; then
+    if ! pid_alive mariadb; then
+      say "note: port $PERFLAB_DB_PORT is served by a MariaDB/MySQL perflab did not start; using it as is"
+      return 0
+    fi
+  else
+    local user_opt=()
+    if [ "$(id -u)" = 0 ]; then user_opt=(--user=mysql); fi # mariadbd refuses to run as root
+    if [ ! -d "$data/mysql" ]; then
+      say "initialising MariaDB data directory $data"
+      mkdir -p "$data"
+      [ "$(id -u)" = 0 ] && chown mysql:mysql "$data"
+      mariadb-install-db --no-defaults --datadir="$data" "${user_opt[@]}" --auth-root-authentication-method=socket \
+        --skip-test-db >"$LOG/mariadb-install.log" 2>&1 || { tail -n 20 "$LOG/mariadb-install.log" >&2; die "mariadb-install-db failed"; }
+    fi
+    [ "$(id -u)" = 0 ] && chown mysql:mysql "$RUN" "$LOG"
+    # buffer pool sized to hold the wallet data set (100k wallets, 1M history, 2M ledger rows)
+    nohup mariadbd --no-defaults --datadir="$data" "${user_opt[@]}" \
+      --port="$PERFLAB_DB_PORT" --bind-address=127.0.0.1 --socket="$RUN/mariadb.sock" --pid-file="$RUN/mariadb.pid" \
+      --log-error="$LOG/mariadb.log" --innodb-buffer-pool-size="$MARIADB_BUFFER_POOL" --innodb-log-file-size=256M \
+      --innodb-flush-log-at-trx-commit=1 --max-connections=500 --local-infile=1 --skip-name-resolve \
+      --character-set-server=utf8mb4 --collation-server=utf8mb4_unicode_ci >/dev/null 2>&1 &
+    wait_port "$PERFLAB_DB_PORT" mariadb 60
+  fi
+  mariadb_client <<SQL
+CREATE DATABASE IF NOT EXISTS \`$PERFLAB_DB_NAME\`;
+CREATE DATABASE IF NOT EXISTS \`${PERFLAB_DB_NAME}_test\`;
+CREATE USER IF NOT EXISTS '$PERFLAB_DB_USER'@'%' IDENTIFIED BY '$PERFLAB_DB_PASSWORD';
+GRANT ALL PRIVILEGES ON \`${PERFLAB_DB_NAME}%\`.* TO '$PERFLAB_DB_USER'@'%';
+FLUSH PRIVILEGES;
+SQL
+}
+
+up_redis() {
+  port_open "$PERFLAB_REDIS_PORT" && return 0
+  mkdir -p "$STATE/redis"
+  redis-server --port "$PERFLAB_REDIS_PORT" --bind 127.0.0.1 --daemonize yes --pidfile "$RUN/redis.pid" \
+    --logfile "$LOG/redis.log" --dir "$STATE/redis" --save '' --appendonly no >/dev/null
+  wait_port "$PERFLAB_REDIS_PORT" redis 20
+}
+
+java_bin() {
+  local candidate
+  for candidate in "${JAVA_HOME:-}/bin/java" /usr/lib/jvm/temurin-25-jdk-amd64/bin/java "$(command -v java || true)"; do
+    [ -x "$candidate" ] && { echo "$candidate"; return; }
+  done
+  die "no java found for WireMock (set JAVA_HOME)"
+}
+
+up_wiremock() {
+  port_open "$PERFLAB_WIREMOCK_PORT" && return 0
+  nohup "$(java_bin)" -Xmx256m -jar "$STATE/lib/wiremock-standalone-$PERFLAB_WIREMOCK_VERSION.jar" \
+    --port "$PERFLAB_WIREMOCK_PORT" --https-port "$PERFLAB_WIREMOCK_HTTPS_PORT" --bind-address 127.0.0.1 \
+    --root-dir "$ROOT/wiremock" --disable-banner --no-request-journal --async-response-enabled true \
+    >"$LOG/wiremock.log" 2>&1 &
+  echo $! >"$RUN/wiremock.pid"
+  wait_port "$PERFLAB_WIREMOCK_PORT" wiremock 60
+}
+
+up_toxiproxy() {
+  if ! port_open "$PERFLAB_TOXIPROXY_PORT"; then
+    nohup "$BIN/toxiproxy-server" -host 127.0.0.1 -port "$PERFLAB_TOXIPROXY_PORT" -config "$ROOT/stack/toxiproxy.json" \
+      >"$LOG/toxiproxy.log" 2>&1 &
+    echo $! >"$RUN/toxiproxy.pid"
+    wait_port "$PERFLAB_TOXIPROXY_PORT" toxiproxy 20
+  fi
+}
+
+up_prometheus() {
+  port_open "$PERFLAB_PROMETHEUS_PORT" && return 0
+  mkdir -p "$STATE/prometheus"
+  nohup prometheus --config.file="$ROOT/prometheus/prometheus-native.yml" --storage.tsdb.path="$STATE/prometheus" \
+    --web.listen-address="127.0.0.1:$PERFLAB_PROMETHEUS_PORT" --web.enable-remote-write-receiver \
+    --storage.tsdb.retention.time=7d >"$LOG/prometheus.log" 2>&1 &
+  echo $! >"$RUN/prometheus.pid"
+  wait_port "$PERFLAB_PROMETHEUS_PORT" prometheus 30
+}
+
+stop_service() {
+  local name=$1 pid
+  if [ "$name" = mariadb ] && [ -S "$RUN/mariadb.sock" ] && pid_alive mariadb; then
+    mariadb-admin --socket="$RUN/mariadb.sock" -u"$(id -un)" shutdown 2>/dev/null || true
+  fi
+  if [ -f "$RUN/$name.pid" ]; then
+    pid=$(cat "$RUN/$name.pid")
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null || true
+    rm -f "$RUN/$name.pid"
+  fi
+}
+
+port_of() {
+  case $1 in
+    mariadb) echo "$PERFLAB_DB_PORT" ;; redis) echo "$PERFLAB_REDIS_PORT" ;; wiremock) echo "$PERFLAB_WIREMOCK_PORT" ;;
+    toxiproxy) echo "$PERFLAB_TOXIPROXY_PORT" ;; prometheus) echo "$PERFLAB_PROMETHEUS_PORT" ;; *) die "unknown service $1 (one of: ${SERVICES[*]})" ;;
+  esac
+}
+
+status() {
+  local name port state
+  printf '%-11s %-6s %-5s %s\n' SERVICE PORT STATE "LOG"
+  for name in "${SERVICES[@]}"; do
+    port=$(port_of "$name")
+    if port_open "$port"; then state=up; else state=down; fi
+    printf '%-11s %-6s %-5s %s\n' "$name" "$port" "$state" "$LOG/$name.log"
+  done
+  if [ -x "$BIN/k6" ]; then printf '%-11s %-6s %-5s %s\n' k6 - ready "$BIN/k6"; else printf '%-11s %-6s %-5s\n' k6 - missing; fi
+}
+
+selected() { if [ $# -gt 0 ]; then printf '%s\n' "$@"; else printf '%s\n' "${SERVICES[@]}"; fi; }
+
+cmd=${1:-status}; shift || true
+case $cmd in
+  install) install ;;
+  up)
+    install
+    for s in $(selected "$@"); do port_of "$s" >/dev/null; "up_$s"; done
+    status ;;
+  down)
+    for s in $(selected "$@" | tac); do port_of "$s" >/dev/null; stop_service "$s"; done
+    status ;;
+  status) status ;;
+  bin) echo "$BIN" ;;
+  *) die "usage: stack/native.sh up|down|status|install [service...]" ;;
+esac
