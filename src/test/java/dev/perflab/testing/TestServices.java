@@ -3,6 +3,10 @@ package dev.perflab.testing;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -19,11 +23,13 @@ import org.springframework.core.env.MapPropertySource;
  * Where the integration tests find MariaDB and Redis. The one place that decides: Testcontainers when a
  * Docker engine answers, else the local stack ({@code ./perflab stack up}) on the standard ports, which
  * {@code PERFLAB_DB_HOST/PORT} and {@code PERFLAB_REDIS_HOST/PORT} override. {@code PERFLAB_TEST_SERVICES=local}
- * skips the Docker probe.
+ * skips the Docker probe; {@code PERFLAB_TEST_DB} and {@code PERFLAB_TEST_REDIS_DB} pick the database and the
+ * Redis logical database, so that two checkouts can run their tests at once.
  */
 public final class TestServices implements ApplicationContextInitializer<ConfigurableApplicationContext> {
 
-    private static final String TEST_DATABASE = "perflab_test";
+    /** The database the integration tests migrate and use; {@code PERFLAB_TEST_DB} overrides it. */
+    private static final String TEST_DATABASE = env("PERFLAB_TEST_DB", "perflab_test");
     private static Map<String, Object> properties;
 
     @Override
@@ -71,11 +77,24 @@ public final class TestServices implements ApplicationContextInitializer<Configu
         int redisPort = Integer.parseInt(env("PERFLAB_REDIS_PORT", "6379"));
         requireReachable("MariaDB", dbHost, dbPort);
         requireReachable("Redis", redisHost, redisPort);
+        createDatabaseIfMissing(dbHost, dbPort);
         Map<String, Object> map = new LinkedHashMap<>();
         map.put("spring.datasource.url", "jdbc:mariadb://" + dbHost + ":" + dbPort + "/" + TEST_DATABASE);
         map.put("spring.data.redis.host", redisHost);
         map.put("spring.data.redis.port", redisPort);
+        map.put("spring.data.redis.database", Integer.parseInt(env("PERFLAB_TEST_REDIS_DB", "0")));
         return map;
+    }
+
+    private static void createDatabaseIfMissing(String host, int port) {
+        String user = env("PERFLAB_DB_USER", "perflab");
+        try (Connection connection = DriverManager.getConnection("jdbc:mariadb://" + host + ":" + port + "/", user,
+                env("PERFLAB_DB_PASSWORD", "perflab")); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE DATABASE IF NOT EXISTS `" + TEST_DATABASE + "`");
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot create the test database " + TEST_DATABASE + " as " + user
+                    + " (./perflab stack up grants perflab% to it): " + e.getMessage(), e);
+        }
     }
 
     private static void requireReachable(String name, String host, int port) {
