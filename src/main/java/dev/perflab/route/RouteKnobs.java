@@ -1,0 +1,51 @@
+package dev.perflab.route;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The route feature's knobs (seed 001) and its tuning values. Defaults are the baseline.
+ *
+ * @param cache           {@code off}: read MariaDB on every request; {@code redis}: cache-aside in Redis
+ * @param layout          {@code single}: the whole university under one key; {@code batched}: {@link #batchSize} routes per key
+ * @param codec           how a cached batch is encoded: {@code jackson}, {@code fastjson2}, {@code fastjson2-jsonb}, {@code fory}
+ * @param batchSize       routes per cached key (and per database fetch) in the batched layout; the seed used 2,500
+ * @param ttl             how long cached batches live; a version change makes them unusable sooner
+ * @param redisRetryAfter after a Redis failure, how long requests go straight to the database before Redis is tried again
+ * @param warnInterval    at most one WARN log per interval while Redis fails
+ */
+@ConfigurationProperties("perflab.route")
+public record RouteKnobs(
+        @DefaultValue("off") Cache cache,
+        @DefaultValue("single") Layout layout,
+        @DefaultValue("jackson") Codec codec,
+        @DefaultValue("2500") int batchSize,
+        @DefaultValue("30m") Duration ttl,
+        @DefaultValue("5s") Duration redisRetryAfter,
+        @DefaultValue("30s") Duration warnInterval) {
+
+    public RouteKnobs {
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("perflab.route.batch-size must be at least 1");
+        }
+    }
+
+    /** Routes per cached value: everything in one value for {@code single}, else {@link #batchSize}. */
+    public int routesPerKey() {
+        return layout == Layout.SINGLE ? Integer.MAX_VALUE : batchSize;
+    }
+
+    public enum Cache {
+        OFF, REDIS
+    }
+
+    public enum Layout {
+        SINGLE, BATCHED
+    }
+
+    public enum Codec {
+        JACKSON, FASTJSON2, FASTJSON2_JSONB, FORY
+    }
+}

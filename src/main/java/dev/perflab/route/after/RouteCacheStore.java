@@ -1,0 +1,103 @@
+package dev.perflab.route.after;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.RedisTemplate;
+import org.springframework.data.redis.serializer.RedisSerializer;
+
+import dev.perflab.route.RouteBatch;
+import dev.perflab.route.RouteCodec;
+import dev.perflab.route.RouteCodecException;
+
+/**
+ * The cached batches of one university in Redis: a manifest GET and one MGET for all batch keys (never KEYS or
+ * SCAN). A value the codec cannot decode is evicted and counted; a batch of another version is a miss. Redis
+ * failures are not caught here: the caller decides to degrade.
+ */
+final class RouteCacheStore {
+
+    private static final Logger log = LoggerFactory.getLogger(RouteCacheStore.class);
+
+    private final RedisTemplate<String, byte[]> redis;
+    private final RouteCodec codec;
+    private final RouteKeys keys;
+    private final Duration ttl;
+    private final RouteCacheMetrics metrics;
+
+    RouteCacheStore(RedisConnectionFactory connections, RouteCodec codec, RouteKeys keys, Duration ttl,
+            RouteCacheMetrics metrics) {
+        RedisTemplate<String, byte[]> template = new RedisTemplate<>();
+        template.setConnectionFactory(connections);
+        template.setKeySerializer(RedisSerializer.string());
+        template.setValueSerializer(RedisSerializer.byteArray());
+        template.afterPropertiesSet();
+        this.redis = template;
+        this.codec = codec;
+        this.keys = keys;
+        this.ttl = ttl;
+        this.metrics = metrics;
+    }
+
+    /** The raw cached values of {@code version}, in batch order, or null when the cache does not hold it completely. */
+    List<byte[]> readRaw(long univId, long version) {
+        Manifest manifest = Manifest.parse(redis.opsForValue().get(keys.manifest(univId)));
+        if (manifest == null || manifest.version() != version) {
+            return null;
+        }
+        List<String> batchKeys = new ArrayList<>(manifest.batches());
+        for (int i = 0; i < manifest.batches(); i++) {
+            batchKeys.add(keys.batch(univId, i));
+        }
+        List<byte[]> values = redis.opsForValue().multiGet(batchKeys);
+        return values == null || values.contains(null) ? null : values;
+    }
+
+    /** The decoded batches of {@code version}, or null on a miss (a corrupt value is evicted first). */
+    List<RouteBatch> read(long univId, long version) {
+        List<byte[]> values = readRaw(univId, version);
+        if (values == null) {
+            return null;
+        }
+        List<RouteBatch> batches = new ArrayList<>(values.size());
+        long started = System.nanoTime();
+        long bytes = 0;
+        for (int i = 0; i < values.size(); i++) {
+            RouteBatch batch = decode(univId, i, values.get(i));
+            if (batch == null || batch.univId() != univId || batch.version() != version || batch.index() != i) {
+                return null;
+            }
+            bytes += values.get(i).length;
+            batches.add(batch);
+        }
+        metrics.decodedRequest(System.nanoTime() - started, bytes);
+        return batches;
+    }
+
+    private RouteBatch decode(long univId, int index, byte[] value) {
+        try {
+            return metrics.decodeBatch(() -> codec.decode(value));
+        } catch (RouteCodecException e) {
+            metrics.corrupt();
+            log.warn("route cache: evicting {} ({})", keys.batch(univId, index), e.getMessage());
+            redis.delete(List.of(keys.batch(univId, index), keys.manifest(univId)));
+            return null;
+        }
+    }
+
+    /** Stores one batch; call {@link #publish} after the last one. */
+    void put(RouteBatch batch) {
+        byte[] value = metrics.encodeBatch(() -> codec.encode(batch));
+        redis.opsForValue().set(keys.batch(batch.univId(), batch.index()), value, ttl);
+    }
+
+    /** Makes the stored batches visible: written last, so that a reader never sees a manifest without its batches. */
+    void publish(long univId, long version, int batches) {
+        redis.opsForValue().set(keys.manifest(univId), new Manifest(version, batches).bytes(), ttl);
+    }
+}
