@@ -45,7 +45,7 @@ echo "      done in $(ms "$t") ms"
 
 t=$(now)
 echo "[3/3] LOAD DATA LOCAL INFILE: $(wc -l <"$work/node.tsv") nodes, $(wc -l <"$work/route.tsv") routes"
-"${SQL[@]}" "$DB" <<SQL
+"${SQL[@]}" "$DB" >/dev/null <<SQL
 SET SESSION foreign_key_checks = 0, unique_checks = 0;
 CREATE TEMPORARY TABLE seed_university (id BIGINT PRIMARY KEY, name VARCHAR(100));
 LOAD DATA LOCAL INFILE '$work/university.tsv' INTO TABLE seed_university FIELDS TERMINATED BY '\t' (id, name);

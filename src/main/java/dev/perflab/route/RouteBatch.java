@@ -12,4 +12,27 @@ public record RouteBatch(long univId, long version, int index, List<LightRoute> 
     public RouteBatch {
         routes = routes == null ? List.of() : routes;
     }
+
+    /**
+     * Every route has both nodes and no null factor: what a decoded value must satisfy before it is used. Static, so
+     * that no codec mistakes it for a property.
+     */
+    public static boolean wellFormed(RouteBatch batch) {
+        for (LightRoute route : batch.routes()) {
+            if (route == null || route.node1() == null || route.node2() == null
+                    || hasNull(route.cautionFactors()) || hasNull(route.dangerFactors())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean hasNull(List<?> list) { // List.of(...).contains(null) would throw
+        for (Object element : list) {
+            if (element == null) {
+                return true;
+            }
+        }
+        return false;
+    }
 }

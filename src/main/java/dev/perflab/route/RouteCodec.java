@@ -13,4 +13,20 @@ public interface RouteCodec {
 
     /** @throws RouteCodecException when the bytes are not a route batch of this codec */
     RouteBatch decode(byte[] bytes);
+
+    /**
+     * Decodes the value stored as batch {@code index} of university {@code univId} and checks that it is one:
+     * lenient readers (fastjson2 ignores unknown properties, {@code @type} included, when it binds a record) turn
+     * foreign JSON into an empty-looking batch, which must count as corrupt rather than as routes.
+     *
+     * @throws RouteCodecException when the bytes are not that batch
+     */
+    default RouteBatch decode(byte[] bytes, long univId, int index) {
+        RouteBatch batch = decode(bytes);
+        if (batch.univId() != univId || batch.index() != index || !RouteBatch.wellFormed(batch)) {
+            throw new RouteCodecException(name(), new IllegalArgumentException(
+                    "not a well-formed batch " + index + " of university " + univId));
+        }
+        return batch;
+    }
 }

@@ -69,7 +69,7 @@ final class RouteCacheStore {
         long bytes = 0;
         for (int i = 0; i < values.size(); i++) {
             RouteBatch batch = decode(univId, i, values.get(i));
-            if (batch == null || batch.univId() != univId || batch.version() != version || batch.index() != i) {
+            if (batch == null || batch.version() != version) { // corrupt (evicted), or written for another version
                 return null;
             }
             bytes += values.get(i).length;
@@ -81,7 +81,7 @@ final class RouteCacheStore {
 
     private RouteBatch decode(long univId, int index, byte[] value) {
         try {
-            return metrics.decodeBatch(() -> codec.decode(value));
+            return metrics.decodeBatch(() -> codec.decode(value, univId, index));
         } catch (RouteCodecException e) {
             metrics.corrupt();
             log.warn("route cache: evicting {} ({})", keys.batch(univId, index), e.getMessage());

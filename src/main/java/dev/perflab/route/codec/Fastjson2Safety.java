@@ -8,12 +8,15 @@ import dev.perflab.route.RouteBatch;
 import dev.perflab.route.RouteCodecException;
 
 /**
- * What both fastjson2 codecs share: AutoType is never enabled (no {@code SupportAutoType}), and a {@code @type}
- * in the input is an error rather than a lookup; every failure becomes a {@link RouteCodecException}.
+ * What both fastjson2 codecs share: AutoType is never enabled (no {@code SupportAutoType}); a {@code @type} or any
+ * other unknown property, an unknown enum name or a null primitive is an error; every failure becomes a
+ * {@link RouteCodecException}.
  */
 final class Fastjson2Safety {
 
-    static final JSONReader.Feature[] READ_FEATURES = {JSONReader.Feature.ErrorOnNotSupportAutoType};
+    static final JSONReader.Feature[] READ_FEATURES = {JSONReader.Feature.ErrorOnNotSupportAutoType,
+            JSONReader.Feature.ErrorOnUnknownProperties, JSONReader.Feature.ErrorOnEnumNotMatch,
+            JSONReader.Feature.ErrorOnNullForPrimitives};
 
     private Fastjson2Safety() {
     }
