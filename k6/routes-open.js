@@ -1,0 +1,26 @@
+// The open model of k6/routes.js: requests arrive at RATE per second whatever the server does, so a slow
+// variant cannot slow the clock that measures it (DESIGN.md). Pick RATE below the variant's closed-model TPS.
+//   RATE=20 DURATION=60s VARIANT=route-after ./perflab k6 routes-open.js
+import http from 'k6/http';
+import { check } from 'k6';
+import { BASE_URL, tags, arrivalRate } from './lib/common.js';
+import { bearer } from './lib/route-auth.js';
+
+const UNIVS = (__ENV.UNIVS || '1,2,3').split(',').map(Number);
+
+export const options = {
+  tags,
+  scenarios: { routes: arrivalRate(__ENV.RATE || 10, __ENV.DURATION || '120s', 'routes', Number(__ENV.MAX_VUS || 200)) },
+  summaryTrendStats: ['avg', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'],
+  thresholds: { http_req_failed: ['rate<0.01'], dropped_iterations: ['count<1'] },
+};
+
+export function setup() {
+  return { headers: { Authorization: bearer() } };
+}
+
+export function routes(data) {
+  const univ = UNIVS[Math.floor(Math.random() * UNIVS.length)];
+  const res = http.get(`${BASE_URL}/api/universities/${univ}/routes`, { headers: data.headers, responseType: 'none', timeout: '60s' });
+  check(res, { 'status 200': (r) => r.status === 200 });
+}

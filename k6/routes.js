@@ -1,0 +1,40 @@
+// Seed 001's load: 50 VUs for 120 s, each asking for a university's routes in a loop (a closed model, as the seed
+// ran it; k6/routes-open.js is the open-model variant). Bodies are read and discarded (responseType none) so that
+// k6 does not parse 4 MB of JSON per request on the machine it shares with the app; setup() checks one in full.
+//   ./perflab k6 routes.js                                  seed shape
+//   VUS=50 DURATION=60s VARIANT=route-after ./perflab k6 routes.js
+//   ENDPOINT=cached-bytes ...                               the ceiling harness (cache=redis only)
+// Auth: a token signed in k6 with the app's JWT secret (k6/lib/route-auth.js).
+import http from 'k6/http';
+import { check } from 'k6';
+import { BASE_URL, tags } from './lib/common.js';
+import { bearer } from './lib/route-auth.js';
+
+const UNIVS = (__ENV.UNIVS || '1,2,3').split(',').map(Number);
+const ENDPOINT = __ENV.ENDPOINT || 'routes'; // routes | cached-bytes
+const path = (univ) => (ENDPOINT === 'routes' ? `/api/universities/${univ}/routes` : `/api/universities/${univ}/routes/cached-bytes`);
+
+export const options = {
+  tags,
+  scenarios: {
+    routes: { executor: 'constant-vus', vus: Number(__ENV.VUS || 50), duration: __ENV.DURATION || '120s', exec: 'routes' },
+  },
+  summaryTrendStats: ['avg', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'],
+  thresholds: { http_req_failed: ['rate<0.01'], checks: ['rate>0.99'] },
+};
+
+export function setup() {
+  const headers = { Authorization: bearer() };
+  for (const univ of UNIVS) { // one full response per university: correct, and the cache is warm
+    const res = http.get(`${BASE_URL}/api/universities/${univ}/routes`, { headers, timeout: '120s' });
+    const body = res.status === 200 ? res.json() : null;
+    check(res, { 'setup: routes 200 with all routes': () => body !== null && body.routeCount > 0 && body.coreRoutes.length > 0 });
+  }
+  return { headers };
+}
+
+export function routes(data) {
+  const univ = UNIVS[(__VU + __ITER) % UNIVS.length];
+  const res = http.get(`${BASE_URL}${path(univ)}`, { headers: data.headers, responseType: 'none', timeout: '60s', tags: { name: ENDPOINT } });
+  check(res, { 'status 200': (r) => r.status === 200 });
+}
