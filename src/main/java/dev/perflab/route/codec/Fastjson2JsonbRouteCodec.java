@@ -29,6 +29,6 @@ public class Fastjson2JsonbRouteCodec implements RouteCodec {
 
     @Override
     public RouteBatch decode(byte[] bytes) {
-        return Fastjson2Safety.read(name(), () -> JSONB.parseObject(bytes, RouteBatch.class, Fastjson2Safety.READ_FEATURES));
+        return Decoding.guard(name(), () -> JSONB.parseObject(bytes, RouteBatch.class, Fastjson2Safety.READ_FEATURES));
     }
 }

@@ -29,6 +29,6 @@ public class Fastjson2RouteCodec implements RouteCodec {
 
     @Override
     public RouteBatch decode(byte[] bytes) {
-        return Fastjson2Safety.read(name(), () -> JSON.parseObject(bytes, RouteBatch.class, Fastjson2Safety.READ_FEATURES));
+        return Decoding.guard(name(), () -> JSON.parseObject(bytes, RouteBatch.class, Fastjson2Safety.READ_FEATURES));
     }
 }

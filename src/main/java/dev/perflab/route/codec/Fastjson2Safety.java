@@ -1,16 +1,11 @@
 package dev.perflab.route.codec;
 
-import java.util.function.Supplier;
-
 import com.alibaba.fastjson2.JSONReader;
 
-import dev.perflab.route.RouteBatch;
-import dev.perflab.route.RouteCodecException;
-
 /**
- * What both fastjson2 codecs share: AutoType is never enabled (no {@code SupportAutoType}); a {@code @type} or any
- * other unknown property, an unknown enum name or a null primitive is an error; every failure becomes a
- * {@link RouteCodecException}.
+ * The read features both fastjson2 codecs use: AutoType is never enabled (no {@code SupportAutoType}); a
+ * {@code @type} is an error where fastjson2 checks it; so are unknown properties (on beans; fastjson2 ignores them
+ * on records), unknown enum names and null primitives.
  */
 final class Fastjson2Safety {
 
@@ -19,17 +14,5 @@ final class Fastjson2Safety {
             JSONReader.Feature.ErrorOnNullForPrimitives};
 
     private Fastjson2Safety() {
-    }
-
-    static RouteBatch read(String codec, Supplier<RouteBatch> reader) {
-        try {
-            RouteBatch batch = reader.get();
-            if (batch == null) {
-                throw new IllegalArgumentException("empty value");
-            }
-            return batch;
-        } catch (RuntimeException e) {
-            throw new RouteCodecException(codec, e);
-        }
     }
 }

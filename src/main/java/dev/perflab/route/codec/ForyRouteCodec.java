@@ -13,7 +13,6 @@ import dev.perflab.route.LightNode;
 import dev.perflab.route.LightRoute;
 import dev.perflab.route.RouteBatch;
 import dev.perflab.route.RouteCodec;
-import dev.perflab.route.RouteCodecException;
 
 /**
  * {@code codec=fory}: Apache Fory's binary format with generated serializers. The fastest and smallest: no field
@@ -53,14 +52,7 @@ public class ForyRouteCodec implements RouteCodec {
 
     @Override
     public RouteBatch decode(byte[] bytes) {
-        try {
-            // untyped on purpose: the typed read trusts the caller's class and skips the root's registered type check
-            if (fory.deserialize(bytes) instanceof RouteBatch batch) {
-                return batch;
-            }
-            throw new IllegalArgumentException("not a route batch");
-        } catch (RuntimeException e) {
-            throw new RouteCodecException(name(), e);
-        }
+        // untyped on purpose: the typed read trusts the caller's class and skips the root's registered type check
+        return Decoding.guard(name(), () -> fory.deserialize(bytes));
     }
 }

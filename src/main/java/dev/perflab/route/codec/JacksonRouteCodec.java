@@ -10,7 +10,6 @@ import org.springframework.stereotype.Component;
 
 import dev.perflab.route.RouteBatch;
 import dev.perflab.route.RouteCodec;
-import dev.perflab.route.RouteCodecException;
 
 /**
  * {@code codec=jackson}, the seed's starting point: Jackson 3 JSON. Slow to decode big batches because it binds
@@ -46,10 +45,6 @@ public class JacksonRouteCodec implements RouteCodec {
 
     @Override
     public RouteBatch decode(byte[] bytes) {
-        try {
-            return reader.readValue(bytes);
-        } catch (RuntimeException e) {
-            throw new RouteCodecException(name(), e);
-        }
+        return Decoding.guard(name(), () -> reader.readValue(bytes));
     }
 }
