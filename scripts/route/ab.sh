@@ -70,6 +70,6 @@ case ${1:-} in
     done ;;
   jmh)
     ./mvnw -B -q -Pjmh test-compile exec:exec -Djmh.args="RouteCodecBenchmark -prof gc" \
-      | grep -E '^\[bytes\]|^Benchmark|RouteCodecBenchmark\.(decode|encode)(:gc.alloc.rate.norm)? ' ;;
+      | grep -E '^\[bytes\]|^Benchmark|RouteCodecBenchmark\.(decode|encode)(:p0.50|:gc.alloc.rate.norm)? ' ;;
   *) sed -n '2,12p' "$0"; exit 2 ;;
 esac
