@@ -1,6 +1,7 @@
 package dev.perflab.route;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 
@@ -26,27 +27,35 @@ class RouteController {
 
     private final RouteLoader loader;
     private final RouteRepository repository;
+    private final RouteBulkhead bulkhead;
     private final Timer loadTimer;
     private final Timer compressTimer;
     private final Timer writeTimer;
 
-    RouteController(RouteLoader loader, RouteRepository repository, MeterRegistry registry) {
+    RouteController(RouteLoader loader, RouteRepository repository, RouteBulkhead bulkhead, MeterRegistry registry) {
         this.loader = loader;
         this.repository = repository;
+        this.bulkhead = bulkhead;
         this.loadTimer = phase(registry, "load");
         this.compressTimer = phase(registry, "compress");
         this.writeTimer = phase(registry, "write");
     }
 
     @GetMapping("/api/universities/{univId}/routes")
-    void routes(@PathVariable long univId, HttpServletResponse response) throws IOException {
-        RouteGraph graph = new RouteGraph();
-        long version = loadTimer.record(() -> loader.load(univId, graph::add));
-        List<RouteGraph.CoreRoute> cores = compressTimer.record(graph::coreRoutes);
-        response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-        Timer.Sample sample = Timer.start();
-        RouteResponseWriter.write(response.getOutputStream(), univId, version, graph, cores);
-        sample.stop(writeTimer);
+    void routes(@PathVariable long univId, HttpServletResponse response) {
+        bulkhead.run(() -> {
+            RouteGraph graph = new RouteGraph();
+            long version = loadTimer.record(() -> loader.load(univId, graph::add));
+            List<RouteGraph.CoreRoute> cores = compressTimer.record(graph::coreRoutes);
+            response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+            Timer.Sample sample = Timer.start();
+            try {
+                RouteResponseWriter.write(response.getOutputStream(), univId, version, graph, cores);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return sample.stop(writeTimer);
+        });
     }
 
     @PutMapping("/api/admin/universities/{univId}/routes/{routeId}")

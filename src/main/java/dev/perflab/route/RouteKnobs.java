@@ -15,6 +15,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param ttl             how long cached batches live; a version change makes them unusable sooner
  * @param redisRetryAfter after a Redis failure, how long requests go straight to the database before Redis is tried again
  * @param warnInterval    at most one WARN log per interval while Redis fails
+ * @param redisPoolSize   connections in the route cache's own Redis pool: big values never share a connection, and
+ *                        at most this many big reads are in flight
+ * @param redisTimeout    command timeout of that pool, and the longest wait for one of its connections
+ * @param concurrency     route requests that build a graph at once (0 = twice the CPUs); the rest wait their turn
+ * @param concurrencyWait the longest such wait before a 503
  */
 @ConfigurationProperties("perflab.route")
 public record RouteKnobs(
@@ -24,11 +29,18 @@ public record RouteKnobs(
         @DefaultValue("2500") int batchSize,
         @DefaultValue("30m") Duration ttl,
         @DefaultValue("5s") Duration redisRetryAfter,
-        @DefaultValue("30s") Duration warnInterval) {
+        @DefaultValue("30s") Duration warnInterval,
+        @DefaultValue("8") int redisPoolSize,
+        @DefaultValue("5s") Duration redisTimeout,
+        @DefaultValue("0") int concurrency,
+        @DefaultValue("60s") Duration concurrencyWait) {
 
     public RouteKnobs {
         if (batchSize < 1) {
             throw new IllegalArgumentException("perflab.route.batch-size must be at least 1");
+        }
+        if (redisPoolSize < 1) {
+            throw new IllegalArgumentException("perflab.route.redis-pool-size must be at least 1");
         }
     }
 

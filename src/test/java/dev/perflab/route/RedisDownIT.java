@@ -27,7 +27,8 @@ import static org.awaitility.Awaitility.await;
  */
 @IntegrationTest
 @TestPropertySource(properties = {"perflab.route.cache=redis", "perflab.route.layout=batched",
-        "perflab.route.codec=fastjson2", "perflab.route.batch-size=4", "perflab.route.redis-retry-after=200ms"})
+        "perflab.route.codec=fastjson2", "perflab.route.batch-size=4", "perflab.route.redis-retry-after=200ms",
+        "perflab.route.redis-timeout=300ms"})
 class RedisDownIT extends RouteTestSupport {
 
     static final long UNIV = 9401;

@@ -49,6 +49,7 @@ final class CachedRouteLoader implements RouteLoader {
             metrics.degraded();
             return repository.stream(univId, knobs.batchSize(), sink);
         }
+        gate.succeeded();
         if (cached != null) {
             metrics.hit();
             cached.forEach(sink);

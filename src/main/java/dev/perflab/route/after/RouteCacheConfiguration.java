@@ -23,9 +23,15 @@ class RouteCacheConfiguration {
     }
 
     @Bean
-    RouteCacheStore routeCacheStore(RedisConnectionFactory connections, RouteCodec codec, RouteKnobs knobs,
+    RouteRedisConnections routeRedisConnections(RedisConnectionFactory app, RouteKnobs knobs) {
+        return new RouteRedisConnections(app, knobs.redisPoolSize(), knobs.redisTimeout());
+    }
+
+    @Bean
+    RouteCacheStore routeCacheStore(RouteRedisConnections connections, RouteCodec codec, RouteKnobs knobs,
             RouteCacheMetrics metrics) {
-        return new RouteCacheStore(connections, codec, new RouteKeys(codec.name(), knobs.layout()), knobs.ttl(), metrics);
+        return new RouteCacheStore(connections.factory(), codec, new RouteKeys(codec.name(), knobs.layout()),
+                knobs.ttl(), metrics);
     }
 
     @Bean

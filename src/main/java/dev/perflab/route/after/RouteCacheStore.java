@@ -1,5 +1,6 @@
 package dev.perflab.route.after;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.serializer.RedisSerializer;
 
@@ -16,8 +18,10 @@ import dev.perflab.route.RouteCodec;
 import dev.perflab.route.RouteCodecException;
 
 /**
- * The cached batches of one university in Redis: a manifest GET and one MGET for all batch keys (never KEYS or
- * SCAN). A value the codec cannot decode is evicted and counted; a batch of another version is a miss. Redis
+ * The cached batches of one university in Redis: a manifest GET, then one pipelined GET per batch key in a single
+ * round trip (never KEYS or SCAN). Pipelined GETs rather than one MGET: Redis runs each GET as its own command, so
+ * other clients' commands are served between batches; one MGET would build the whole university's reply (megabytes)
+ * in one command and block them, as one big key does. A value the codec cannot decode is evicted and counted; a batch of another version is a miss. Redis
  * failures are not caught here: the caller decides to degrade.
  */
 final class RouteCacheStore {
@@ -54,8 +58,20 @@ final class RouteCacheStore {
         for (int i = 0; i < manifest.batches(); i++) {
             batchKeys.add(keys.batch(univId, i));
         }
-        List<byte[]> values = redis.opsForValue().multiGet(batchKeys);
-        return values == null || values.contains(null) ? null : values;
+        List<Object> replies = redis.executePipelined((RedisCallback<Object>) connection -> {
+            for (String key : batchKeys) {
+                connection.stringCommands().get(key.getBytes(StandardCharsets.UTF_8));
+            }
+            return null;
+        });
+        List<byte[]> values = new ArrayList<>(replies.size());
+        for (Object reply : replies) {
+            if (!(reply instanceof byte[] value)) {
+                return null;
+            }
+            values.add(value);
+        }
+        return values;
     }
 
     /** The decoded batches of {@code version}, or null on a miss (a corrupt value is evicted first). */
