@@ -4,6 +4,7 @@
 # `PERFLAB_DB_NAME=perflab_route ./perflab seed route`) and Redis database 2. Output: one line per run.
 #   scripts/route/ab.sh e2e      route-before / route-after / route-binary, closed model (VUS, DURATION, ROUNDS)
 #   scripts/route/ab.sh ceiling  cached bytes, no decoding, against route-after's and route-binary's caches
+#   scripts/route/ab.sh codecs   all four codecs end to end (redis, batched) with each one's ceiling
 #   scripts/route/ab.sh layout   small-command latency (redis-probe.py) while the app reads single vs batched values
 #   scripts/route/ab.sh jmh      the codec benchmarks with -prof gc
 # VUS (default 50), DURATION (default 60s; the seed used 120s), ROUNDS (default 2), WARMUP (default 20s).
@@ -52,6 +53,18 @@ case ${1:-} in
       k6run 8084 "fory routes#$round" "$VUS" "$DURATION"
       k6run 8084 "fory ceiling#$round" "$VUS" "$DURATION" ENDPOINT=cached-bytes
     done ;;
+  codecs)
+    # every codec end to end (cache=redis, batched) and its ceiling (its own cached bytes, no decoding)
+    ports=(8086 8083 8087 8084) codecs=(jackson fastjson2 fastjson2-jsonb fory)
+    for i in 0 1 2 3; do start route-after "${ports[$i]}" --perflab.route.codec="${codecs[$i]}" --perflab.variant="codec-${codecs[$i]}"; done
+    trap 'stopall 8086 8083 8087 8084' EXIT
+    for p in "${ports[@]}"; do k6run "$p" warmup "$VUS" "$WARMUP" >/dev/null; k6run "$p" warmup "$VUS" "$WARMUP" ENDPOINT=cached-bytes >/dev/null; done
+    for round in $(seq 1 "$ROUNDS"); do
+      for i in 0 1 2 3; do
+        k6run "${ports[$i]}" "${codecs[$i]} routes#$round" "$VUS" "$DURATION"
+        k6run "${ports[$i]}" "${codecs[$i]} ceiling#$round" "$VUS" "$DURATION" ENDPOINT=cached-bytes
+      done
+    done ;;
   layout)
     LVUS=${LAYOUT_VUS:-10}
     start route-after 8085 --perflab.route.layout=single; start route-after 8083
@@ -71,5 +84,5 @@ case ${1:-} in
   jmh)
     ./mvnw -B -q -Pjmh test-compile exec:exec -Djmh.args="RouteCodecBenchmark -prof gc" \
       | grep -E '^\[bytes\]|^Benchmark|RouteCodecBenchmark\.(decode|encode)(:p0.50|:gc.alloc.rate.norm)? ' ;;
-  *) sed -n '2,12p' "$0"; exit 2 ;;
+  *) sed -n '2,13p' "$0"; exit 2 ;;
 esac

@@ -35,7 +35,7 @@ abstract class GadgetPayloadContract extends RouteTestSupport {
         for (int i = 0; i < gadgets.length; i++) {
             redis.opsForValue().set(prefix + "batch:" + i, gadgets[i].getBytes(StandardCharsets.UTF_8));
         }
-        redis.opsForValue().set(prefix + "manifest", (version + ":" + gadgets.length).getBytes(StandardCharsets.US_ASCII));
+        redis.opsForValue().set(prefix + "manifest", (version + ":" + gadgets.length + ":" + RouteFixture.ROUTES).getBytes(StandardCharsets.US_ASCII));
         double corrupt = count("perflab.route.cache.corrupt");
         double misses = count("perflab.route.cache.requests", "result", "miss");
 

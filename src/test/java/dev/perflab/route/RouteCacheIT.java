@@ -48,7 +48,7 @@ class RouteCacheIT extends RouteTestSupport {
 
         JsonNode first = routes(UNIV).json();
         RedisTemplate<String, byte[]> redis = rawRedis();
-        assertThat(new String(redis.opsForValue().get(PREFIX + "manifest"), StandardCharsets.US_ASCII)).isEqualTo(version + ":3");
+        assertThat(new String(redis.opsForValue().get(PREFIX + "manifest"), StandardCharsets.US_ASCII)).isEqualTo(version + ":3:11");
         List<byte[]> batches = redis.opsForValue().multiGet(List.of(PREFIX + "batch:0", PREFIX + "batch:1", PREFIX + "batch:2"));
         assertThat(batches).doesNotContainNull();
         assertThat(batches.stream().mapToInt(b -> codec.decode(b).routes().size()).toArray()).containsExactly(4, 4, 3);
@@ -71,7 +71,7 @@ class RouteCacheIT extends RouteTestSupport {
         assertThat(body.get("version").asLong()).isEqualTo(version + 1);
         assertThat(directDistance(body, UNIV)).isEqualTo(123.25);
         assertThat(new String(rawRedis().opsForValue().get(PREFIX + "manifest"), StandardCharsets.US_ASCII))
-                .isEqualTo((version + 1) + ":3");
+                .isEqualTo((version + 1) + ":3:11");
     }
 
     @Test
@@ -89,6 +89,18 @@ class RouteCacheIT extends RouteTestSupport {
         RouteBatch reloaded = codec.decode(redis.opsForValue().get(PREFIX + "batch:1"), UNIV, 1);
         assertThat(reloaded.version()).isEqualTo(version);
         assertThat(reloaded.routes()).hasSize(4);
+    }
+
+    @Test
+    void aManifestPromisingMoreRoutesThanItsBatchesHoldIsAMissNotAPartialAnswer() {
+        routes(UNIV);
+        rawRedis().opsForValue().set(PREFIX + "manifest", (version + ":1:11").getBytes(StandardCharsets.US_ASCII));
+        double misses = count("perflab.route.cache.requests", "result", "miss");
+
+        JsonNode body = routes(UNIV).json();
+
+        assertThat(body.get("routeCount").asInt()).isEqualTo(RouteFixture.ROUTES);
+        assertThat(count("perflab.route.cache.requests", "result", "miss")).isEqualTo(misses + 1);
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.perflab.route.after;
 
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 import dev.perflab.route.RouteBatch;
@@ -61,16 +62,18 @@ final class CachedRouteLoader implements RouteLoader {
 
     private long loadAndStore(long univId, Consumer<RouteBatch> sink) {
         AtomicInteger stored = new AtomicInteger();
+        AtomicLong routes = new AtomicLong();
         boolean[] failed = {false};
         long version = repository.stream(univId, knobs.routesPerKey(), batch -> {
             sink.accept(batch);
             if (!failed[0]) {
                 failed[0] = !tryRedis(() -> store.put(batch));
                 stored.incrementAndGet();
+                routes.addAndGet(batch.routes().size());
             }
         });
         if (!failed[0]) {
-            tryRedis(() -> store.publish(univId, version, stored.get()));
+            tryRedis(() -> store.publish(univId, version, stored.get(), routes.get()));
         }
         return version;
     }

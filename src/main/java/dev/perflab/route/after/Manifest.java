@@ -2,11 +2,14 @@ package dev.perflab.route.after;
 
 import java.nio.charset.StandardCharsets;
 
-/** The small value that says which version the cached batches hold and how many there are: {@code "<version>:<count>"}. */
-record Manifest(long version, int batches) {
+/**
+ * The small value that says which version the cached batches hold, how many there are and how many routes they
+ * hold in all: {@code "<version>:<batches>:<routes>"}. A reader checks all three, so a partial set never passes.
+ */
+record Manifest(long version, int batches, long routes) {
 
     byte[] bytes() {
-        return (version + ":" + batches).getBytes(StandardCharsets.US_ASCII);
+        return (version + ":" + batches + ":" + routes).getBytes(StandardCharsets.US_ASCII);
     }
 
     /** The manifest in {@code bytes}, or null when it is missing or malformed. */
@@ -14,11 +17,13 @@ record Manifest(long version, int batches) {
         if (bytes == null) {
             return null;
         }
-        String text = new String(bytes, StandardCharsets.US_ASCII);
-        int colon = text.indexOf(':');
+        String[] parts = new String(bytes, StandardCharsets.US_ASCII).split(":");
         try {
-            int count = Integer.parseInt(text.substring(colon + 1));
-            return colon > 0 && count > 0 ? new Manifest(Long.parseLong(text.substring(0, colon)), count) : null;
+            if (parts.length != 3) {
+                return null;
+            }
+            Manifest manifest = new Manifest(Long.parseLong(parts[0]), Integer.parseInt(parts[1]), Long.parseLong(parts[2]));
+            return manifest.batches() > 0 && manifest.routes() >= 0 ? manifest : null;
         } catch (NumberFormatException e) {
             return null;
         }

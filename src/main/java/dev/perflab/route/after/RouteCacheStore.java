@@ -50,6 +50,11 @@ final class RouteCacheStore {
 
     /** The raw cached values of {@code version}, in batch order, or null when the cache does not hold it completely. */
     List<byte[]> readRaw(long univId, long version) {
+        Cached cached = readCached(univId, version);
+        return cached == null ? null : cached.values();
+    }
+
+    private Cached readCached(long univId, long version) {
         Manifest manifest = Manifest.parse(redis.opsForValue().get(keys.manifest(univId)));
         if (manifest == null || manifest.version() != version) {
             return null;
@@ -71,25 +76,34 @@ final class RouteCacheStore {
             }
             values.add(value);
         }
-        return values;
+        return new Cached(manifest, values);
+    }
+
+    private record Cached(Manifest manifest, List<byte[]> values) {
     }
 
     /** The decoded batches of {@code version}, or null on a miss (a corrupt value is evicted first). */
     List<RouteBatch> read(long univId, long version) {
-        List<byte[]> values = readRaw(univId, version);
-        if (values == null) {
+        Cached cached = readCached(univId, version);
+        if (cached == null) {
             return null;
         }
+        List<byte[]> values = cached.values();
         List<RouteBatch> batches = new ArrayList<>(values.size());
         long started = System.nanoTime();
         long bytes = 0;
+        long routes = 0;
         for (int i = 0; i < values.size(); i++) {
             RouteBatch batch = decode(univId, i, values.get(i));
             if (batch == null || batch.version() != version) { // corrupt (evicted), or written for another version
                 return null;
             }
             bytes += values.get(i).length;
+            routes += batch.routes().size();
             batches.add(batch);
+        }
+        if (routes != cached.manifest().routes()) {
+            return null;
         }
         metrics.decodedRequest(System.nanoTime() - started, bytes);
         return batches;
@@ -113,7 +127,7 @@ final class RouteCacheStore {
     }
 
     /** Makes the stored batches visible: written last, so that a reader never sees a manifest without its batches. */
-    void publish(long univId, long version, int batches) {
-        redis.opsForValue().set(keys.manifest(univId), new Manifest(version, batches).bytes(), ttl);
+    void publish(long univId, long version, int batches, long routes) {
+        redis.opsForValue().set(keys.manifest(univId), new Manifest(version, batches, routes).bytes(), ttl);
     }
 }
