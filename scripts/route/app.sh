@@ -12,7 +12,9 @@ case ${1:-} in
     profile=$2 port=$3; shift 3
     case ",$profile," in *,route-after,*|*,route-binary,*|*,after,*) heap="-Xms1g -Xmx1g" ;; *) heap="-Xmx1g" ;; esac
     heap=${PERFLAB_HEAP:-$heap}
-    [ -f "$ROOT/target/perflab.jar" ] || (cd "$ROOT" && ./mvnw -B -q -DskipTests package)
+    if [ ! -f "$ROOT/target/perflab.jar" ] || [ -n "$(find "$ROOT/src/main" "$ROOT/pom.xml" -newer "$ROOT/target/perflab.jar" -print -quit)" ]; then
+      (cd "$ROOT" && ./mvnw -B -q -DskipTests package)
+    fi
     # shellcheck disable=SC2086
     PERFLAB_APP_PORT=$port PERFLAB_DB_NAME=${PERFLAB_DB_NAME:-perflab_route} nohup "$JAVA" $heap \
       --sun-misc-unsafe-memory-access=allow -jar "$ROOT/target/perflab.jar" --spring.profiles.active="$profile" \
