@@ -12,6 +12,7 @@ STATE=${PERFLAB_STATE:-$STATE_DEFAULT}
 BIN=$STATE/bin RUN=$STATE/run LOG=$STATE/log
 MAVEN_REPO=${PERFLAB_MAVEN_REPO:-https://repo.maven.apache.org/maven2}
 MARIADB_BUFFER_POOL=${PERFLAB_MARIADB_BUFFER_POOL:-1G}
+AUTH_LATENCY_MS=${PERFLAB_AUTH_LATENCY_MS:-10}
 SERVICES=(mariadb redis wiremock toxiproxy prometheus)
 
 say() { printf '%s\n' "$*"; }
@@ -132,6 +133,8 @@ up_wiremock() {
   nohup "$(java_bin)" -Xmx256m -jar "$STATE/lib/wiremock-standalone-$PERFLAB_WIREMOCK_VERSION.jar" \
     --port "$PERFLAB_WIREMOCK_PORT" --https-port "$PERFLAB_WIREMOCK_HTTPS_PORT" --bind-address 127.0.0.1 \
     --root-dir "$ROOT/wiremock" --disable-banner --no-request-journal --async-response-enabled true \
+    --https-keystore "$ROOT/wiremock/tls/auth-api.p12" --keystore-type PKCS12 --keystore-password perflab \
+    --key-manager-password perflab --container-threads 200 \
     >"$LOG/wiremock.log" 2>&1 &
   echo $! >"$RUN/wiremock.pid"
   wait_port "$PERFLAB_WIREMOCK_PORT" wiremock 60
@@ -144,6 +147,21 @@ up_toxiproxy() {
     echo $! >"$RUN/toxiproxy.pid"
     wait_port "$PERFLAB_TOXIPROXY_PORT" toxiproxy 20
   fi
+  auth_latency_toxics
+}
+
+# The auth API sits behind Toxiproxy with PERFLAB_AUTH_LATENCY_MS each way (default 10), so a TCP + TLS
+# handshake costs round trips as over a real network. Re-applied on every `up` (idempotent).
+auth_latency_toxics() {
+  local api=http://127.0.0.1:$PERFLAB_TOXIPROXY_PORT proxy stream
+  for proxy in auth-api-https auth-api-http; do
+    curl -fsS -X POST "$api/proxies/$proxy" -H 'Content-Type: application/json' -d '{"enabled": true}' >/dev/null
+    for stream in upstream downstream; do
+      curl -fsS -X DELETE "$api/proxies/$proxy/toxics/latency_$stream" >/dev/null 2>&1 || true
+      curl -fsS -X POST "$api/proxies/$proxy/toxics" -H 'Content-Type: application/json' \
+        -d "{\"name\": \"latency_$stream\", \"type\": \"latency\", \"stream\": \"$stream\", \"attributes\": {\"latency\": $AUTH_LATENCY_MS}}" >/dev/null
+    done
+  done
 }
 
 up_prometheus() {
