@@ -15,11 +15,11 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Service
 public class PhoneNumbers {
 
-    private final MemberMapper members;
+    private final WalletMemberMapper members;
     private final MemberDirectory directory;
     private final TransactionTemplate transaction;
 
-    PhoneNumbers(MemberMapper members, MemberDirectory directory, TransactionTemplate transaction) {
+    PhoneNumbers(WalletMemberMapper members, MemberDirectory directory, TransactionTemplate transaction) {
         this.members = members;
         this.directory = directory;
         this.transaction = transaction;

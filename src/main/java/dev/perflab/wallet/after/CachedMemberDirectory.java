@@ -3,7 +3,7 @@ package dev.perflab.wallet.after;
 import java.util.Optional;
 
 import dev.perflab.wallet.MemberDirectory;
-import dev.perflab.wallet.MemberMapper;
+import dev.perflab.wallet.WalletMemberMapper;
 import dev.perflab.wallet.MemberRef;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -21,9 +21,9 @@ import org.springframework.stereotype.Component;
 class CachedMemberDirectory implements MemberDirectory {
 
     private final Cache cache;
-    private final MemberMapper members;
+    private final WalletMemberMapper members;
 
-    CachedMemberDirectory(WalletCacheConfiguration.WalletCaches caches, MemberMapper members) {
+    CachedMemberDirectory(WalletCacheConfiguration.WalletCaches caches, WalletMemberMapper members) {
         this.cache = caches.members();
         this.members = members;
     }

@@ -3,7 +3,7 @@ package dev.perflab.wallet.before;
 import java.util.Optional;
 
 import dev.perflab.wallet.MemberDirectory;
-import dev.perflab.wallet.MemberMapper;
+import dev.perflab.wallet.WalletMemberMapper;
 import dev.perflab.wallet.MemberRef;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -17,9 +17,9 @@ import org.springframework.stereotype.Component;
 @ConditionalOnProperty(name = "perflab.wallet.cache", havingValue = "off", matchIfMissing = true)
 class DbMemberDirectory implements MemberDirectory {
 
-    private final MemberMapper members;
+    private final WalletMemberMapper members;
 
-    DbMemberDirectory(MemberMapper members) {
+    DbMemberDirectory(WalletMemberMapper members) {
         this.members = members;
     }
 

@@ -9,7 +9,7 @@ import dev.perflab.wallet.LedgerCode;
 import dev.perflab.wallet.LedgerCodes;
 import dev.perflab.wallet.LedgerMapper;
 import dev.perflab.wallet.LockedWallet;
-import dev.perflab.wallet.MemberMapper;
+import dev.perflab.wallet.WalletMemberMapper;
 import dev.perflab.wallet.MemberRef;
 import dev.perflab.wallet.TransferCommand;
 import dev.perflab.wallet.TransferPlan;
@@ -31,13 +31,13 @@ import org.springframework.stereotype.Service;
 @ConditionalOnProperty(name = "perflab.wallet.transfer", havingValue = "naive", matchIfMissing = true)
 class NaiveTransferService implements TransferService {
 
-    private final MemberMapper members;
+    private final WalletMemberMapper members;
     private final NaiveTransferMapper wallets;
     private final LedgerCodes ledgerCodes;
     private final LedgerMapper ledger;
     private final IdempotencyRecords idempotency;
 
-    NaiveTransferService(MemberMapper members, NaiveTransferMapper wallets, LedgerCodes ledgerCodes, LedgerMapper ledger,
+    NaiveTransferService(WalletMemberMapper members, NaiveTransferMapper wallets, LedgerCodes ledgerCodes, LedgerMapper ledger,
             IdempotencyRecords idempotency) {
         this.members = members;
         this.wallets = wallets;

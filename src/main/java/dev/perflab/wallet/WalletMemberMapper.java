@@ -2,9 +2,9 @@ package dev.perflab.wallet;
 
 import org.apache.ibatis.annotations.Mapper;
 
-/** {@code member} as the wallet sees it: id, name and phone. SQL in MemberMapper.xml. */
+/** {@code member} as the wallet sees it: id, name and phone. SQL in WalletMemberMapper.xml. */
 @Mapper
-public interface MemberMapper {
+public interface WalletMemberMapper {
 
     MemberRef findById(long id);
 
