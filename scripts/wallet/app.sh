@@ -3,13 +3,13 @@
 # shared app on 8080 or the shared database `perflab`.
 #   scripts/wallet/app.sh start before|after [-- extra app args]   (profile wallet-<side>, database perflab_wallet_<side>)
 #   scripts/wallet/app.sh stop
-# WALLET_APP_PORT (8083), WALLET_REDIS_DB (4), WALLET_DB_PREFIX (perflab_wallet) and PERFLAB_HEAP (-Xmx1g) override.
+# WALLET_APP_PORT (8093; 8083 was taken by another checkout), WALLET_REDIS_DB (4), WALLET_DB_PREFIX (perflab_wallet) and PERFLAB_HEAP (-Xmx1g) override.
 # ./perflab app start reads .env, whose PERFLAB_APP_PORT/PERFLAB_DB_NAME win over the caller's environment,
 # so this script passes the port and the database as Spring arguments instead.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
-PORT=${WALLET_APP_PORT:-8083}
+PORT=${WALLET_APP_PORT:-8093}
 REDIS_DB=${WALLET_REDIS_DB:-4}
 PREFIX=${WALLET_DB_PREFIX:-perflab_wallet}
 PIDFILE=$ROOT/.perflab/wallet-app.pid
@@ -31,6 +31,9 @@ start() {
   [ "${1:-}" = -- ] && shift
   case $side in before|after) ;; *) echo "side must be before or after" >&2; exit 2 ;; esac
   stop
+  if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
+    echo "port $PORT is already served by another process; set WALLET_APP_PORT" >&2; exit 1
+  fi
   if [ ! -f target/perflab.jar ] || [ -n "$(find src/main pom.xml -newer target/perflab.jar -print -quit)" ]; then
     JAVA_HOME=$(dirname "$(dirname "$JAVA")") ./mvnw -B -q -DskipTests package
   fi

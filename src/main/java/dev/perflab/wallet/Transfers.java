@@ -14,11 +14,10 @@ import dev.perflab.support.sql.SqlStatements;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * What both variants share around one transfer: input checks, the receiver lookup, the transaction and
- * its retry on deadlock, the idempotent replay, and the mechanism metrics
+ * What both variants share around one transfer: input checks, the receiver lookup (before any connection
+ * is taken from the pool), the retry of the transaction on a deadlock, the idempotent replay, and the mechanism metrics
  * ({@code perflab_wallet_transfer_seconds{outcome}} and {@code perflab_wallet_transfer_statements{outcome}},
  * the SQL statements each transfer sent, counted by the MyBatis interceptor).
  */
@@ -28,17 +27,15 @@ public class Transfers {
     private final TransferService service;
     private final MemberDirectory members;
     private final IdempotencyRecords idempotency;
-    private final TransactionTemplate transaction;
     private final LockRetry retry;
     private final WalletProperties properties;
     private final MeterRegistry registry;
 
     Transfers(TransferService service, MemberDirectory members, IdempotencyRecords idempotency,
-            TransactionTemplate transaction, LockRetry retry, WalletProperties properties, MeterRegistry registry) {
+            LockRetry retry, WalletProperties properties, MeterRegistry registry) {
         this.service = service;
         this.members = members;
         this.idempotency = idempotency;
-        this.transaction = transaction;
         this.retry = retry;
         this.properties = properties;
         this.registry = registry;
@@ -84,7 +81,7 @@ public class Transfers {
             }
             TransferCommand command = new TransferCommand(senderId, receiver, key, requestHash,
                     UUID.randomUUID().toString(), amount, pin);
-            return new Result(retry.run(() -> transaction.execute(status -> service.transfer(command))), false);
+            return new Result(retry.run(() -> service.transfer(command)), false);
         } catch (DuplicateKeyException e) {
             return replay(senderId, key, requestHash).orElseThrow(() -> e);
         } catch (ApiException e) {

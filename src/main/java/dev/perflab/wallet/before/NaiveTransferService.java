@@ -18,6 +18,7 @@ import dev.perflab.wallet.TransferService;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Seed 004 as first written: 12 statements per transfer (the receiver lookup, the sender's member row, two
@@ -36,18 +37,24 @@ class NaiveTransferService implements TransferService {
     private final LedgerCodes ledgerCodes;
     private final LedgerMapper ledger;
     private final IdempotencyRecords idempotency;
+    private final TransactionTemplate transaction;
 
     NaiveTransferService(WalletMemberMapper members, NaiveTransferMapper wallets, LedgerCodes ledgerCodes, LedgerMapper ledger,
-            IdempotencyRecords idempotency) {
+            IdempotencyRecords idempotency, TransactionTemplate transaction) {
         this.members = members;
         this.wallets = wallets;
         this.ledgerCodes = ledgerCodes;
         this.ledger = ledger;
         this.idempotency = idempotency;
+        this.transaction = transaction;
     }
 
     @Override
     public TransferResponse transfer(TransferCommand command) {
+        return transaction.execute(status -> transferInTransaction(command));
+    }
+
+    private TransferResponse transferInTransaction(TransferCommand command) {
         MemberRef sender = members.findById(command.senderId());
         List<Long> order = TransferPlan.lockOrder(command.senderId(), command.receiver().id());
         LockedWallet first = wallets.lockWallet(order.get(0));
