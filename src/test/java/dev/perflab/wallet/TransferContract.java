@@ -317,6 +317,54 @@ abstract class TransferContract {
         assertThat(response.json().at("/code").asString()).isEqualTo("phone-taken");
     }
 
+    @Test
+    void aDeadlockVictimIsRetriedAndCountedAndTheTransferSucceeds() throws Exception {
+        var alice = fixtures.account("100.00");
+        var bob = fixtures.account("0.00"); // created second: bob's member id is the larger, locked second
+        double deadlocksBefore = deadlocks();
+        javax.sql.DataSource dataSource = jdbc.getDataSource();
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try (var other = dataSource.getConnection(); var probe = dataSource.getConnection()) {
+            other.setAutoCommit(false);
+            try (var heavy = other.prepareStatement("INSERT INTO idempotency_key (member_id, idem_key, request_hash,"
+                    + " response_status, response_body) VALUES (0, ?, '', 0, '')")) {
+                for (int i = 0; i < 20; i++) { // weight, so that InnoDB picks the app's transaction as the victim
+                    heavy.setString(1, key());
+                    heavy.executeUpdate();
+                }
+            }
+            other.createStatement().executeQuery("SELECT id FROM wallet WHERE member_id = " + bob.id() + " FOR UPDATE").close();
+
+            Future<Http.Response> response = threads.submit(() -> transfer(alice, key(), body(bob.phone(), "10.00", "1234")));
+            // the app holds alice's wallet (and waits for bob's) once alice's row cannot be skipped-locked
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> {
+                try (var rs = probe.createStatement().executeQuery(
+                        "SELECT id FROM wallet WHERE member_id = " + alice.id() + " FOR UPDATE SKIP LOCKED")) {
+                    return !rs.next();
+                }
+            });
+            Future<?> cycle = threads.submit(() -> {
+                other.createStatement().executeQuery("SELECT id FROM wallet WHERE member_id = " + alice.id() + " FOR UPDATE").close();
+                return null;
+            });
+            cycle.get(30, java.util.concurrent.TimeUnit.SECONDS); // returns once the app's transaction was the victim
+            other.rollback();
+
+            var result = response.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(result.status()).isEqualTo(201);
+        } finally {
+            threads.shutdownNow();
+        }
+        assertThat(deadlocks() - deadlocksBefore).isEqualTo(1);
+        assertThat(fixtures.balance(alice.id())).isEqualByComparingTo("90.00");
+        assertThat(fixtures.balance(bob.id())).isEqualByComparingTo("10.00");
+    }
+
+    double deadlocks() {
+        var counter = meters.find("perflab.wallet.lock.failures").tag("kind", "deadlock").counter();
+        return counter == null ? 0 : counter.count();
+    }
+
     /** Runs the task on n threads released at once; returns their results. */
     static <T> List<T> race(int n, Callable<T> task) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(n);
