@@ -8,6 +8,9 @@
 #
 # Environment: RAMP (default 50,100,150,200,250,300,350,400), STEP (10), RATE (150), DURATION (40s),
 # WARM_RATE (50), WARM (20s), SENDERS (200), REVERSE_RATE (k6's default: RATE/20). Results: results/wallet/<time>/.
+# DB_LATENCY_MS=N puts the app's MariaDB and Redis connections behind Toxiproxy proxies of the wallet's own
+# (wallet-mariadb :13307, wallet-redis :16380) with N ms of latency each way, as between an app and a managed
+# database (the seed's RDS); the shared proxies are left alone.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
@@ -22,6 +25,21 @@ export RAMP=${RAMP:-50,100,150,200,250,300,350,400} STEP=${STEP:-10} RATE=${RATE
 export SENDERS=${SENDERS:-200}
 
 scrape() { curl -fs "$URL/actuator/prometheus"; }
+
+if [ -n "${DB_LATENCY_MS:-}" ]; then
+  api=http://127.0.0.1:${PERFLAB_TOXIPROXY_PORT:-8474}
+  for proxy in wallet-mariadb:13307:3306 wallet-redis:16380:6379; do
+    IFS=: read -r name listen upstream <<<"$proxy"
+    curl -fsS -X DELETE "$api/proxies/$name" >/dev/null 2>&1 || true
+    curl -fsS -X POST "$api/proxies" -H 'Content-Type: application/json' \
+      -d "{\"name\":\"$name\",\"listen\":\"127.0.0.1:$listen\",\"upstream\":\"127.0.0.1:$upstream\",\"enabled\":true}" >/dev/null
+    for stream in upstream downstream; do
+      curl -fsS -X POST "$api/proxies/$name/toxics" -H 'Content-Type: application/json' \
+        -d "{\"name\":\"latency_$stream\",\"type\":\"latency\",\"stream\":\"$stream\",\"attributes\":{\"latency\":$DB_LATENCY_MS}}" >/dev/null
+    done
+  done
+  export WALLET_DB_PORT=13307 WALLET_REDIS_PORT=16380
+fi
 
 one_run() { # one_run SIDE ROUND
   local side=$1 round=$2 dir=$OUT/$2-$1
@@ -43,7 +61,7 @@ one_run() { # one_run SIDE ROUND
   python3 scripts/wallet/report.py "$dir" "wallet-$side" "$MODE" | tee "$dir/result.txt"
 }
 
-echo "wallet A/B $MODE: rounds=$ROUNDS RAMP=$RAMP STEP=$STEP RATE=$RATE DURATION=$DURATION -> $OUT"
+echo "wallet A/B $MODE: rounds=$ROUNDS RAMP=$RAMP STEP=$STEP RATE=$RATE DURATION=$DURATION DB_LATENCY_MS=${DB_LATENCY_MS:-0} -> $OUT"
 for round in $(seq 1 "$ROUNDS"); do
   one_run before "$round"
   one_run after "$round"

@@ -3,7 +3,9 @@
 # shared app on 8080 or the shared database `perflab`.
 #   scripts/wallet/app.sh start before|after [-- extra app args]   (profile wallet-<side>, database perflab_wallet_<side>)
 #   scripts/wallet/app.sh stop
-# WALLET_APP_PORT (8093; 8083 was taken by another checkout), WALLET_REDIS_DB (4), WALLET_DB_PREFIX (perflab_wallet) and PERFLAB_HEAP (-Xmx1g) override.
+# WALLET_APP_PORT (8093; 8083 was taken by another checkout), WALLET_REDIS_DB (4), WALLET_DB_PREFIX (perflab_wallet),
+# WALLET_DB_PORT (3306) and WALLET_REDIS_PORT (6379) (ab.sh points them at Toxiproxy for DB_LATENCY_MS) and
+# PERFLAB_HEAP (-Xmx1g) override.
 # ./perflab app start reads .env, whose PERFLAB_APP_PORT/PERFLAB_DB_NAME win over the caller's environment,
 # so this script passes the port and the database as Spring arguments instead.
 set -euo pipefail
@@ -12,6 +14,8 @@ cd "$ROOT"
 PORT=${WALLET_APP_PORT:-8093}
 REDIS_DB=${WALLET_REDIS_DB:-4}
 PREFIX=${WALLET_DB_PREFIX:-perflab_wallet}
+DB_PORT=${WALLET_DB_PORT:-3306}
+REDIS_PORT=${WALLET_REDIS_PORT:-6379}
 PIDFILE=$ROOT/.perflab/wallet-app.pid
 JAVA=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java
 mkdir -p "$ROOT/.perflab"
@@ -42,8 +46,8 @@ start() {
   local log=$ROOT/.perflab/wallet-$side.log
   # shellcheck disable=SC2086
   nohup "$JAVA" ${PERFLAB_HEAP:--Xmx1g} -jar target/perflab.jar --spring.profiles.active="wallet-$side" \
-    --server.port="$PORT" --spring.datasource.url="jdbc:mariadb://127.0.0.1:3306/${PREFIX}_$side" \
-    --spring.data.redis.database="$REDIS_DB" "$@" >"$log" 2>&1 &
+    --server.port="$PORT" --spring.datasource.url="jdbc:mariadb://127.0.0.1:$DB_PORT/${PREFIX}_$side" \
+    --spring.data.redis.port="$REDIS_PORT" --spring.data.redis.database="$REDIS_DB" "$@" >"$log" 2>&1 &
   echo $! >"$PIDFILE"
   for _ in $(seq 1 600); do
     if curl -fs "http://127.0.0.1:$PORT/actuator/health/readiness" >/dev/null 2>&1; then

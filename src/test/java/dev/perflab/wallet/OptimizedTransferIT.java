@@ -32,5 +32,6 @@ class OptimizedTransferIT extends TransferContract {
         assertThat(hits.count() - hitsBefore).isEqualTo(1);
         assertThat(jdbc.queryForObject("SELECT MIN(non_unique) FROM information_schema.statistics WHERE table_schema = DATABASE()"
                 + " AND table_name = 'wallet' AND column_name = 'member_id'", Integer.class)).isZero();
+        assertThat(meters.get("perflab.wallet.member.index.unique").gauge().value()).isEqualTo(1);
     }
 }

@@ -3,19 +3,17 @@ package dev.perflab.wallet.after;
 import java.util.List;
 import java.util.Map;
 
-import dev.perflab.wallet.IdempotencyRecords;
 import dev.perflab.wallet.LedgerCode;
 import dev.perflab.wallet.LedgerCodes;
-import dev.perflab.wallet.LedgerMapper;
 import dev.perflab.wallet.LockedWallet;
 import dev.perflab.wallet.TransferCommand;
+import dev.perflab.wallet.TransferParts;
 import dev.perflab.wallet.TransferPlan;
 import dev.perflab.wallet.TransferResponse;
 import dev.perflab.wallet.TransferService;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Seed 004 after its fixes, and a little further: one {@code SELECT ... WHERE member_id IN (?,?) ORDER BY
@@ -34,24 +32,17 @@ class OptimizedTransferService implements TransferService {
     private static final List<String> CODES = List.of(LedgerCode.BANK_PAYABLE, LedgerCode.BANK_ASSET);
 
     private final BatchedTransferMapper wallets;
-    private final LedgerCodes ledgerCodes;
-    private final LedgerMapper ledger;
-    private final IdempotencyRecords idempotency;
-    private final TransactionTemplate transaction;
+    private final TransferParts parts;
 
-    OptimizedTransferService(BatchedTransferMapper wallets, LedgerCodes ledgerCodes, LedgerMapper ledger,
-            IdempotencyRecords idempotency, TransactionTemplate transaction) {
+    OptimizedTransferService(BatchedTransferMapper wallets, TransferParts parts) {
         this.wallets = wallets;
-        this.ledgerCodes = ledgerCodes;
-        this.ledger = ledger;
-        this.idempotency = idempotency;
-        this.transaction = transaction;
+        this.parts = parts;
     }
 
     @Override
     public TransferResponse transfer(TransferCommand command) {
-        Map<String, LedgerCode> codes = ledgerCodes.getAll(CODES); // before the transaction takes a connection
-        return transaction.execute(status -> transferInTransaction(command, codes));
+        Map<String, LedgerCode> codes = parts.ledgerCodes().getAll(CODES); // before the transaction takes a connection
+        return parts.transaction().execute(status -> transferInTransaction(command, codes));
     }
 
     private TransferResponse transferInTransaction(TransferCommand command, Map<String, LedgerCode> codes) {
@@ -60,10 +51,10 @@ class OptimizedTransferService implements TransferService {
         TransferPlan plan = TransferPlan.of(command, sender, sender == null ? null : sender.ownerName(),
                 TransferPlan.walletOf(locked, command.receiver().id()));
 
-        idempotency.record(command, plan.response());
+        parts.idempotency().record(command, plan.response());
         wallets.updateBalances(plan.sender().id(), plan.senderAfter(), plan.receiver().id(), plan.receiverAfter());
         wallets.insertHistories(List.of(plan.senderHistory(), plan.receiverHistory()));
-        ledger.insertEntries(plan.ledger(LedgerCodes.require(codes, LedgerCode.BANK_PAYABLE),
+        parts.ledger().insertEntries(plan.ledger(LedgerCodes.require(codes, LedgerCode.BANK_PAYABLE),
                 LedgerCodes.require(codes, LedgerCode.BANK_ASSET)));
         return plan.response();
     }

@@ -4,21 +4,18 @@ import java.util.List;
 import java.util.Objects;
 import java.util.stream.Stream;
 
-import dev.perflab.wallet.IdempotencyRecords;
 import dev.perflab.wallet.LedgerCode;
-import dev.perflab.wallet.LedgerCodes;
-import dev.perflab.wallet.LedgerMapper;
 import dev.perflab.wallet.LockedWallet;
 import dev.perflab.wallet.WalletMemberMapper;
 import dev.perflab.wallet.MemberRef;
 import dev.perflab.wallet.TransferCommand;
+import dev.perflab.wallet.TransferParts;
 import dev.perflab.wallet.TransferPlan;
 import dev.perflab.wallet.TransferResponse;
 import dev.perflab.wallet.TransferService;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Seed 004 as first written: 12 statements per transfer (the receiver lookup, the sender's member row, two
@@ -34,24 +31,17 @@ class NaiveTransferService implements TransferService {
 
     private final WalletMemberMapper members;
     private final NaiveTransferMapper wallets;
-    private final LedgerCodes ledgerCodes;
-    private final LedgerMapper ledger;
-    private final IdempotencyRecords idempotency;
-    private final TransactionTemplate transaction;
+    private final TransferParts parts;
 
-    NaiveTransferService(WalletMemberMapper members, NaiveTransferMapper wallets, LedgerCodes ledgerCodes, LedgerMapper ledger,
-            IdempotencyRecords idempotency, TransactionTemplate transaction) {
+    NaiveTransferService(WalletMemberMapper members, NaiveTransferMapper wallets, TransferParts parts) {
         this.members = members;
         this.wallets = wallets;
-        this.ledgerCodes = ledgerCodes;
-        this.ledger = ledger;
-        this.idempotency = idempotency;
-        this.transaction = transaction;
+        this.parts = parts;
     }
 
     @Override
     public TransferResponse transfer(TransferCommand command) {
-        return transaction.execute(status -> transferInTransaction(command));
+        return parts.transaction().execute(status -> transferInTransaction(command));
     }
 
     private TransferResponse transferInTransaction(TransferCommand command) {
@@ -67,10 +57,10 @@ class NaiveTransferService implements TransferService {
         wallets.updateBalance(plan.receiver().id(), plan.receiverAfter());
         wallets.insertHistory(plan.senderHistory());
         wallets.insertHistory(plan.receiverHistory());
-        LedgerCode payable = ledgerCodes.get(LedgerCode.BANK_PAYABLE);
-        LedgerCode asset = ledgerCodes.get(LedgerCode.BANK_ASSET);
-        ledger.insertEntries(plan.ledger(payable, asset));
-        idempotency.record(command, plan.response());
+        LedgerCode payable = parts.ledgerCodes().get(LedgerCode.BANK_PAYABLE);
+        LedgerCode asset = parts.ledgerCodes().get(LedgerCode.BANK_ASSET);
+        parts.ledger().insertEntries(plan.ledger(payable, asset));
+        parts.idempotency().record(command, plan.response());
         return plan.response();
     }
 }
