@@ -12,10 +12,11 @@ import dev.perflab.wallet.LockedWallet;
 @Mapper
 public interface BatchedTransferMapper {
 
-    /** Locks the wallets of these members (sorted ascending) in one statement, with their owners' names. */
-    List<LockedWallet> lockWallets(List<Long> memberIds);
+    /** Locks the wallets of both members (first &lt; second) in one statement, with their owners' names. */
+    List<LockedWallet> lockWallets(long first, long second);
 
     int updateBalances(long senderWalletId, BigDecimal senderBalance, long receiverWalletId, BigDecimal receiverBalance);
 
-    int insertHistories(List<HistoryRow> rows);
+    /** Both history rows in one INSERT; static SQL (no {@code <foreach>}): a transfer always writes two. */
+    int insertHistories(HistoryRow out, HistoryRow in);
 }

@@ -46,14 +46,15 @@ class OptimizedTransferService implements TransferService {
     }
 
     private TransferResponse transferInTransaction(TransferCommand command, Map<String, LedgerCode> codes) {
-        List<LockedWallet> locked = wallets.lockWallets(TransferPlan.lockOrder(command.senderId(), command.receiver().id()));
+        List<Long> order = TransferPlan.lockOrder(command.senderId(), command.receiver().id());
+        List<LockedWallet> locked = wallets.lockWallets(order.get(0), order.get(1));
         LockedWallet sender = TransferPlan.walletOf(locked, command.senderId());
         TransferPlan plan = TransferPlan.of(command, sender, sender == null ? null : sender.ownerName(),
                 TransferPlan.walletOf(locked, command.receiver().id()));
 
         parts.idempotency().record(command, plan.response());
         wallets.updateBalances(plan.sender().id(), plan.senderAfter(), plan.receiver().id(), plan.receiverAfter());
-        wallets.insertHistories(List.of(plan.senderHistory(), plan.receiverHistory()));
+        wallets.insertHistories(plan.senderHistory(), plan.receiverHistory());
         parts.ledger().insertEntries(plan.ledger(LedgerCodes.require(codes, LedgerCode.BANK_PAYABLE),
                 LedgerCodes.require(codes, LedgerCode.BANK_ASSET)));
         return plan.response();
