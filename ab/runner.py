@@ -191,14 +191,20 @@ def per_second(latencies, times):
              "p99": stats.percentile(vs, 99)} for t, vs in sorted(buckets.items())]
 
 
-def run_invariants(invariants):
+def side_env(side):
+    """The environment for a side's shell commands: its database as PERFLAB_DB_NAME."""
+    return dict(os.environ, PERFLAB_DB_NAME=side.get("database", os.environ.get("PERFLAB_DB_NAME", ENV["PERFLAB_DB_NAME"])))
+
+
+def run_invariants(invariants, side):
     results = []
+    env = side_env(side)
     for inv in invariants:
         if "command" in inv:
-            ok = subprocess.run(inv["command"], shell=True, cwd=ROOT, capture_output=True).returncode == 0
-            results.append({"name": inv["name"], "ok": ok})
+            ran = subprocess.run(inv["command"], shell=True, cwd=ROOT, capture_output=True, text=True, env=env)
+            results.append({"name": inv["name"], "ok": ran.returncode == 0, "value": (ran.stdout + ran.stderr).strip()[-300:]})
         elif "sql" in inv:
-            db = os.environ.get("PERFLAB_DB_NAME", inv.get("database", ENV["PERFLAB_DB_NAME"]))
+            db = env["PERFLAB_DB_NAME"]
             value = subprocess.run(["mariadb", "-h127.0.0.1", f"-P{ENV['PERFLAB_DB_PORT']}", f"-u{ENV['PERFLAB_DB_USER']}",
                                     f"-p{ENV['PERFLAB_DB_PASSWORD']}", "-N", "-B", db, "-e", inv["sql"]],
                                    capture_output=True, text=True).stdout.strip()
@@ -219,9 +225,12 @@ def annotate(text, tags):
 
 def run_side(experiment, side, round_no, args, out_dir):
     load = experiment["load"]
-    if experiment.get("dataset", {}).get("reset"):
-        sh(experiment["dataset"]["reset"], stdout=subprocess.DEVNULL)
+    reset = side.get("reset", experiment.get("dataset", {}).get("reset"))
+    if reset:
+        subprocess.run(reset, shell=True, check=True, cwd=ROOT, env=side_env(side), stdout=subprocess.DEVNULL)
     app_args = list(side.get("args", [])) + [f"--perflab.variant={side['label']}"]
+    if side.get("database"):
+        app_args.append(f"--spring.datasource.url=jdbc:mariadb://127.0.0.1:{ENV['PERFLAB_DB_PORT']}/{side['database']}")
     profile = ["--profile", side["profile"]] if side.get("profile") else []
     subprocess.run([PERFLAB, "app", "stop"], cwd=ROOT, capture_output=True)
     start = subprocess.run([PERFLAB, "app", "start", *profile, "--", *app_args], cwd=ROOT, capture_output=True, text=True)
@@ -243,7 +252,7 @@ def run_side(experiment, side, round_no, args, out_dir):
            "tps": len(latencies) / seconds, "error_rate": failed / len(latencies) if latencies else float("nan"),
            "requests": len(latencies), "series": per_second(latencies, times), "knobs": knob_values(after)}
     run["mechanism"] = mechanism_values(experiment.get("mechanism", []), before, after, sampler, len(latencies))
-    run["invariants"] = run_invariants(experiment.get("invariant", []))
+    run["invariants"] = run_invariants(experiment.get("invariant", []), side)
     log(f"  {side['label']:<14} round {round_no}: p50 {run['p50']:.1f} ms, p95 {run['p95']:.1f} ms, "
         f"{run['tps']:.1f} req/s, errors {100 * run['error_rate']:.2f}%, "
         + ", ".join(f"{k} {v:.3g}" for k, v in run["mechanism"].items())
@@ -348,9 +357,11 @@ def main(argv=None):
             [str(ROOT / "stack" / "native.sh"), "status"], capture_output=True, text=True).stdout.count(" down ") > 0:
         log("bringing the stack up (./perflab stack up)")
         sh([PERFLAB, "stack", "up"], stdout=subprocess.DEVNULL)
-    if experiment.get("dataset", {}).get("seed"):
-        log(f"dataset: {experiment['dataset']['seed']}")
-        sh(experiment["dataset"]["seed"])
+    for side in (experiment["baseline"], experiment["candidate"]):
+        seed = side.get("seed", experiment.get("dataset", {}).get("seed"))
+        if seed:
+            log(f"dataset for {side['label']}: {seed}")
+            subprocess.run(seed, shell=True, check=True, cwd=ROOT, env=side_env(side))
 
     started = time.time()
     runs = []
