@@ -12,7 +12,6 @@ STATE=${PERFLAB_STATE:-$STATE_DEFAULT}
 BIN=$STATE/bin RUN=$STATE/run LOG=$STATE/log
 MAVEN_REPO=${PERFLAB_MAVEN_REPO:-https://repo.maven.apache.org/maven2}
 MARIADB_BUFFER_POOL=${PERFLAB_MARIADB_BUFFER_POOL:-1G}
-AUTH_LATENCY_MS=${PERFLAB_AUTH_LATENCY_MS:-10}
 SERVICES=(mariadb redis wiremock toxiproxy prometheus)
 
 say() { printf '%s\n' "$*"; }
@@ -150,19 +149,8 @@ up_toxiproxy() {
   auth_latency_toxics
 }
 
-# The auth API sits behind Toxiproxy with PERFLAB_AUTH_LATENCY_MS each way (default 10), so a TCP + TLS
-# handshake costs round trips as over a real network. Re-applied on every `up` (idempotent).
-auth_latency_toxics() {
-  local api=http://127.0.0.1:$PERFLAB_TOXIPROXY_PORT proxy stream
-  for proxy in auth-api-https auth-api-http; do
-    curl -fsS -X POST "$api/proxies/$proxy" -H 'Content-Type: application/json' -d '{"enabled": true}' >/dev/null
-    for stream in upstream downstream; do
-      curl -fsS -X DELETE "$api/proxies/$proxy/toxics/latency_$stream" >/dev/null 2>&1 || true
-      curl -fsS -X POST "$api/proxies/$proxy/toxics" -H 'Content-Type: application/json' \
-        -d "{\"name\": \"latency_$stream\", \"type\": \"latency\", \"stream\": \"$stream\", \"attributes\": {\"latency\": $AUTH_LATENCY_MS}}" >/dev/null
-    done
-  done
-}
+# The auth API sits behind Toxiproxy with PERFLAB_AUTH_LATENCY_MS each way (stack/toxics.sh).
+auth_latency_toxics() { sh "$ROOT/stack/toxics.sh" >/dev/null; }
 
 up_prometheus() {
   port_open "$PERFLAB_PROMETHEUS_PORT" && return 0
