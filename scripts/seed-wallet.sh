@@ -23,8 +23,8 @@ while [ $# -gt 0 ]; do
   case $1 in
     --db) DB=${2:?--db needs a name}; shift 2 ;;
     --db=*) DB=${1#--db=}; shift ;;
-    load|reset|check) ACTION=$1; shift ;;
-    *) echo "usage: $0 [--db NAME] [load|reset|check]" >&2; exit 2 ;;
+    load|reset|check|verify) ACTION=$1; shift ;;
+    *) echo "usage: $0 [--db NAME] [load|reset|check|verify]" >&2; exit 2 ;;
   esac
 done
 MEMBERS=100000
@@ -119,8 +119,20 @@ check() {
     SELECT SUM(debit) AS debits, SUM(credit) AS credits, SUM(debit) = SUM(credit) AS balanced FROM ledger_entry;"
 }
 
+# verify: exits 0 only when the seed's members are there, money is conserved (every wallet started at
+# 1,000,000.00 and transfers only move money), no balance is negative and the ledger's debits equal its credits
+verify() {
+  local row
+  row=$(sql -N -e "SELECT COUNT(*), COALESCE(SUM(balance) = COUNT(*) * 1000000.00, 0), COALESCE(MIN(balance) >= 0, 0),
+      (SELECT COALESCE(SUM(debit), 0) = COALESCE(SUM(credit), 0) FROM ledger_entry) FROM wallet")
+  read -r wallets conserved non_negative balanced <<<"$row"
+  echo "wallets $wallets, money conserved $conserved, no negative balance $non_negative, ledger balanced $balanced"
+  [ "$wallets" -ge "$MEMBERS" ] && [ "$conserved" = 1 ] && [ "$non_negative" = 1 ] && [ "$balanced" = 1 ]
+}
+
 case $ACTION in
   load) load ;;
   reset) reset ;;
   check) require_schema; check ;;
+  verify) require_schema >/dev/null; verify ;;
 esac
