@@ -132,6 +132,8 @@ up_wiremock() {
   nohup "$(java_bin)" -Xmx256m -jar "$STATE/lib/wiremock-standalone-$PERFLAB_WIREMOCK_VERSION.jar" \
     --port "$PERFLAB_WIREMOCK_PORT" --https-port "$PERFLAB_WIREMOCK_HTTPS_PORT" --bind-address 127.0.0.1 \
     --root-dir "$ROOT/wiremock" --disable-banner --no-request-journal --async-response-enabled true \
+    --https-keystore "$ROOT/wiremock/tls/auth-api.p12" --keystore-type PKCS12 --keystore-password perflab \
+    --key-manager-password perflab --container-threads 200 \
     >"$LOG/wiremock.log" 2>&1 &
   echo $! >"$RUN/wiremock.pid"
   wait_port "$PERFLAB_WIREMOCK_PORT" wiremock 60
@@ -144,7 +146,11 @@ up_toxiproxy() {
     echo $! >"$RUN/toxiproxy.pid"
     wait_port "$PERFLAB_TOXIPROXY_PORT" toxiproxy 20
   fi
+  auth_latency_toxics
 }
+
+# The auth API sits behind Toxiproxy with PERFLAB_AUTH_LATENCY_MS each way (stack/toxics.sh).
+auth_latency_toxics() { sh "$ROOT/stack/toxics.sh" >/dev/null; }
 
 up_prometheus() {
   port_open "$PERFLAB_PROMETHEUS_PORT" && return 0

@@ -41,7 +41,7 @@ class StackConsistencyTest {
     @Test
     void composeHasTheWholeStackWithK6UnderTheLoadProfile() {
         assertThat(services().keySet()).containsExactlyInAnyOrder(
-                "app", "mariadb", "redis", "wiremock", "toxiproxy", "prometheus", "grafana", "k6");
+                "app", "mariadb", "redis", "wiremock", "toxiproxy", "toxiproxy-config", "prometheus", "grafana", "k6");
         assertThat(service("k6").get("profiles")).isEqualTo(List.of("load"));
         for (String name : List.of("app", "mariadb", "redis", "wiremock", "prometheus")) {
             assertThat(service(name)).as(name + " has a healthcheck").containsKey("healthcheck");
@@ -74,7 +74,7 @@ class StackConsistencyTest {
 
     @Test
     void applicationYmlDefaultsAreTheDotEnvValuesAndComposeSetsOnlyWhatItReads() throws IOException {
-        String applicationYml = read("src/main/resources/application.yml");
+        String applicationYml = read("src/main/resources/application.yml") + read("src/main/resources/features/login.yml");
         Map<String, String> defaults = new LinkedHashMap<>();
         Matcher m = PLACEHOLDER.matcher(applicationYml);
         while (m.find()) {
@@ -93,6 +93,7 @@ class StackConsistencyTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
     void theNativeStackStartsEveryServiceOnItsDotEnvPort() throws IOException {
         String script = read("stack/native.sh");
         assertThat(script).contains(". \"$ROOT/.env\"");
@@ -100,7 +101,9 @@ class StackConsistencyTest {
                 "PERFLAB_WIREMOCK_HTTPS_PORT", "PERFLAB_TOXIPROXY_PORT", "PERFLAB_PROMETHEUS_PORT")) {
             assertThat(script).as("stack/native.sh uses " + var).contains("\"$" + var + "\"");
         }
-        assertThat(script).contains("--web.enable-remote-write-receiver").contains("--innodb-buffer-pool-size");
+        assertThat(script).contains("--web.enable-remote-write-receiver").contains("--innodb-buffer-pool-size")
+                .contains("stack/toxics.sh");
+        assertThat(String.join(" ", (List<String>) service("toxiproxy-config").get("entrypoint"))).contains("/stack/toxics.sh");
         assertThat(String.join(" ", command("prometheus"))).contains("--web.enable-remote-write-receiver");
         assertThat(String.join(" ", command("mariadb"))).contains("--innodb-buffer-pool-size=1G");
     }

@@ -23,6 +23,8 @@ class PresetIT {
         String metrics = new Http(port).get("/actuator/prometheus").body();
         assertThat(metrics).contains(
                 "perflab_variant_info{feature=\"server\",knob=\"threads\",value=\"virtual\",variant=\"after\"} 1");
-        assertThat(metrics).doesNotContain("value=\"platform\"");
+        assertThat(metrics).contains(
+                "perflab_variant_info{feature=\"parse\",knob=\"header\",value=\"lean\",variant=\"after\"} 1");
+        assertThat(metrics).doesNotContain("value=\"platform\"").doesNotContain("value=\"naive\"");
     }
 }

@@ -17,6 +17,7 @@ import org.testcontainers.utility.DockerImageName;
 
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.annotation.Order;
 import org.springframework.core.env.MapPropertySource;
 
 /**
@@ -26,6 +27,7 @@ import org.springframework.core.env.MapPropertySource;
  * skips the Docker probe; {@code PERFLAB_TEST_DB} and {@code PERFLAB_TEST_REDIS_DB} pick the database and the
  * Redis logical database, so that two checkouts can run their tests at once.
  */
+@Order(0)
 public final class TestServices implements ApplicationContextInitializer<ConfigurableApplicationContext> {
 
     /** The database the integration tests migrate and use; {@code PERFLAB_TEST_DB} overrides it. */

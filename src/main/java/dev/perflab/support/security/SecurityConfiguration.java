@@ -11,7 +11,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.perflab.support.problem.ProblemResponses;
+import dev.perflab.support.security.after.LeanBearerTokenResolver;
+import dev.perflab.support.security.before.NaiveBearerTokenResolver;
 
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.event.ApplicationStartedEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
@@ -27,6 +30,7 @@ import org.springframework.security.oauth2.jwt.JwtEncoder;
 import org.springframework.security.oauth2.jwt.JwtValidators;
 import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
 import org.springframework.security.oauth2.jwt.NimbusJwtEncoder;
+import org.springframework.security.oauth2.server.resource.web.BearerTokenResolver;
 import org.springframework.security.web.SecurityFilterChain;
 
 /**
@@ -40,7 +44,8 @@ class SecurityConfiguration {
     private static final Logger log = LoggerFactory.getLogger(SecurityConfiguration.class);
 
     @Bean
-    SecurityFilterChain apiSecurity(HttpSecurity http, ProblemResponses problems) throws Exception {
+    SecurityFilterChain apiSecurity(HttpSecurity http, ProblemResponses problems, BearerTokenResolver bearerTokens)
+            throws Exception {
         return http
                 .csrf(csrf -> csrf.disable())
                 .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
@@ -50,6 +55,7 @@ class SecurityConfiguration {
                         .requestMatchers("/api/**").authenticated()
                         .anyRequest().permitAll())
                 .oauth2ResourceServer(rs -> rs
+                        .bearerTokenResolver(bearerTokens)
                         .jwt(jwt -> { })
                         .authenticationEntryPoint((request, response, e) -> problems.write(response,
                                 HttpStatus.UNAUTHORIZED, "unauthorized", "A valid Bearer token is required."))
@@ -59,6 +65,20 @@ class SecurityConfiguration {
                         .authenticationEntryPoint((request, response, e) -> problems.write(response,
                                 HttpStatus.UNAUTHORIZED, "unauthorized", "A valid Bearer token is required.")))
                 .build();
+    }
+
+    /** {@code perflab.parse.header=naive}: the seed 000 style parser of the {@code Authorization} header. */
+    @Bean
+    @ConditionalOnProperty(name = "perflab.parse.header", havingValue = "naive", matchIfMissing = true)
+    BearerTokenResolver naiveBearerTokenResolver() {
+        return new NaiveBearerTokenResolver();
+    }
+
+    /** {@code perflab.parse.header=lean}: the allocation-free, inlinable parser. */
+    @Bean
+    @ConditionalOnProperty(name = "perflab.parse.header", havingValue = "lean")
+    BearerTokenResolver leanBearerTokenResolver() {
+        return new LeanBearerTokenResolver();
     }
 
     @Bean

@@ -1,0 +1,53 @@
+// Seed 002's `ab -n 100 -c 20` against a 1 s dependency: 100 requests from 20 concurrent clients
+// (a closed model on purpose: it is the seed's own). ./perflab exp slow-dependency runs it per thread model.
+import http from 'k6/http';
+import { Trend, Counter } from 'k6/metrics';
+import { BASE_URL, tags, json } from './lib/common.js';
+
+const DELAY = Number(__ENV.DELAY_MS || 1000);
+const accepted = new Trend('lab_accepted_ms', true);
+const rejected = new Trend('lab_rejected_ms', true);
+const failures = new Counter('lab_failures');
+
+export const options = {
+  tags,
+  scenarios: {
+    ab: { executor: 'shared-iterations', vus: Number(__ENV.CONCURRENCY || 20), iterations: Number(__ENV.REQUESTS || 100), maxDuration: '5m' },
+  },
+  summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'],
+  // declared so that k6 keeps these sub-metrics apart from setup()'s login
+  thresholds: { 'http_req_duration{scenario:ab}': ['max>=0'], 'http_reqs{scenario:ab}': ['count>=0'] },
+};
+
+export function setup() {
+  const res = http.post(`${BASE_URL}/api/auth/login`, JSON.stringify({ loginId: 'user1', password: 'perflab-pass' }),
+    { headers: { 'Content-Type': 'application/json' } });
+  const body = json(res);
+  if (res.status !== 200 || body === null) throw new Error(`login for the lab failed: ${res.status} ${res.body}`);
+  return { token: body.accessToken };
+}
+
+export default function (data) {
+  const res = http.get(`${BASE_URL}/api/lab/dependency?delayMs=${DELAY}`, {
+    headers: { Authorization: `Bearer ${data.token}` },
+    responseCallback: http.expectedStatuses(200),
+    timeout: '60s',
+  });
+  if (res.status === 200) accepted.add(res.timings.duration);
+  else if (res.status === 503) rejected.add(res.timings.duration);
+  if (res.status !== 200) failures.add(1);
+}
+
+export function handleSummary(data) {
+  const m = data.metrics;
+  const d = m['http_req_duration{scenario:ab}'].values;
+  const count = m['http_reqs{scenario:ab}'].values.count;
+  const line = (t) => (t ? `p50 ${t.values.med.toFixed(0)} p99 ${t.values['p(99)'].toFixed(0)} max ${t.values.max.toFixed(0)} ms` : '-');
+  const text = `${tags.variant}: ${(count / (data.state.testRunDurationMs / 1000)).toFixed(2)} req/s, ` +
+    `p50 ${d.med.toFixed(0)} ms, p90 ${d['p(90)'].toFixed(0)} ms, max ${d.max.toFixed(0)} ms, ` +
+    `failures ${m.lab_failures ? m.lab_failures.values.count : 0}/${count}; ` +
+    `accepted ${line(m.lab_accepted_ms)}; rejected ${line(m.lab_rejected_ms)}\n`;
+  const out = { stdout: text };
+  if (__ENV.SUMMARY) out[__ENV.SUMMARY] = JSON.stringify(data, null, 1);
+  return out;
+}

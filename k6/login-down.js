@@ -1,0 +1,25 @@
+// Logins while the auth API is down: every answer must be a fast 503 with Retry-After.
+// Used by ./perflab exp circuit-open, which cuts the API off with Toxiproxy first.
+import http from 'k6/http';
+import { check } from 'k6';
+import { BASE_URL, tags, arrivalRate } from './lib/common.js';
+
+export const options = {
+  tags,
+  scenarios: { down: arrivalRate(__ENV.RATE || 50, __ENV.DURATION || '15s', 'down', 100) },
+  thresholds: { checks: ['rate==1'], 'http_req_duration{scenario:down}': ['max>=0'] },
+  summaryTrendStats: ['avg', 'med', 'p(95)', 'p(99)', 'max'],
+};
+
+export function down() {
+  const res = http.post(`${BASE_URL}/api/auth/login`, JSON.stringify({ loginId: 'user1', password: 'perflab-pass' }),
+    { headers: { 'Content-Type': 'application/json' }, responseCallback: http.expectedStatuses(503) });
+  check(res, { '503': (r) => r.status === 503, 'Retry-After': (r) => r.headers['Retry-After'] !== undefined });
+}
+
+export function handleSummary(data) {
+  const d = data.metrics['http_req_duration{scenario:down}'].values;
+  return { stdout: `${tags.variant}: ${data.metrics.http_reqs.values.count} logins while down, p50 ${d.med.toFixed(1)} ms, ` +
+    `p95 ${d['p(95)'].toFixed(1)} ms, p99 ${d['p(99)'].toFixed(1)} ms, max ${d.max.toFixed(1)} ms, ` +
+    `all 503 + Retry-After: ${data.metrics.checks.values.rate === 1}\n` };
+}

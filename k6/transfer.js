@@ -1,0 +1,177 @@
+// Wallet transfer under an open model (seed 004): POST /api/transfers from many logged-in senders to random
+// receivers, each request with its own Idempotency-Key, plus a second scenario of reverse pairs (A→B and B→A
+// at the same moment) to bait deadlocks.
+//
+//   ./perflab k6 transfer.js -e BASE_URL=http://127.0.0.1:8083 [-e MODE=ramp|fixed] [-e RATE=300] ...
+//
+//   MODE=ramp (default): ramping-arrival-rate through RAMP (comma-separated targets, default 100,200,300,400,500),
+//                        STEP seconds each (default 15)
+//   MODE=fixed:          constant-arrival-rate at RATE per second for DURATION (default 60s)
+//   REVERSE_RATE         reverse pairs per second (each is two requests; default RATE/20, 0 turns it off)
+//   SENDERS              how many members log in and send (default 200; user1..userN)
+//   RECEIVERS            receivers are random among user(SENDERS+1)..user(SENDERS+RECEIVERS) (default 2000: people
+//                        send to people they know, and the phone cache warms); RECEIVERS=100000 for all members
+//   MAX_VUS              cap on k6's virtual users (default 1000)
+// In ramp mode each request is tagged step=<target> on a plateau and step=ramp while the rate climbs, and every
+// plateau gets its own thresholds, so the summary says which rates held p95 < 300 ms and < 1% errors.
+import http from 'k6/http';
+import exec from 'k6/execution';
+import { check } from 'k6';
+import { Counter } from 'k6/metrics';
+import { BASE_URL, tags, json } from './lib/common.js';
+
+const MODE = __ENV.MODE || 'ramp';
+const RATE = Number(__ENV.RATE || 300);
+const SENDERS = Number(__ENV.SENDERS || 200);
+const RECEIVERS = Number(__ENV.RECEIVERS || 2000);
+const MAX_VUS = Number(__ENV.MAX_VUS || 1000);
+const REVERSE_RATE = Number(__ENV.REVERSE_RATE !== undefined ? __ENV.REVERSE_RATE : Math.max(1, Math.round(RATE / 20)));
+const RAMP = (__ENV.RAMP || '100,200,300,400,500').split(',').map(Number);
+const STEP = `${Number(__ENV.STEP || 15)}s`;
+
+const replayed = new Counter('transfer_replayed');
+const status4xx = new Counter('transfer_4xx');
+const status5xx = new Counter('transfer_5xx');
+
+function mainScenario() {
+  if (MODE === 'fixed') {
+    return {
+      executor: 'constant-arrival-rate', rate: RATE, timeUnit: '1s', duration: __ENV.DURATION || '60s',
+      preAllocatedVUs: Math.min(MAX_VUS, Math.max(50, RATE)), maxVUs: MAX_VUS, exec: 'transfer',
+    };
+  }
+  return {
+    executor: 'ramping-arrival-rate', startRate: Math.min(RAMP[0], 50), timeUnit: '1s',
+    stages: RAMP.flatMap((target) => [{ target, duration: '5s' }, { target, duration: STEP }]),
+    preAllocatedVUs: Math.min(MAX_VUS, 200), maxVUs: MAX_VUS, exec: 'transfer', gracefulStop: '10s',
+  };
+}
+
+const scenarios = { transfer: mainScenario() };
+if (REVERSE_RATE > 0) {
+  scenarios.reverse_pairs = {
+    executor: 'constant-arrival-rate', rate: REVERSE_RATE, timeUnit: '1s',
+    duration: MODE === 'fixed' ? (__ENV.DURATION || '60s') : `${RAMP.length * (Number(__ENV.STEP || 15) + 5)}s`,
+    preAllocatedVUs: 20, maxVUs: 200, exec: 'reversePair',
+  };
+}
+
+const thresholds = {
+  http_req_failed: ['rate<0.01'],
+  http_req_duration: ['p(95)<300'],
+  'http_req_duration{scenario:transfer}': ['p(95)<300'],
+};
+if (MODE !== 'fixed') {
+  for (const target of RAMP) {
+    thresholds[`http_req_duration{step:${target}}`] = ['p(95)<300'];
+    thresholds[`http_req_failed{step:${target}}`] = ['rate<0.01'];
+  }
+}
+
+export const options = {
+  tags,
+  scenarios,
+  setupTimeout: '120s',
+  thresholds,
+  summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'],
+};
+
+// log in user1..userSENDERS, 25 at a time; the token's subject is the member id
+export function setup() {
+  const tokens = [];
+  for (let first = 1; first <= SENDERS; first += 25) {
+    const batch = [];
+    for (let n = first; n < first + 25 && n <= SENDERS; n++) {
+      batch.push(['POST', `${BASE_URL}/api/auth/login`, JSON.stringify({ loginId: `user${n}`, password: 'perflab-pass' }),
+        { headers: { 'Content-Type': 'application/json' }, tags: { name: 'login' } }]);
+    }
+    for (const res of http.batch(batch)) {
+      const body = json(res);
+      check(res, { 'login 200': (r) => r.status === 200 && body !== null && !!body.accessToken });
+      if (res.status === 200 && body) {
+        tokens.push({ token: body.accessToken, id: memberIdOf(body.accessToken) });
+      }
+    }
+  }
+  if (tokens.length === 0) {
+    throw new Error(`no sender could log in at ${BASE_URL}/api/auth/login`);
+  }
+  return { tokens };
+}
+
+function memberIdOf(token) {
+  const payload = token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
+  return Number(JSON.parse(String.fromCharCode(...decodeBase64(payload))).sub);
+}
+
+function decodeBase64(text) {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  const bytes = [];
+  let buffer = 0;
+  let bits = 0;
+  for (const c of text.replace(/=+$/, '')) {
+    buffer = (buffer << 6) | alphabet.indexOf(c);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes.push((buffer >> bits) & 0xff);
+    }
+  }
+  return bytes;
+}
+
+function uuid() {
+  const hex = '0123456789abcdef';
+  let out = '';
+  for (let i = 0; i < 36; i++) {
+    if (i === 8 || i === 13 || i === 18 || i === 23) out += '-';
+    else if (i === 14) out += '4';
+    else if (i === 19) out += hex[8 + Math.floor(Math.random() * 4)];
+    else out += hex[Math.floor(Math.random() * 16)];
+  }
+  return out;
+}
+
+const phoneOf = (memberId) => `010${String(memberId).padStart(8, '0')}`;
+const amount = () => `${1 + Math.floor(Math.random() * 9)}.${String(Math.floor(Math.random() * 100)).padStart(2, '0')}`;
+
+const STEP_MS = Number(__ENV.STEP || 15) * 1000;
+
+// which plateau of the ramp this moment belongs to ('ramp' while the rate climbs to the next one)
+function step() {
+  if (MODE === 'fixed') return `${RATE}`;
+  const elapsed = Date.now() - exec.scenario.startTime;
+  const index = Math.floor(elapsed / (5000 + STEP_MS));
+  if (index >= RAMP.length) return 'end';
+  return elapsed - index * (5000 + STEP_MS) < 5000 ? 'ramp' : `${RAMP[index]}`;
+}
+
+function request(sender, receiverId) {
+  return ['POST', `${BASE_URL}/api/transfers`,
+    JSON.stringify({ receiverPhone: phoneOf(receiverId), amount: Number(amount()), pin: '1234' }),
+    { headers: { Authorization: `Bearer ${sender.token}`, 'Content-Type': 'application/json', 'Idempotency-Key': uuid() },
+      tags: { name: 'transfer', step: step() } }];
+}
+
+function record(res) {
+  check(res, { 'transfer 201': (r) => r.status === 201 });
+  if (res.status >= 500 || res.status === 0) status5xx.add(1);
+  else if (res.status >= 400) status4xx.add(1);
+  if (res.headers['Idempotent-Replayed'] === 'true') replayed.add(1);
+}
+
+export function transfer(data) {
+  const sender = data.tokens[Math.floor(Math.random() * data.tokens.length)];
+  let receiver = SENDERS + 1 + Math.floor(Math.random() * RECEIVERS);
+  if (receiver === sender.id) receiver += 1;
+  const [method, url, body, params] = request(sender, receiver);
+  record(http.request(method, url, body, params));
+}
+
+// A→B and B→A in flight together: without ordered locks this is the textbook deadlock
+export function reversePair(data) {
+  const a = data.tokens[Math.floor(Math.random() * data.tokens.length)];
+  let b = data.tokens[Math.floor(Math.random() * data.tokens.length)];
+  if (b.id === a.id) b = data.tokens[(data.tokens.indexOf(a) + 1) % data.tokens.length];
+  http.batch([request(a, b.id), request(b, a.id)]).forEach(record);
+}

@@ -1,0 +1,12 @@
+# Shared by scripts/*.sh (run through ./perflab, which sets PERFLAB_ROOT, PERFLAB_BIN, JAVA_HOME, APP_URL).
+PERFLAB=${PERFLAB_ROOT:?run through ./perflab}/perflab
+K6=$PERFLAB_BIN/k6
+
+# restart_app ARGS...: a fresh app process with these app arguments; quiet unless it fails
+restart_app() {
+  "$PERFLAB" app stop >/dev/null
+  "$PERFLAB" app start -- "$@" >/tmp/perflab-exp-start.log 2>&1 || { cat /tmp/perflab-exp-start.log >&2; return 1; }
+}
+
+# median of the numbers on stdin
+median() { sort -n | awk '{a[NR]=$1} END {if (NR == 0) print "nan"; else if (NR % 2) print a[(NR+1)/2]; else printf "%.1f\n", (a[NR/2]+a[NR/2+1])/2}'; }

@@ -1,0 +1,99 @@
+package dev.perflab.login;
+
+import java.io.IOException;
+import java.net.Socket;
+
+import javax.net.ssl.SSLSocket;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.httpcomponents.hc5.PoolingHttpClientConnectionManagerMetricsBinder;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.core5.http.impl.DefaultConnectionReuseStrategy;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
+import org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.io.ManagedHttpClientConnection;
+import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
+import org.apache.hc.core5.http.io.HttpConnectionFactory;
+import org.apache.hc.core5.util.TimeValue;
+import org.apache.hc.core5.util.Timeout;
+
+import org.springframework.boot.ssl.SslBundles;
+
+/**
+ * Builds the Apache HttpClient 5 that both client variants use, so that they differ only in what the
+ * variant decides: whether a connection is kept alive and how many there may be. Every connection the
+ * client opens counts in {@code perflab_login_http_connections_opened_total}, every request (one lease
+ * each) in {@code perflab_login_http_requests_total}: their ratio is new connections per call.
+ */
+public final class AuthApiHttpClients {
+
+    private final AuthApiProperties properties;
+    private final SslBundles sslBundles;
+    private final MeterRegistry registry;
+
+    public AuthApiHttpClients(AuthApiProperties properties, SslBundles sslBundles, MeterRegistry registry) {
+        this.properties = properties;
+        this.sslBundles = sslBundles;
+        this.registry = registry;
+    }
+
+    /**
+     * @param keepAlive   reuse a connection for the next call, or close it after every response
+     * @param maxPerRoute connections to the auth API at once
+     */
+    public CloseableHttpClient build(String variant, boolean keepAlive, int maxTotal, int maxPerRoute) {
+        Counter opened = Counter.builder("perflab.login.http.connections.opened")
+                .description("TCP (+TLS) connections opened to the auth API").tag("client", variant).register(registry);
+        Counter requests = Counter.builder("perflab.login.http.requests")
+                .description("requests sent to the auth API, each on a leased connection").tag("client", variant)
+                .register(registry);
+        AuthApiProperties.Pool pool = properties.pool();
+        PoolingHttpClientConnectionManager connections = PoolingHttpClientConnectionManagerBuilder.create()
+                .setTlsSocketStrategy(new DefaultClientTlsStrategy(sslBundles.getBundle(properties.sslBundle()).createSslContext()))
+                .setConnectionFactory(counting(opened))
+                .setMaxConnTotal(maxTotal)
+                .setMaxConnPerRoute(maxPerRoute)
+                .setDefaultConnectionConfig(ConnectionConfig.custom()
+                        .setConnectTimeout(Timeout.of(properties.connectTimeout()))
+                        .setSocketTimeout(Timeout.of(properties.responseTimeout()))
+                        .setTimeToLive(TimeValue.of(pool.timeToLive()))
+                        .setValidateAfterInactivity(TimeValue.of(pool.validateAfterInactivity()))
+                        .build())
+                .build();
+        new PoolingHttpClientConnectionManagerMetricsBinder(connections, "auth-api").bindTo(registry);
+        HttpClientBuilder builder = org.apache.hc.client5.http.impl.classic.HttpClients.custom()
+                .setConnectionManager(connections)
+                .setDefaultRequestConfig(RequestConfig.custom()
+                        .setConnectionRequestTimeout(Timeout.of(properties.connectionRequestTimeout()))
+                        .setResponseTimeout(Timeout.of(properties.responseTimeout()))
+                        .build())
+                .addRequestInterceptorFirst((request, entity, context) -> requests.increment())
+                .disableAutomaticRetries()
+                .setConnectionReuseStrategy(keepAlive ? DefaultConnectionReuseStrategy.INSTANCE : (request, response, context) -> false);
+        if (keepAlive) {
+            builder.evictExpiredConnections().evictIdleConnections(TimeValue.of(pool.evictIdleAfter()));
+        }
+        return builder.build();
+    }
+
+    private static HttpConnectionFactory<ManagedHttpClientConnection> counting(Counter opened) {
+        return new HttpConnectionFactory<>() {
+            @Override
+            public ManagedHttpClientConnection createConnection(Socket socket) throws IOException {
+                opened.increment();
+                return ManagedHttpClientConnectionFactory.INSTANCE.createConnection(socket);
+            }
+
+            @Override
+            public ManagedHttpClientConnection createConnection(SSLSocket sslSocket, Socket socket) throws IOException {
+                opened.increment();
+                return ManagedHttpClientConnectionFactory.INSTANCE.createConnection(sslSocket, socket);
+            }
+        };
+    }
+}

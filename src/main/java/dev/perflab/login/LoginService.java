@@ -1,0 +1,30 @@
+package dev.perflab.login;
+
+import dev.perflab.support.problem.ApiException;
+import dev.perflab.support.security.TokenService;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Service;
+
+/** Login: ask the external auth API, upsert the member, issue our own token. */
+@Service
+public class LoginService {
+
+    private final AuthApi authApi;
+    private final MemberMapper members;
+    private final TokenService tokens;
+
+    LoginService(AuthApi authApi, MemberMapper members, TokenService tokens) {
+        this.authApi = authApi;
+        this.members = members;
+        this.tokens = tokens;
+    }
+
+    public TokenService.IssuedToken login(Credentials credentials) {
+        ExternalProfile profile = authApi.authenticate(credentials).orElseThrow(() ->
+                new ApiException(HttpStatus.UNAUTHORIZED, "bad-credentials", "The login id or the password is wrong."));
+        MemberRow member = MemberRow.of(credentials.loginId(), profile);
+        members.upsert(member);
+        return tokens.issue(member.getId(), credentials.loginId());
+    }
+}

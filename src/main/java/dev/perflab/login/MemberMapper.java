@@ -1,0 +1,14 @@
+package dev.perflab.login;
+
+import org.apache.ibatis.annotations.Mapper;
+
+/** Members as the login feature keeps them (SQL in MemberMapper.xml). */
+@Mapper
+public interface MemberMapper {
+
+    /** Inserts the member or updates its profile; either way {@code member.id} is set afterwards. */
+    void upsert(MemberRow member);
+
+    /** The member with this login id, or null. */
+    MemberRow findByLoginId(String loginId);
+}

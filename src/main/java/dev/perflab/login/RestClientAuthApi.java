@@ -1,0 +1,76 @@
+package dev.perflab.login;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.client.RestClientException;
+
+/**
+ * The auth API over Spring's {@link RestClient} on Apache HttpClient 5. The HttpClient (per-request or
+ * pooled) and the guard (none or bulkhead) are the variants; this class is the same for all of them.
+ */
+public class RestClientAuthApi implements AuthApi {
+
+    private final RestClient http;
+    private final AuthApiGuard guard;
+
+    public RestClientAuthApi(CloseableHttpClient httpClient, AuthApiProperties properties, AuthApiGuard guard) {
+        this.http = RestClient.builder()
+                .baseUrl(properties.baseUrl())
+                .requestFactory(new HttpComponentsClientHttpRequestFactory(httpClient))
+                .build();
+        this.guard = guard;
+    }
+
+    @Override
+    public Optional<ExternalProfile> authenticate(Credentials credentials) {
+        return guarded(() -> http.post().uri("/auth").contentType(MediaType.APPLICATION_JSON).body(credentials)
+                .exchange((request, response) -> {
+                    if (response.getStatusCode().isSameCodeAs(HttpStatus.UNAUTHORIZED)) {
+                        return Optional.<ExternalProfile>empty();
+                    }
+                    requireOk(response.getStatusCode().value());
+                    return Optional.ofNullable(response.bodyTo(ExternalProfile.class));
+                }));
+    }
+
+    @Override
+    public void ping() {
+        guarded(() -> http.get().uri("/ping").exchange((request, response) -> {
+            requireOk(response.getStatusCode().value());
+            return Boolean.TRUE;
+        }));
+    }
+
+    @Override
+    public Duration slow(int delayMs) {
+        long started = System.nanoTime();
+        guarded(() -> http.get().uri("/slow?delayMs={delay}", delayMs).exchange((request, response) -> {
+            requireOk(response.getStatusCode().value());
+            return Boolean.TRUE;
+        }));
+        return Duration.ofNanos(System.nanoTime() - started);
+    }
+
+    private <T> T guarded(java.util.function.Supplier<T> call) {
+        return guard.call(() -> {
+            try {
+                return call.get();
+            } catch (RestClientException e) {
+                throw AuthApiUnavailableException.down(e);
+            }
+        });
+    }
+
+    private static void requireOk(int status) {
+        if (status != 200) {
+            throw AuthApiUnavailableException.down(new IllegalStateException("auth API answered " + status));
+        }
+    }
+}

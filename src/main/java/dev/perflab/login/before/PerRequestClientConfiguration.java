@@ -1,0 +1,28 @@
+package dev.perflab.login.before;
+
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+
+import dev.perflab.login.AuthApiHttpClients;
+
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Slow: every call opens a new TCP connection and does a full TLS handshake, then closes it (no
+ * keep-alive), as seed 003 did before its fix. Over a 10 ms link that is two extra round trips of TCP +
+ * TLS per login, plus the handshake's CPU. Shows as {@code perflab_login_http_connections_opened_total}
+ * rising one for one with {@code perflab_login_http_requests_total}.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnProperty(name = "perflab.login.client", havingValue = "per-request", matchIfMissing = true)
+class PerRequestClientConfiguration {
+
+    /** No pool to speak of: the limit is only there so that a burst cannot exhaust file descriptors. */
+    private static final int MAX_CONNECTIONS = 500;
+
+    @Bean(destroyMethod = "close")
+    CloseableHttpClient authApiHttpClient(AuthApiHttpClients clients) {
+        return clients.build("per-request", false, MAX_CONNECTIONS, MAX_CONNECTIONS);
+    }
+}

@@ -1,0 +1,132 @@
+package dev.perflab.wallet;
+
+import java.math.BigDecimal;
+import java.util.Optional;
+import java.util.UUID;
+
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+import dev.perflab.support.problem.ApiException;
+import dev.perflab.support.sql.SqlStatements;
+
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Service;
+
+/**
+ * What both variants share around one transfer: input checks, the receiver lookup (before any connection
+ * is taken from the pool), the retry of the transaction on a deadlock, the idempotent replay, and the mechanism metrics
+ * ({@code perflab_wallet_transfer_seconds{outcome}} and {@code perflab_wallet_transfer_statements{outcome}},
+ * the SQL statements each transfer sent, counted by the MyBatis interceptor).
+ */
+@Service
+public class Transfers {
+
+    private final TransferService service;
+    private final MemberDirectory members;
+    private final IdempotencyRecords idempotency;
+    private final LockRetry retry;
+    private final WalletProperties properties;
+    private final MeterRegistry registry;
+
+    Transfers(TransferService service, MemberDirectory members, IdempotencyRecords idempotency,
+            LockRetry retry, WalletProperties properties, MeterRegistry registry) {
+        this.service = service;
+        this.members = members;
+        this.idempotency = idempotency;
+        this.retry = retry;
+        this.properties = properties;
+        this.registry = registry;
+    }
+
+    /** The response, and whether it is a replay of an earlier one with the same key. */
+    public record Result(TransferResponse response, boolean replayed) {
+    }
+
+    public Result transfer(long senderId, String idempotencyKey, TransferRequest request) {
+        Timer.Sample sample = Timer.start(registry);
+        String outcome = "error";
+        try (SqlStatements.Scope statements = SqlStatements.open()) {
+            try {
+                Result result = run(senderId, idempotencyKey, request);
+                outcome = result.replayed() ? "replayed" : "created";
+                return result;
+            } catch (ApiException e) {
+                outcome = e.status().is5xxServerError() ? "busy" : "rejected";
+                throw e;
+            } finally {
+                DistributionSummary.builder("perflab.wallet.transfer.statements")
+                        .description("SQL statements sent per transfer").baseUnit("statements")
+                        .serviceLevelObjectives(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 20, 30)
+                        .tag("outcome", outcome).register(registry).record(statements.count());
+                sample.stop(Timer.builder("perflab.wallet.transfer").description("transfer requests")
+                        .publishPercentileHistogram().tag("outcome", outcome).register(registry));
+            }
+        }
+    }
+
+    private Result run(long senderId, String rawKey, TransferRequest request) {
+        String key = idempotencyKey(rawKey);
+        BigDecimal amount = amount(request.amount());
+        String phone = phone(request.receiverPhone());
+        String pin = required(request.pin(), "pin");
+        String requestHash = Pins.sha256Hex(phone + "|" + amount.toPlainString() + "|" + pin);
+        try {
+            MemberRef receiver = members.byPhone(phone).orElseThrow(() -> new ApiException(HttpStatus.NOT_FOUND,
+                    "receiver-not-found", "No member has this phone number."));
+            if (receiver.id() == senderId) {
+                throw new ApiException(HttpStatus.BAD_REQUEST, "self-transfer", "You cannot send money to yourself.");
+            }
+            TransferCommand command = new TransferCommand(senderId, receiver, key, requestHash,
+                    UUID.randomUUID().toString(), amount, pin);
+            return new Result(retry.run(() -> service.transfer(command)), false);
+        } catch (DuplicateKeyException e) {
+            return replay(senderId, key, requestHash).orElseThrow(() -> e);
+        } catch (ApiException e) {
+            // a key that already succeeded gets its stored response even if the same request would fail now
+            return replay(senderId, key, requestHash).orElseThrow(() -> e);
+        }
+    }
+
+    private Optional<Result> replay(long senderId, String key, String requestHash) {
+        return idempotency.replay(senderId, key, requestHash).map(response -> new Result(response, true));
+    }
+
+    private static String idempotencyKey(String raw) {
+        try {
+            return UUID.fromString(raw.trim()).toString();
+        } catch (IllegalArgumentException e) {
+            throw new ApiException(HttpStatus.BAD_REQUEST, "invalid-idempotency-key", "Idempotency-Key must be a UUID.");
+        }
+    }
+
+    private BigDecimal amount(BigDecimal amount) {
+        if (amount == null || amount.signum() <= 0 || amount.stripTrailingZeros().scale() > 2) {
+            throw new ApiException(HttpStatus.BAD_REQUEST, "invalid-amount",
+                    "amount must be a positive number with at most two decimals.");
+        }
+        if (amount.compareTo(properties.maxAmount()) > 0) {
+            throw new ApiException(HttpStatus.BAD_REQUEST, "amount-over-limit",
+                    "amount must not exceed " + properties.maxAmount().toPlainString() + ".");
+        }
+        return Money.of(amount);
+    }
+
+    /** Digits only: "010-0000-0001" and "01000000001" are the same phone. */
+    static String phone(String raw) {
+        String digits = required(raw, "receiverPhone").replaceAll("[-\\s]", "");
+        if (!digits.matches("\\d{9,15}")) {
+            throw new ApiException(HttpStatus.BAD_REQUEST, "invalid-phone", "A phone number has 9 to 15 digits.");
+        }
+        return digits;
+    }
+
+    private static String required(String value, String field) {
+        if (value == null || value.isBlank()) {
+            throw new ApiException(HttpStatus.BAD_REQUEST, "invalid-request", field + " is required.");
+        }
+        return value;
+    }
+}

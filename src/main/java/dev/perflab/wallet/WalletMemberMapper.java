@@ -1,0 +1,16 @@
+package dev.perflab.wallet;
+
+import org.apache.ibatis.annotations.Mapper;
+
+/** {@code member} as the wallet sees it: id, name and phone. SQL in WalletMemberMapper.xml. */
+@Mapper
+public interface WalletMemberMapper {
+
+    MemberRef findById(long id);
+
+    MemberRef findByPhone(String phone);
+
+    String findPhone(long id);
+
+    int updatePhone(long id, String phone);
+}

@@ -1,0 +1,36 @@
+package dev.perflab.wallet;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The wallet feature's knobs (the enums) and settings. Presets {@code wallet-before} and {@code wallet-after}
+ * live in {@code features/wallet.yml}.
+ *
+ * @param transfer      naive: the seed's 12-statement flow; optimized: at most 5 statements on a cache hit
+ * @param cache         off: phone lookups and ledger codes read MariaDB; redis: Spring's cache on Redis
+ * @param index         the index on {@code wallet.member_id} this database was migrated with (one database per side)
+ * @param maxAmount     the largest amount one transfer may move
+ * @param maxAttempts   how many times a transfer runs when it loses a deadlock or times out waiting for a lock
+ * @param memberTtl     how long a phone → member entry lives in Redis (the seed used 12 h)
+ * @param ledgerCodeTtl how long ledger codes live in Redis (the seed used 24 h)
+ */
+@ConfigurationProperties("perflab.wallet")
+public record WalletProperties(
+        @DefaultValue("naive") Transfer transfer,
+        @DefaultValue("off") Cache cache,
+        @DefaultValue("non-unique") Index index,
+        @DefaultValue("2000000.00") BigDecimal maxAmount,
+        @DefaultValue("3") int maxAttempts,
+        @DefaultValue("12h") Duration memberTtl,
+        @DefaultValue("24h") Duration ledgerCodeTtl) {
+
+    public enum Transfer { NAIVE, OPTIMIZED }
+
+    public enum Cache { OFF, REDIS }
+
+    public enum Index { NON_UNIQUE, UNIQUE }
+}

@@ -1,0 +1,112 @@
+package dev.perflab.login;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import dev.perflab.support.security.TokenService;
+import dev.perflab.testing.Http;
+import dev.perflab.testing.IntegrationTest;
+import dev.perflab.testing.Toxiproxy;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.TestPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** {@code perflab.login.guard=bulkhead}: the excess is rejected at once, and the circuit opens and closes. */
+@IntegrationTest
+@TestPropertySource(properties = {
+        "perflab.login.guard=bulkhead",
+        "perflab.login.client=pooled",
+        "perflab.server.threads=virtual",
+        "perflab.login.auth-api.response-timeout=500ms",
+        "perflab.login.auth-api.bulkhead.max-concurrent-calls=2",
+        "perflab.login.auth-api.bulkhead.sliding-window-size=4",
+        "perflab.login.auth-api.bulkhead.minimum-number-of-calls=4",
+        "perflab.login.auth-api.bulkhead.wait-duration-in-open-state=1s",
+        "perflab.login.auth-api.bulkhead.permitted-calls-in-half-open-state=1"})
+class BulkheadGuardIT {
+
+    private final Toxiproxy toxiproxy = new Toxiproxy();
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    TokenService tokens;
+
+    @Autowired
+    MeterRegistry registry;
+
+    @AfterEach
+    void restore() {
+        toxiproxy.restore("auth-api-https");
+        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200))
+                .until(() -> login(LoginContract.freshLoginId()).status() == 200);
+    }
+
+    @Test
+    void callsBeyondTheLimitAreRejectedAtOnceWith503() throws Exception {
+        String token = "Bearer " + tokens.issue(1, "user1").accessToken();
+        int clients = 6;
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<Http.Response>> answers = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(clients)) {
+            for (int i = 0; i < clients; i++) {
+                answers.add(pool.submit(() -> {
+                    start.await();
+                    return new Http(port).get("/api/lab/dependency?delayMs=200", "Authorization", token);
+                }));
+            }
+            start.countDown();
+            List<Http.Response> responses = new ArrayList<>();
+            for (Future<Http.Response> answer : answers) {
+                responses.add(answer.get());
+            }
+            List<Http.Response> rejected = responses.stream().filter(r -> r.status() == 503).toList();
+            assertThat(responses.stream().filter(r -> r.status() == 200).count()).isBetween(2L, 4L);
+            assertThat(rejected).isNotEmpty().allSatisfy(r -> {
+                assertThat(r.json().at("/code").asString()).isEqualTo("auth-api-busy");
+                assertThat(r.header("Retry-After")).isEqualTo("1");
+            });
+            assertThat(registry.get("perflab.login.guard.calls").tag("outcome", "rejected").counter().count())
+                    .isGreaterThanOrEqualTo(rejected.size());
+        }
+    }
+
+    @Test
+    void theCircuitOpensOnFailuresAnswersFastAndClosesWhenTheApiIsBack() {
+        toxiproxy.disable("auth-api-https");
+
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() ->
+                login(LoginContract.freshLoginId()).json().at("/code").asString().equals("auth-api-circuit-open"));
+        var open = login(LoginContract.freshLoginId());
+        assertThat(open.status()).isEqualTo(503);
+        assertThat(open.header("Retry-After")).isEqualTo("1");
+        assertThat(circuitState("open")).isEqualTo(1.0);
+
+        toxiproxy.restore("auth-api-https");
+        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200))
+                .until(() -> login(LoginContract.freshLoginId()).status() == 200);
+        assertThat(circuitState("closed")).isEqualTo(1.0);
+    }
+
+    private Http.Response login(String loginId) {
+        return new Http(port).post("/api/auth/login", LoginContract.credentials(loginId, "perflab-pass"));
+    }
+
+    private double circuitState(String state) {
+        return registry.get("resilience4j.circuitbreaker.state").tag("state", state).gauge().value();
+    }
+}

@@ -1,0 +1,129 @@
+package dev.perflab.login;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import dev.perflab.testing.Http;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What every login variant must do, against the real WireMock stub behind Toxiproxy and a real MariaDB.
+ * Each subclass runs it with one client variant and says how that variant uses connections.
+ */
+abstract class LoginContract {
+
+    private static final AtomicInteger NEXT_USER = new AtomicInteger((int) (System.nanoTime() % 50_000) + 10_000);
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    @Autowired
+    MeterRegistry registry;
+
+    /** Checks how many connections the variant opened for {@code calls} sequential logins. */
+    abstract void assertConnectionUse(double opened, double requests, int calls);
+
+    Http http() {
+        return new Http(port);
+    }
+
+    static String freshLoginId() {
+        return "user" + NEXT_USER.incrementAndGet();
+    }
+
+    static String credentials(String loginId, String password) {
+        return "{\"loginId\":\"" + loginId + "\",\"password\":\"" + password + "\"}";
+    }
+
+    @Test
+    void rightPasswordReturnsABearerTokenAndUpsertsTheMember() {
+        String loginId = freshLoginId();
+        var response = http().post("/api/auth/login", credentials(loginId, "perflab-pass"));
+
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(response.json().at("/tokenType").asString()).isEqualTo("Bearer");
+        assertThat(response.json().at("/expiresIn").asLong()).isPositive();
+        String token = response.json().at("/accessToken").asString();
+        var me = http().get("/api/auth/me", "Authorization", "Bearer " + token).json();
+        assertThat(me.at("/loginId").asString()).isEqualTo(loginId);
+        assertThat(jdbc.queryForObject("SELECT name FROM member WHERE login_id = ?", String.class, loginId))
+                .isEqualTo("Student " + loginId);
+        assertThat(me.at("/memberId").asLong())
+                .isEqualTo(jdbc.queryForObject("SELECT id FROM member WHERE login_id = ?", Long.class, loginId));
+    }
+
+    @Test
+    void aSecondLoginKeepsTheSameMember() {
+        String loginId = freshLoginId();
+        long first = http().post("/api/auth/login", credentials(loginId, "perflab-pass")).status();
+        long second = http().post("/api/auth/login", credentials(loginId, "perflab-pass")).status();
+        assertThat(first).isEqualTo(200);
+        assertThat(second).isEqualTo(200);
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM member WHERE login_id = ?", Integer.class, loginId)).isOne();
+    }
+
+    @Test
+    void wrongPasswordIs401AndCreatesNoMember() {
+        String loginId = freshLoginId();
+        var response = http().post("/api/auth/login", credentials(loginId, "not-the-password"));
+
+        assertThat(response.status()).isEqualTo(401);
+        assertThat(response.contentType()).startsWith("application/problem+json");
+        assertThat(response.json().at("/code").asString()).isEqualTo("bad-credentials");
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM member WHERE login_id = ?", Integer.class, loginId)).isZero();
+    }
+
+    @Test
+    void wrongPasswordLeavesAnExistingMemberUnchanged() {
+        String loginId = freshLoginId();
+        assertThat(http().post("/api/auth/login", credentials(loginId, "perflab-pass")).status()).isEqualTo(200);
+        var before = jdbc.queryForMap("SELECT * FROM member WHERE login_id = ?", loginId);
+
+        assertThat(http().post("/api/auth/login", credentials(loginId, "wrong")).status()).isEqualTo(401);
+
+        assertThat(jdbc.queryForMap("SELECT * FROM member WHERE login_id = ?", loginId)).isEqualTo(before);
+    }
+
+    @Test
+    void malformedOrIncompleteBodiesAre400AndCreateNothing() {
+        int members = jdbc.queryForObject("SELECT COUNT(*) FROM member", Integer.class);
+
+        var malformed = http().post("/api/auth/login", "{\"loginId\": \"user1\", ");
+        var blank = http().post("/api/auth/login", credentials("", "perflab-pass"));
+        var missing = http().post("/api/auth/login", "{\"loginId\": \"user1\"}");
+
+        assertThat(malformed.status()).isEqualTo(400);
+        assertThat(malformed.json().at("/code").asString()).isEqualTo("malformed-body");
+        assertThat(blank.status()).isEqualTo(400);
+        assertThat(blank.json().at("/errors/loginId").isMissingNode()).isFalse();
+        assertThat(missing.status()).isEqualTo(400);
+        assertThat(missing.json().at("/errors/password").isMissingNode()).isFalse();
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM member", Integer.class)).isEqualTo(members);
+    }
+
+    @Test
+    void connectionsAreOpenedAsTheVariantPromises() {
+        double opened = counter("perflab.login.http.connections.opened");
+        double requests = counter("perflab.login.http.requests");
+        int calls = 5;
+        for (int i = 0; i < calls; i++) {
+            assertThat(http().post("/api/auth/login", credentials(freshLoginId(), "perflab-pass")).status()).isEqualTo(200);
+        }
+        assertConnectionUse(counter("perflab.login.http.connections.opened") - opened,
+                counter("perflab.login.http.requests") - requests, calls);
+    }
+
+    private double counter(String name) {
+        return registry.get(name).counter().count();
+    }
+}

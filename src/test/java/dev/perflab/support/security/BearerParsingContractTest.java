@@ -1,0 +1,50 @@
+package dev.perflab.support.security;
+
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import dev.perflab.support.security.after.LeanBearerTokenResolver;
+import dev.perflab.support.security.before.NaiveBearerTokenResolver;
+
+import org.springframework.security.oauth2.core.OAuth2AuthenticationException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Both header parsers (perflab.parse.header) give the same answer for the same header. */
+class BearerParsingContractTest {
+
+    static Stream<Arguments> parsers() {
+        return Stream.of(Arguments.of("naive", (Function<String, String>) NaiveBearerTokenResolver::parse),
+                Arguments.of("lean", (Function<String, String>) LeanBearerTokenResolver::parse));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("parsers")
+    void readsTheTokenOfABearerHeader(String name, Function<String, String> parse) {
+        assertThat(parse.apply("Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.abc-_~+/=="))
+                .isEqualTo("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.abc-_~+/==");
+        assertThat(parse.apply("bearer abc")).isEqualTo("abc");
+        assertThat(parse.apply("BEARER abc")).isEqualTo("abc");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("parsers")
+    void otherSchemesAndNoHeaderAreNotBearerTokens(String name, Function<String, String> parse) {
+        assertThat(parse.apply(null)).isNull();
+        assertThat(parse.apply("Basic dXNlcjpwYXNz")).isNull();
+        assertThat(parse.apply("Bearerish abc")).isNull();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("parsers")
+    void aMalformedBearerHeaderIsRejected(String name, Function<String, String> parse) {
+        for (String header : new String[] {"Bearer", "Bearer ", "Bearer a b", "Bearer a=b", "Bearer ab$c", "Bearer  abc"}) {
+            assertThatThrownBy(() -> parse.apply(header)).as(header).isInstanceOf(OAuth2AuthenticationException.class);
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package dev.perflab.wallet;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.test.context.ActiveProfiles;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The contract on preset wallet-after: optimized transfer, Redis cache, unique index (perflab_test_*_after). */
+@ActiveProfiles("wallet-after")
+class OptimizedTransferIT extends TransferContract {
+
+    @Override
+    int statementsPerTransfer() {
+        return 5;
+    }
+
+    @Test
+    void theCacheCountsHitsAndMissesAndTheIndexIsUnique() {
+        var alice = fixtures.account("10.00");
+        var bob = fixtures.account("0.00");
+        FunctionCounter hits = meters.get("cache.gets").tag("cache", "wallet:member-by-phone").tag("result", "hit").functionCounter();
+        FunctionCounter misses = meters.get("cache.gets").tag("cache", "wallet:member-by-phone").tag("result", "miss").functionCounter();
+        double hitsBefore = hits.count();
+        double missesBefore = misses.count();
+
+        transfer(alice, key(), body(bob.phone(), "1.00", "1234"));
+        transfer(alice, key(), body(bob.phone(), "1.00", "1234"));
+
+        assertThat(misses.count() - missesBefore).isEqualTo(1);
+        assertThat(hits.count() - hitsBefore).isEqualTo(1);
+        assertThat(jdbc.queryForObject("SELECT MIN(non_unique) FROM information_schema.statistics WHERE table_schema = DATABASE()"
+                + " AND table_name = 'wallet' AND column_name = 'member_id'", Integer.class)).isZero();
+        assertThat(meters.get("perflab.wallet.member.index.unique").gauge().value()).isEqualTo(1);
+    }
+}
