@@ -10,6 +10,7 @@ tie), 1 otherwise. --smoke runs one short round and checks only what is determin
 import argparse
 import csv
 import datetime
+import functools
 import json
 import os
 import pathlib
@@ -144,6 +145,7 @@ def knob_values(samples):
 
 # ---------------------------------------------------------------------------- one run of one side
 
+@functools.cache
 def k6_binary():
     return subprocess.run([str(ROOT / "stack" / "native.sh"), "bin"], capture_output=True, text=True, check=True).stdout.strip() + "/k6"
 
@@ -353,8 +355,8 @@ def main(argv=None):
     log(f"A/B {experiment['name']}: {experiment['baseline']['label']} (A) vs {experiment['candidate']['label']} (B), "
         f"{args.rounds} round(s), {args.rate:g}/s for {args.duration} after {load.get('warmup', '10s')} of warm-up -> {out_dir}")
 
-    if not all(answers(u) for u in (f"{PROMETHEUS_URL}/-/ready",)) or subprocess.run(
-            [str(ROOT / "stack" / "native.sh"), "status"], capture_output=True, text=True).stdout.count(" down ") > 0:
+    status = subprocess.run([str(ROOT / "stack" / "native.sh"), "status"], capture_output=True, text=True).stdout
+    if " down " in status:
         log("bringing the stack up (./perflab stack up)")
         sh([PERFLAB, "stack", "up"], stdout=subprocess.DEVNULL)
     for side in (experiment["baseline"], experiment["candidate"]):

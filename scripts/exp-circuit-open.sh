@@ -13,8 +13,6 @@ dark() { curl -fsS -X POST "$TOXI/proxies/auth-api-https/toxics" \
 light() { curl -fsS -X DELETE "$TOXI/proxies/auth-api-https/toxics/dark" >/dev/null 2>&1 || true; }
 restore() { light; "$PERFLAB" app stop >/dev/null; }
 trap restore EXIT
-counter() { # counter PREFIX: the sum of the app's series whose line starts with PREFIX
-  curl -fs "$APP_URL/actuator/prometheus" | grep -F "$1" | grep -v '^#' | awk '{s += $NF} END {printf "%d\n", s}'; }
 for guard in none bulkhead; do
   restart_app --perflab.login.client=pooled --perflab.login.warmup=on --perflab.login.guard="$guard" --perflab.server.threads=virtual
   dark

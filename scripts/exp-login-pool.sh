@@ -8,9 +8,6 @@ set -euo pipefail
 ROUNDS=${1:-2} RATE=${2:-40} DURATION=${3:-30s}
 trap '"$PERFLAB" app stop >/dev/null' EXIT
 
-counter() { # counter NAME: the app's current value of a Prometheus counter (summed over tags)
-  curl -fs "$APP_URL/actuator/prometheus" | awk -v n="$1" '$1 ~ "^"n"(\\{|$)" {s += $2} END {printf "%d\n", s}'
-}
 
 printf '%-12s %5s %8s %8s %8s %10s %9s %8s\n' client round p50_ms p95_ms p99_ms requests opened failed
 for round in $(seq 1 "$ROUNDS"); do

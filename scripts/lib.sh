@@ -10,3 +10,10 @@ restart_app() {
 
 # median of the numbers on stdin
 median() { sort -n | awk '{a[NR]=$1} END {if (NR == 0) print "nan"; else if (NR % 2) print a[(NR+1)/2]; else printf "%.1f\n", (a[NR/2]+a[NR/2+1])/2}'; }
+
+# counter PREFIX: the sum of the app's Prometheus series that start with PREFIX, a metric name
+# (all its series) or a name with the start of its labels (perflab_x_total{outcome="y")
+counter() {
+  curl -fs "$APP_URL/actuator/prometheus" | awk -v p="$1" 'index($0, p) == 1 {
+    rest = substr($0, length(p) + 1); if (p ~ /[{]/ || rest ~ /^[{ ]/) s += $NF } END {printf "%d\n", s}'
+}

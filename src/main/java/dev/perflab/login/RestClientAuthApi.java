@@ -42,19 +42,13 @@ public class RestClientAuthApi implements AuthApi {
 
     @Override
     public void ping() {
-        guarded(() -> http.get().uri("/ping").exchange((request, response) -> {
-            requireOk(response.getStatusCode().value());
-            return Boolean.TRUE;
-        }));
+        guarded(() -> getOk("/ping"));
     }
 
     @Override
     public Duration slow(int delayMs) {
         long started = System.nanoTime();
-        guarded(() -> http.get().uri("/slow?delayMs={delay}", delayMs).exchange((request, response) -> {
-            requireOk(response.getStatusCode().value());
-            return Boolean.TRUE;
-        }));
+        guarded(() -> getOk("/slow?delayMs={delay}", delayMs));
         return Duration.ofNanos(System.nanoTime() - started);
     }
 
@@ -65,6 +59,14 @@ public class RestClientAuthApi implements AuthApi {
             } catch (RestClientException e) {
                 throw AuthApiUnavailableException.down(e);
             }
+        });
+    }
+
+    /** GET that only has to answer 200; the body is not read. */
+    private Boolean getOk(String uri, Object... variables) {
+        return http.get().uri(uri, variables).exchange((request, response) -> {
+            requireOk(response.getStatusCode().value());
+            return Boolean.TRUE;
         });
     }
 
