@@ -1,4 +1,8 @@
 # perflab app: build with the Maven wrapper on a JDK 25, run on a Temurin 25 JRE.
+#   docker compose up                      the `app` target (the default)
+#   docker build --network host --target app-aot -t perflab-app:aot .
+#                                          the same app started from a JDK 25 AOT cache, trained on real traffic
+#                                          against a running, seeded stack (docs/cold-start.md, "AOT cache in Docker")
 FROM eclipse-temurin:25-jdk AS build
 WORKDIR /src
 COPY .mvn .mvn
@@ -7,15 +11,48 @@ RUN ./mvnw -B -q dependency:go-offline
 COPY src src
 RUN ./mvnw -B -q -DskipTests package
 
-FROM eclipse-temurin:25-jre
+# the jar extracted: the AOT cache only works with plain jars on the class path
+FROM eclipse-temurin:25-jre AS extracted
+WORKDIR /app
+COPY --from=build /src/target/perflab.jar /tmp/perflab.jar
+RUN java -Djarmode=tools -jar /tmp/perflab.jar extract --destination /app && rm /tmp/perflab.jar
+
+# the training run: the app records what it loads, links and profiles while k6 drives the cold-start mix
+# (login, transfer, routes) through it; the JVM writes /app/perflab.aot as it exits. The stack's published ports
+# must answer on the build host (docker build --network host), with the data of scripts/coldstart/prepare.sh.
+FROM grafana/k6:1.8.1 AS k6
+FROM extracted AS aot-train
+ARG PERFLAB_DB_NAME=perflab_wallet_after
+ARG PERFLAB_AUTH_API_URL=https://127.0.0.1:8443
+ARG AOT_TRAIN_REQUESTS=6000
+COPY --from=k6 /usr/bin/k6 /usr/local/bin/k6
+COPY db/migrations /app/db/migrations
+COPY k6 /app/k6
+RUN PERFLAB_DB_NAME=$PERFLAB_DB_NAME PERFLAB_AUTH_API_URL=$PERFLAB_AUTH_API_URL PERFLAB_APP_PORT=18080 \
+      java -Xms1g -Xmx1g --sun-misc-unsafe-memory-access=allow -XX:AOTCacheOutput=/app/perflab.aot \
+      -jar /app/perflab.jar --spring.profiles.active=after > /tmp/train.log 2>&1 & \
+    app=$!; \
+    k6 run -q -e BASE_URL=http://127.0.0.1:18080 -e REQUESTS=$AOT_TRAIN_REQUESTS /app/k6/cold-start.js > /tmp/k6.log 2>&1; \
+    kill -TERM $app; wait $app; \
+    grep 'AOTCache creation is complete' /tmp/train.log || { tail -n 40 /tmp/train.log /tmp/k6.log; exit 1; }
+
+FROM eclipse-temurin:25-jre AS runtime
 WORKDIR /app
 RUN useradd --system --uid 10001 perflab
-COPY --from=build /src/target/perflab.jar /app/perflab.jar
 COPY db/migrations /app/db/migrations
-USER perflab
 EXPOSE 8080
 # PERFLAB_HEAP: the heap preset; empty = by profile, as ./perflab does: -Xms = -Xmx (1g) for route-after,
 # route-binary and after, else -Xmx1g only (seed 001). PERFLAB_JVM_OPTS: anything else.
 # --sun-misc-unsafe-memory-access=allow: fastjson2 and Fory (route codecs) use sun.misc.Unsafe, which JDK 25 warns on.
-ENV PERFLAB_HEAP="" PERFLAB_JVM_OPTS=""
-ENTRYPOINT ["sh", "-c", "case \",$SPRING_PROFILES_ACTIVE,\" in *,route-after,*|*,route-binary,*|*,after,*) heap='-Xms1g -Xmx1g' ;; *) heap='-Xmx1g' ;; esac; exec java ${PERFLAB_HEAP:-$heap} --sun-misc-unsafe-memory-access=allow $PERFLAB_JVM_OPTS -jar /app/perflab.jar"]
+ENV PERFLAB_HEAP="" PERFLAB_JVM_OPTS="" PERFLAB_AOT_OPTS=""
+ENTRYPOINT ["sh", "-c", "case \",$SPRING_PROFILES_ACTIVE,\" in *,route-after,*|*,route-binary,*|*,after,*) heap='-Xms1g -Xmx1g' ;; *) heap='-Xmx1g' ;; esac; exec java ${PERFLAB_HEAP:-$heap} --sun-misc-unsafe-memory-access=allow $PERFLAB_AOT_OPTS $PERFLAB_JVM_OPTS -jar /app/perflab.jar"]
+
+FROM runtime AS app-aot
+COPY --from=aot-train /app /app
+ENV PERFLAB_AOT_OPTS="-XX:AOTCache=/app/perflab.aot"
+USER perflab
+
+# the default target: the plain app, no AOT cache (seed 000's baseline)
+FROM runtime AS app
+COPY --from=extracted /app /app
+USER perflab

@@ -24,7 +24,10 @@ def metres(a, b):
 
 def university(univ, routes_wanted, node_out, route_out):
     rnd = random.Random(1000 + univ)
-    side = 40
+    # the campus of seed 001 (50,000 routes) is a 40 x 40 grid with 600 spurs; a small data set gets a smaller
+    # grid, since every walkway needs at least one route
+    side = 40 if routes_wanted >= 10_000 else max(3, int(math.sqrt(routes_wanted / 6)))
+    spurs = 600 if routes_wanted >= 10_000 else routes_wanted // 20
     base = (37.45 + univ * 0.05, 126.95 + univ * 0.05)
     step_lat = 30 / 111_320.0  # about 30 m between intersections
     step_lng = step_lat / math.cos(math.radians(base[0]))
@@ -46,11 +49,13 @@ def university(univ, routes_wanted, node_out, route_out):
             for dr, dc in ((0, 1), (1, 0)):
                 if r + dr < side and c + dc < side and rnd.random() > 0.12:
                     walkways.append((grid[(r, c)], grid[(r + dr, c + dc)], rnd.uniform(8, 26)))
-    for _ in range(600):  # spurs to building entrances: end in a dead end
+    for _ in range(spurs):  # spurs to building entrances: end in a dead end
         start = grid[(rnd.randrange(side), rnd.randrange(side))]
         angle = rnd.uniform(0, 2 * math.pi)
         end_pos = (start[1][0] + math.sin(angle) * step_lat * 0.4, start[1][1] + math.cos(angle) * step_lng * 0.4)
         walkways.append((start, (None, end_pos), rnd.uniform(1, 6)))
+    if len(walkways) > routes_wanted:
+        sys.exit(f"generate.py: {routes_wanted} routes cannot cover the {len(walkways)} walkways of university {univ}")
     total = sum(w for _, _, w in walkways)
     lengths = [max(1, round(w * routes_wanted / total)) for _, _, w in walkways]
     i = 0

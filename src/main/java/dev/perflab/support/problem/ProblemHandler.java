@@ -27,6 +27,7 @@ import org.springframework.web.method.annotation.HandlerMethodValidationExceptio
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
+import org.springframework.web.util.DisconnectedClientHelper;
 
 /**
  * Every error a controller raises becomes {@code application/problem+json} with a stable {@code code}.
@@ -36,6 +37,8 @@ import org.springframework.web.servlet.resource.NoResourceFoundException;
 class ProblemHandler extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
+    /** Logs a client that went away at DEBUG (category {@code perflab.disconnected-client}), in one line. */
+    private final DisconnectedClientHelper disconnectedClient = new DisconnectedClientHelper("perflab.disconnected-client");
 
     @ExceptionHandler(ApiException.class)
     ResponseEntity<Object> api(ApiException e) {
@@ -53,7 +56,10 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     }
 
     @ExceptionHandler(Exception.class)
-    ResponseEntity<Object> unexpected(Exception e) {
+    @Nullable ResponseEntity<Object> unexpected(Exception e) {
+        if (disconnectedClient.checkAndLogClientDisconnectedException(e)) {
+            return null; // the client gave up (a k6 timeout): nobody reads an answer, and it is not our error
+        }
         log.error("unhandled error", e);
         return ResponseEntity.internalServerError()
                 .body(ProblemResponses.problem(HttpStatus.INTERNAL_SERVER_ERROR, "internal", "An unexpected error occurred."));

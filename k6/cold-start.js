@@ -1,0 +1,112 @@
+// Seed 000's cold-start measurement: the first requests after a start, under a fixed arrival rate, with a short
+// client timeout, as Gatling's KO counted them. Run by `./perflab exp cold-start`, which starts this script first
+// and the app right after: setup() polls readiness every 10 ms and the load begins the moment it says
+// ACCEPTING_TRAFFIC.
+//
+//   RATE (200/s)  REQUESTS (10000: the first 8000 are the record, the last 2000 the steady state)
+//   TIMEOUT (1s)  a slower answer is a failure
+//   SUMMARY_OUT   where handleSummary writes the windows as JSON
+//   UNIVS (11,12) small universities (exp-cold-start.sh seeds them)   MEMBERS (100000) the wallet data set
+// The mix, by request number: 2 in 10 log in (the external API), 4 transfer (MariaDB + Redis), 4 read routes.
+import http from 'k6/http';
+import exec from 'k6/execution';
+import { sleep } from 'k6';
+import { Trend, Rate, Gauge } from 'k6/metrics';
+import { BASE_URL, tags } from './lib/common.js';
+import { bearer } from './lib/route-auth.js';
+
+const RATE = Number(__ENV.RATE || 200);
+const REQUESTS = Number(__ENV.REQUESTS || 10000);
+const RECORD = 8000;
+const TIMEOUT = __ENV.TIMEOUT || '1s';
+const UNIVS = (__ENV.UNIVS || '11,12').split(',').map(Number);
+const MEMBERS = Number(__ENV.MEMBERS || 100000);
+// windows by request number (the order requests were sent): [name, first, last exclusive]
+const WINDOWS = [['first100', 0, 100], ['first1000', 0, 1000], ['first8000', 0, RECORD], ['steady', RECORD, REQUESTS]];
+
+const latency = Object.fromEntries(WINDOWS.map(([w]) => [w, new Trend(`cold_${w}_ms`, true)]));
+const success = Object.fromEntries(WINDOWS.map(([w]) => [w, new Rate(`cold_${w}_ok`)]));
+const readyAt = new Gauge('cold_ready_epoch_ms'); // the script subtracts the app's launch time
+
+export const options = {
+  tags,
+  setupTimeout: '180s',
+  scenarios: {
+    cold: {
+      executor: 'constant-arrival-rate', rate: RATE, timeUnit: '1s', duration: `${Math.ceil(REQUESTS / RATE)}s`,
+      preAllocatedVUs: Math.min(400, RATE), maxVUs: 1000, exec: 'mixed', gracefulStop: '5s',
+    },
+  },
+  summaryTrendStats: ['med', 'p(95)', 'p(99)', 'max'],
+};
+
+export function setup() {
+  const deadline = Date.now() + 170000;
+  while (Date.now() < deadline) {
+    const res = http.get(`${BASE_URL}/actuator/health/readiness`, { timeout: '1s', tags: { name: 'readiness' } });
+    if (res.status === 200) {
+      readyAt.add(Date.now());
+      return {};
+    }
+    sleep(0.01);
+  }
+  throw new Error(`${BASE_URL} did not report readiness within 170 s`);
+}
+
+const pick = (n) => 1 + Math.floor(Math.random() * n);
+const uuid = () => crypto.randomUUID();
+
+function login() {
+  return http.post(`${BASE_URL}/api/auth/login`, JSON.stringify({ loginId: `user${pick(MEMBERS)}`, password: 'perflab-pass' }),
+    { headers: { 'Content-Type': 'application/json' }, timeout: TIMEOUT, tags: { name: 'login' } });
+}
+
+function transfer() {
+  const sender = pick(MEMBERS);
+  const receiver = sender % MEMBERS + 1;
+  return http.post(`${BASE_URL}/api/transfers`,
+    JSON.stringify({ receiverPhone: `010${String(receiver).padStart(8, '0')}`, amount: 1.25, pin: '1234' }),
+    { headers: { Authorization: bearer(sender, `user${sender}`), 'Content-Type': 'application/json', 'Idempotency-Key': uuid() },
+      timeout: TIMEOUT, tags: { name: 'transfer' } });
+}
+
+function routes() {
+  return http.get(`${BASE_URL}/api/universities/${UNIVS[pick(UNIVS.length) - 1]}/routes`,
+    { headers: { Authorization: bearer() }, responseType: 'none', timeout: TIMEOUT, tags: { name: 'routes' } });
+}
+
+const EXPECTED = { login: 200, transfer: 201, routes: 200 };
+
+export function mixed() {
+  const n = exec.scenario.iterationInTest;
+  if (n >= REQUESTS) return;
+  const kind = n % 10 < 2 ? 'login' : n % 10 < 6 ? 'transfer' : 'routes';
+  const res = kind === 'login' ? login() : kind === 'transfer' ? transfer() : routes();
+  const ok = res.status === EXPECTED[kind];
+  for (const [w, first, last] of WINDOWS) {
+    if (n >= first && n < last) {
+      latency[w].add(res.timings.duration, { kind });
+      success[w].add(ok, { kind });
+    }
+  }
+}
+
+function window(data, w) {
+  const t = data.metrics[`cold_${w}_ms`];
+  const r = data.metrics[`cold_${w}_ok`];
+  if (!t || !r) return null;
+  return { count: r.values.passes + r.values.fails, success: r.values.rate, failures: r.values.fails,
+    p50: t.values.med, p95: t.values['p(95)'], p99: t.values['p(99)'], max: t.values.max };
+}
+
+export function handleSummary(data) {
+  const ready = data.metrics.cold_ready_epoch_ms;
+  const dropped = data.metrics.dropped_iterations;
+  const out = {
+    readyEpochMs: ready ? ready.values.value : null,
+    dropped: dropped ? dropped.values.count : 0,
+    windows: Object.fromEntries(WINDOWS.map(([w]) => [w, window(data, w)])),
+  };
+  const text = `${JSON.stringify(out)}\n`;
+  return __ENV.SUMMARY_OUT ? { [__ENV.SUMMARY_OUT]: text, stdout: text } : { stdout: text };
+}
