@@ -9,8 +9,8 @@ import dev.perflab.support.parse.IdempotencyKeyParser;
  * Parses the key in place: the bounds of the trimmed value by index, the four dashes by {@code charAt}, and
  * the 32 hex digits by arithmetic into the two longs, in methods small enough for C2 to inline ("inline
  * (hot)" in {@code -XX:+PrintInlining}, {@code scripts/inlining-check.sh}). The one allocation is the
- * resulting {@link UUID} (32 bytes: {@code gc.alloc.rate.norm} in {@code HeaderParsingBenchmark};
- * docs/parsing.md).
+ * resulting {@link UUID}, 32 bytes, cold or hot, whatever the case of the key: {@code gc.alloc.rate.norm} in
+ * {@code HeaderParsingBenchmark}, {@code scripts/alloc-count.sh}; docs/parsing.md.
  */
 public class LeanIdempotencyKeyParser implements IdempotencyKeyParser {
 

@@ -8,9 +8,11 @@ import dev.perflab.support.parse.IdempotencyKeyParser;
 /**
  * Parses the key the way seed 000's server parsed its headers: {@code trim}, {@code toLowerCase},
  * {@code split("-")}, a length and digit check per part, then {@code Long.parseLong(part, 16)}. The
- * {@code split} alone allocates an {@code ArrayList}, its array, five substrings (a {@code String} and a
- * {@code byte[]} each) and the result array, about thirteen objects per request before the UUID; an upper-case
- * key adds a lower-case copy ({@code gc.alloc.rate.norm} in {@code HeaderParsingBenchmark}; docs/parsing.md).
+ * {@code split} allocates a list, its array, five substrings (a {@code String} and a {@code byte[]} each), a
+ * sub-list and the result array: with the UUID, 15 objects (432 bytes) per call until C2 compiles it and 13
+ * (376 bytes) after; an upper-case key adds a lower-case copy, 2 more. {@code gc.alloc.rate.norm} in
+ * {@code HeaderParsingBenchmark} ({@code -prof gc}) and {@code scripts/alloc-count.sh}; docs/parsing.md.
+ * At 250 bytecode bytes C2 may inline it: its cost is what it allocates, not its size.
  */
 public class NaiveIdempotencyKeyParser implements IdempotencyKeyParser {
 
