@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
+import dev.perflab.support.parse.IdempotencyKeyParser;
 import dev.perflab.support.problem.ApiException;
 import dev.perflab.support.sql.SqlStatements;
 
@@ -27,15 +28,17 @@ public class Transfers {
     private final TransferService service;
     private final MemberDirectory members;
     private final IdempotencyRecords idempotency;
+    private final IdempotencyKeyParser keys;
     private final LockRetry retry;
     private final WalletProperties properties;
     private final MeterRegistry registry;
 
     Transfers(TransferService service, MemberDirectory members, IdempotencyRecords idempotency,
-            LockRetry retry, WalletProperties properties, MeterRegistry registry) {
+            IdempotencyKeyParser keys, LockRetry retry, WalletProperties properties, MeterRegistry registry) {
         this.service = service;
         this.members = members;
         this.idempotency = idempotency;
+        this.keys = keys;
         this.retry = retry;
         this.properties = properties;
         this.registry = registry;
@@ -94,9 +97,10 @@ public class Transfers {
         return idempotency.replay(senderId, key, requestHash).map(response -> new Result(response, true));
     }
 
-    private static String idempotencyKey(String raw) {
+    /** The key in its canonical lower-case form; {@code perflab.parse.header} picks the parser. */
+    private String idempotencyKey(String raw) {
         try {
-            return UUID.fromString(raw.trim()).toString();
+            return keys.parse(raw).toString();
         } catch (IllegalArgumentException e) {
             throw new ApiException(HttpStatus.BAD_REQUEST, "invalid-idempotency-key", "Idempotency-Key must be a UUID.");
         }

@@ -6,7 +6,10 @@ import org.springframework.test.context.ActiveProfiles;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The contract on preset wallet-before: naive transfer, no cache, non-unique index (perflab_test_*_before). */
+/**
+ * The contract on preset wallet-before: naive transfer, no cache, non-unique index (perflab_test_*_before), and the
+ * naive header parsers (perflab.parse.header defaults to naive).
+ */
 @ActiveProfiles("wallet-before")
 class NaiveTransferIT extends TransferContract {
 

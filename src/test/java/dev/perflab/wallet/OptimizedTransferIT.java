@@ -4,11 +4,16 @@ import io.micrometer.core.instrument.FunctionCounter;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.TestPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The contract on preset wallet-after: optimized transfer, Redis cache, unique index (perflab_test_*_after). */
+/**
+ * The contract on preset wallet-after: optimized transfer, Redis cache, unique index (perflab_test_*_after), and
+ * the lean header parsers (perflab.parse.header=lean), so that both parser pairs answer over HTTP as well.
+ */
 @ActiveProfiles("wallet-after")
+@TestPropertySource(properties = "perflab.parse.header=lean")
 class OptimizedTransferIT extends TransferContract {
 
     @Override

@@ -3,6 +3,7 @@ package dev.perflab.wallet;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -149,7 +150,8 @@ abstract class TransferContract {
                 Arguments.of("insufficient funds", 409, "insufficient-funds"),
                 Arguments.of("malformed JSON", 400, "malformed-body"),
                 Arguments.of("no Idempotency-Key", 400, "missing-header"),
-                Arguments.of("an Idempotency-Key that is no UUID", 400, "invalid-idempotency-key"));
+                Arguments.of("an Idempotency-Key that is no UUID", 400, "invalid-idempotency-key"),
+                Arguments.of("an Idempotency-Key without dashes", 400, "invalid-idempotency-key"));
     }
 
     @ParameterizedTest(name = "{0}: {1} {2}")
@@ -175,6 +177,7 @@ abstract class TransferContract {
             case "malformed JSON" -> transfer(alice, key(), "{\"receiverPhone\": ");
             case "no Idempotency-Key" -> http().post("/api/transfers", ok, "Authorization", bearer);
             case "an Idempotency-Key that is no UUID" -> transfer(alice, "not-a-uuid", ok);
+            case "an Idempotency-Key without dashes" -> transfer(alice, key().replace("-", ""), ok);
             default -> throw new IllegalArgumentException(input);
         };
 
@@ -201,6 +204,22 @@ abstract class TransferContract {
         assertThat(second.json()).isEqualTo(first.json());
         assertThat(fixtures.balance(alice.id())).isEqualByComparingTo("70.00");
         assertThat(fixtures.balance(bob.id())).isEqualByComparingTo("30.00");
+    }
+
+    @Test
+    void theKeyInUpperCaseIsTheSameKeyAndTheSchemeMayHaveMoreSpaces() {
+        var alice = fixtures.account("100.00");
+        var bob = fixtures.account("0.00");
+        String key = key();
+        String body = body(bob.phone(), "30.00", "1234");
+        assertThat(transfer(alice, key, body).status()).isEqualTo(201);
+
+        var again = http().post("/api/transfers", body, "Authorization", token(alice).replace("Bearer ", "bearer   "),
+                "Idempotency-Key", key.toUpperCase(Locale.ROOT));
+
+        assertThat(again.status()).isEqualTo(201);
+        assertThat(again.header("Idempotent-Replayed")).isEqualTo("true");
+        assertThat(fixtures.balance(alice.id())).isEqualByComparingTo("70.00");
     }
 
     @Test

@@ -18,6 +18,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** Both header parsers (perflab.parse.header) give the same answer for the same header. */
 class BearerParsingContractTest {
 
+    static final String JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.abc-_~+/==";
+
     static Stream<Arguments> parsers() {
         return Stream.of(Arguments.of("naive", (Function<String, String>) NaiveBearerTokenResolver::parse),
                 Arguments.of("lean", (Function<String, String>) LeanBearerTokenResolver::parse));
@@ -26,24 +28,35 @@ class BearerParsingContractTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("parsers")
     void readsTheTokenOfABearerHeader(String name, Function<String, String> parse) {
-        assertThat(parse.apply("Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.abc-_~+/=="))
-                .isEqualTo("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.abc-_~+/==");
+        assertThat(parse.apply("Bearer " + JWT)).isEqualTo(JWT);
         assertThat(parse.apply("bearer abc")).isEqualTo("abc");
         assertThat(parse.apply("BEARER abc")).isEqualTo("abc");
+        assertThat(parse.apply("bEaReR a")).isEqualTo("a");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("parsers")
+    void spacesBetweenAndWhiteSpaceAroundAreAllowed(String name, Function<String, String> parse) {
+        assertThat(parse.apply("Bearer  abc")).isEqualTo("abc");
+        assertThat(parse.apply("Bearer     " + JWT)).isEqualTo(JWT);
+        assertThat(parse.apply("  Bearer abc  ")).isEqualTo("abc");
+        assertThat(parse.apply("\tBearer abc\r\n")).isEqualTo("abc");
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("parsers")
     void otherSchemesAndNoHeaderAreNotBearerTokens(String name, Function<String, String> parse) {
-        assertThat(parse.apply(null)).isNull();
-        assertThat(parse.apply("Basic dXNlcjpwYXNz")).isNull();
-        assertThat(parse.apply("Bearerish abc")).isNull();
+        for (String header : new String[] {null, "", "   ", "Basic dXNlcjpwYXNz", "Bearerish abc", "Bear abc",
+                "Bearer\tabc", "Token Bearer abc", "Béarer abc"}) {
+            assertThat(parse.apply(header)).as(String.valueOf(header)).isNull();
+        }
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("parsers")
     void aMalformedBearerHeaderIsRejected(String name, Function<String, String> parse) {
-        for (String header : new String[] {"Bearer", "Bearer ", "Bearer a b", "Bearer a=b", "Bearer ab$c", "Bearer  abc"}) {
+        for (String header : new String[] {"Bearer", "Bearer ", "  bearer   ", "Bearer a b", "Bearer a  b", "Bearer a=b",
+                "Bearer ab$c", "Bearer a\tb", "Bearer ==", "Bearer =abc", "Bearer abc==x", "Bearer ab\u00e9c"}) {
             assertThatThrownBy(() -> parse.apply(header)).as(header).isInstanceOf(OAuth2AuthenticationException.class);
         }
     }

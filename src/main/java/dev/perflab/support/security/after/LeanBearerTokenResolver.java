@@ -2,50 +2,72 @@ package dev.perflab.support.security.after;
 
 import jakarta.servlet.http.HttpServletRequest;
 
+import dev.perflab.support.parse.HeaderValues;
+
 import org.springframework.security.oauth2.core.OAuth2AuthenticationException;
 import org.springframework.security.oauth2.server.resource.BearerTokenErrors;
 import org.springframework.security.oauth2.server.resource.web.BearerTokenResolver;
 
 /**
- * Fast from the first requests, as seed 000's fix was: the common case first, {@code regionMatches}
- * instead of {@code toLowerCase}, an index scan instead of {@code split}/{@code trim}, early returns, and
- * methods of a few dozen bytecode bytes that C2 inlines ("inline (hot)"). The only allocation is the
- * token itself. Shows as allocated bytes per request in {@code BearerParsingBenchmark} ({@code -prof gc}).
+ * Fast from the first requests, as seed 000's fix was: index arithmetic over the header value instead of
+ * {@code trim}/{@code split}, {@code regionMatches} instead of {@code toLowerCase}, the well-formed case
+ * straight through with the failures as early exits, and methods of a few dozen bytecode bytes that C2
+ * inlines ("inline (hot)" in {@code -XX:+PrintInlining}, {@code scripts/inlining-check.sh}). The only
+ * allocation is the token it returns, one {@code String} and its {@code byte[]} (224 bytes for a 179-character
+ * token), cold or hot: {@code gc.alloc.rate.norm} in {@code HeaderParsingBenchmark}, {@code scripts/alloc-count.sh};
+ * docs/parsing.md.
  */
 public class LeanBearerTokenResolver implements BearerTokenResolver {
 
     private static final String SCHEME = "Bearer";
-    private static final int TOKEN_START = SCHEME.length() + 1;
 
     @Override
     public String resolve(HttpServletRequest request) {
         return parse(request.getHeader("Authorization"));
     }
 
-    /** The token of an {@code Authorization} header value, null when it is not a Bearer header. */
+    /**
+     * The token of an {@code Authorization} header value (RFC 6750: {@code "Bearer" 1*SP b64token}, scheme in
+     * any case, white space around the value ignored), null when it is not a Bearer header.
+     *
+     * @throws OAuth2AuthenticationException a Bearer header without a well-formed token
+     */
     public static String parse(String header) {
-        if (header == null || !header.regionMatches(true, 0, SCHEME, 0, SCHEME.length())) {
+        if (header == null) {
             return null;
         }
-        if (header.length() > SCHEME.length() && header.charAt(SCHEME.length()) != ' ') {
+        int end = HeaderValues.end(header);
+        int start = HeaderValues.start(header, end);
+        if (!isBearer(header, start, end)) {
             return null;
         }
-        if (header.length() <= TOKEN_START || tokenEnd(header, TOKEN_START) != header.length()) {
+        int token = HeaderValues.skipSpaces(header, start + SCHEME.length(), end);
+        if (!isB64Token(header, token, end)) {
             throw malformed();
         }
-        return header.substring(TOKEN_START);
+        return header.substring(token, end);
     }
 
-    /** Index after the token68 characters and their '=' padding that start at {@code from}. */
-    static int tokenEnd(String s, int from) {
+    /** Whether {@code s[start, end)} is the scheme {@code Bearer} (any case), alone or followed by a space. */
+    static boolean isBearer(String s, int start, int end) {
+        int schemeEnd = start + SCHEME.length();
+        return schemeEnd <= end && s.regionMatches(true, start, SCHEME, 0, SCHEME.length())
+                && (schemeEnd == end || s.charAt(schemeEnd) == ' ');
+    }
+
+    /** Whether {@code s[from, end)} is a b64token: one or more token68 characters, then any '=' padding. */
+    static boolean isB64Token(String s, int from, int end) {
         int i = from;
-        while (i < s.length() && isTokenChar(s.charAt(i))) {
+        while (i < end && isTokenChar(s.charAt(i))) {
             i++;
         }
-        while (i < s.length() && s.charAt(i) == '=') {
+        if (i == from) {
+            return false;
+        }
+        while (i < end && s.charAt(i) == '=') {
             i++;
         }
-        return i;
+        return i == end;
     }
 
     static boolean isTokenChar(char c) {
