@@ -2,8 +2,9 @@
 # Seed 000's experiment on perflab: the first 8,000 requests after a start, over the matrix
 # {platform, virtual threads} x {warm-up off, on} x {no AOT cache, AOT cache}.
 #   ./perflab exp cold-start [ROUNDS]      (default 1 round; each round runs all 8 combinations)
-# Each run: reset the wallet data, launch the app (preset COLD_PROFILE, default after, with the combination's
-# knobs) and k6/cold-start.js together; k6 polls readiness and fires RATE (200/s) of the mix the moment it says
+# Warm-up on = perflab.server.warmup=on (300 requests of every feature's hot paths, dry-run transfers) and
+# perflab.login.warmup=on (the auth API pool opened). Each run: reset the wallet data, launch the app (preset
+# COLD_PROFILE, default after, with the combination's knobs) and k6/cold-start.js together; k6 polls readiness and fires RATE (200/s) of the mix the moment it says
 # ACCEPTING_TRAFFIC, with a TIMEOUT (1s) per request. The AOT cache is built first when it is missing or stale
 # (./perflab aot build). Results: one JSON line per run in .perflab/cold-start/, and the seed's table.
 set -euo pipefail
@@ -25,7 +26,7 @@ run() { # run AOT THREADS WARMUP ROUND
   WALLET_REDIS_DB=0 bash "$PERFLAB_ROOT/scripts/seed-wallet.sh" --db "$DB" reset >/dev/null
   "$PERFLAB" app stop >/dev/null
   PERFLAB_DB_NAME=$DB "$PERFLAB" app start --profile "$PROFILE" ${aot:+--aot} -- \
-    --perflab.server.threads="$threads" --perflab.login.warmup="$warmup" >"$OUT/start.log" 2>&1 &
+    --perflab.server.threads="$threads" --perflab.server.warmup="$warmup" --perflab.login.warmup="$warmup" >"$OUT/start.log" 2>&1 &
   app=$!
   "$K6" run -q -e BASE_URL="$APP_URL" -e SUMMARY_OUT="$OUT/k6.json" \
     -e RATE="${RATE:-200}" -e TIMEOUT="${TIMEOUT:-1s}" -e VARIANT="cold-$threads-$warmup-${aot:-jit}" k6/cold-start.js >/dev/null &

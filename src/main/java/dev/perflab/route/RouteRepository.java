@@ -45,6 +45,12 @@ public class RouteRepository {
         this.readWrite = new TransactionTemplate(transactions);
     }
 
+    /** The university with the fewest routes (the warm-up's: the path is the same, the bytes fewer), if any. */
+    public OptionalLong smallestUniversity() {
+        List<Long> ids = jdbc.queryForList("SELECT univ_id FROM route GROUP BY univ_id ORDER BY COUNT(*), univ_id LIMIT 1", Long.class);
+        return ids.isEmpty() ? OptionalLong.empty() : OptionalLong.of(ids.getFirst());
+    }
+
     /** The university's current route version, empty when there is no such university. */
     public OptionalLong version(long univId) {
         List<Long> versions = jdbc.queryForList("SELECT route_version FROM university WHERE id = ?", Long.class, univId);

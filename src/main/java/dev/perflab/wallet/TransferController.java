@@ -5,6 +5,7 @@ import java.net.URI;
 
 import dev.perflab.support.problem.ApiException;
 import dev.perflab.support.security.CurrentMember;
+import dev.perflab.support.warmup.WarmupMarker;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -27,17 +28,20 @@ class TransferController {
     private final Transfers transfers;
     private final WalletMapper wallets;
     private final PhoneNumbers phones;
+    private final WarmupMarker warmup;
 
-    TransferController(Transfers transfers, WalletMapper wallets, PhoneNumbers phones) {
+    TransferController(Transfers transfers, WalletMapper wallets, PhoneNumbers phones, WarmupMarker warmup) {
         this.transfers = transfers;
         this.wallets = wallets;
         this.phones = phones;
+        this.warmup = warmup;
     }
 
     @PostMapping("/api/transfers")
     ResponseEntity<TransferResponse> transfer(@RequestHeader("Idempotency-Key") String idempotencyKey,
+            @RequestHeader(name = WarmupMarker.HEADER, required = false) String warmupSecret,
             @RequestBody TransferRequest request) {
-        Transfers.Result result = transfers.transfer(CurrentMember.id(), idempotencyKey, request);
+        Transfers.Result result = transfers.transfer(CurrentMember.id(), idempotencyKey, request, warmup.isWarmup(warmupSecret));
         return ResponseEntity.created(URI.create("/api/transfers/" + result.response().transferId()))
                 .header("Idempotent-Replayed", Boolean.toString(result.replayed()))
                 .body(result.response());

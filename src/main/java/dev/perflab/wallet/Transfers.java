@@ -15,6 +15,8 @@ import dev.perflab.support.sql.SqlStatements;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * What both variants share around one transfer: input checks, the receiver lookup (before any connection
@@ -32,9 +34,11 @@ public class Transfers {
     private final LockRetry retry;
     private final WalletProperties properties;
     private final MeterRegistry registry;
+    private final TransactionTemplate rolledBack;
 
     Transfers(TransferService service, MemberDirectory members, IdempotencyRecords idempotency,
-            IdempotencyKeyParser keys, LockRetry retry, WalletProperties properties, MeterRegistry registry) {
+            IdempotencyKeyParser keys, LockRetry retry, WalletProperties properties, MeterRegistry registry,
+            PlatformTransactionManager transactions) {
         this.service = service;
         this.members = members;
         this.idempotency = idempotency;
@@ -42,6 +46,7 @@ public class Transfers {
         this.retry = retry;
         this.properties = properties;
         this.registry = registry;
+        this.rolledBack = new TransactionTemplate(transactions);
     }
 
     /** The response, and whether it is a replay of an earlier one with the same key. */
@@ -49,12 +54,20 @@ public class Transfers {
     }
 
     public Result transfer(long senderId, String idempotencyKey, TransferRequest request) {
+        return transfer(senderId, idempotencyKey, request, false);
+    }
+
+    /**
+     * @param dryRun the server warm-up's transfer: the whole path runs, every statement included, in a transaction
+     *               that is rolled back, so no data changes; counted under {@code outcome="warmup"}
+     */
+    public Result transfer(long senderId, String idempotencyKey, TransferRequest request, boolean dryRun) {
         Timer.Sample sample = Timer.start(registry);
         String outcome = "error";
         try (SqlStatements.Scope statements = SqlStatements.open()) {
             try {
-                Result result = run(senderId, idempotencyKey, request);
-                outcome = result.replayed() ? "replayed" : "created";
+                Result result = run(senderId, idempotencyKey, request, dryRun);
+                outcome = dryRun ? "warmup" : result.replayed() ? "replayed" : "created";
                 return result;
             } catch (ApiException e) {
                 outcome = e.status().is5xxServerError() ? "busy" : "rejected";
@@ -70,7 +83,7 @@ public class Transfers {
         }
     }
 
-    private Result run(long senderId, String rawKey, TransferRequest request) {
+    private Result run(long senderId, String rawKey, TransferRequest request, boolean dryRun) {
         String key = idempotencyKey(rawKey);
         BigDecimal amount = amount(request.amount());
         String phone = phone(request.receiverPhone());
@@ -84,13 +97,20 @@ public class Transfers {
             }
             TransferCommand command = new TransferCommand(senderId, receiver, key, requestHash,
                     UUID.randomUUID().toString(), amount, pin);
-            return new Result(retry.run(() -> service.transfer(command)), false);
+            return new Result(retry.run(() -> dryRun ? rolledBack(command) : service.transfer(command)), false);
         } catch (DuplicateKeyException e) {
             return replay(senderId, key, requestHash).orElseThrow(() -> e);
         } catch (ApiException e) {
             // a key that already succeeded gets its stored response even if the same request would fail now
             return replay(senderId, key, requestHash).orElseThrow(() -> e);
         }
+    }
+
+    private TransferResponse rolledBack(TransferCommand command) {
+        return rolledBack.execute(status -> {
+            status.setRollbackOnly();
+            return service.transfer(command); // the variant's own transaction joins this one
+        });
     }
 
     private Optional<Result> replay(long senderId, String key, String requestHash) {

@@ -1,5 +1,7 @@
 package dev.perflab.wallet;
 
+import java.util.List;
+
 import org.apache.ibatis.annotations.Mapper;
 
 /** {@code member} as the wallet sees it: id, name and phone. SQL in WalletMemberMapper.xml. */
@@ -13,4 +15,7 @@ public interface WalletMemberMapper {
     String findPhone(long id);
 
     int updatePhone(long id, String phone);
+
+    /** The first members (by id) that have a wallet and a phone: the warm-up's sender and receiver. */
+    List<Long> firstWithWallet(int limit);
 }

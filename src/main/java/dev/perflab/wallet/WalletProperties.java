@@ -17,6 +17,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxAttempts   how many times a transfer runs when it loses a deadlock or times out waiting for a lock
  * @param memberTtl     how long a phone → member entry lives in Redis (the seed used 12 h)
  * @param ledgerCodeTtl how long ledger codes live in Redis (the seed used 24 h)
+ * @param warmupPin     the PIN of the data set's wallets, for the warm-up's dry-run transfers (the seed's 1234)
  */
 @ConfigurationProperties("perflab.wallet")
 public record WalletProperties(
@@ -26,7 +27,8 @@ public record WalletProperties(
         @DefaultValue("2000000.00") BigDecimal maxAmount,
         @DefaultValue("3") int maxAttempts,
         @DefaultValue("12h") Duration memberTtl,
-        @DefaultValue("24h") Duration ledgerCodeTtl) {
+        @DefaultValue("24h") Duration ledgerCodeTtl,
+        @DefaultValue("1234") String warmupPin) {
 
     public enum Transfer { NAIVE, OPTIMIZED }
 

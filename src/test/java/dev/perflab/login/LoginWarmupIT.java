@@ -1,19 +1,14 @@
 package dev.perflab.login;
 
-import java.time.Instant;
-import java.util.concurrent.atomic.AtomicReference;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import dev.perflab.login.after.LoginWarmup;
 import dev.perflab.testing.IntegrationTest;
+import dev.perflab.testing.ReadinessClock;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.availability.AvailabilityChangeEvent;
-import org.springframework.boot.availability.ReadinessState;
-import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Import;
 import org.springframework.test.context.TestPropertySource;
 
@@ -21,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code perflab.login.warmup=on} finishes, with the pool open, before readiness accepts traffic. */
 @IntegrationTest
-@Import(LoginWarmupIT.ReadinessClock.class)
+@Import(ReadinessClock.class)
 @TestPropertySource(properties = {
         "perflab.login.warmup=on",
         "perflab.login.client=pooled",
@@ -46,8 +41,8 @@ class LoginWarmupIT {
         assertThat(result.pings()).isEqualTo(4);
         assertThat(result.logins()).isEqualTo(20);
         assertThat(result.failures()).isZero();
-        assertThat(readiness.acceptingSince.get()).isNotNull();
-        assertThat(result.finishedAt()).isBefore(readiness.acceptingSince.get());
+        assertThat(readiness.acceptingSince()).isNotNull();
+        assertThat(result.finishedAt()).isBefore(readiness.acceptingSince());
     }
 
     @Test
@@ -56,18 +51,5 @@ class LoginWarmupIT {
                 + registry.get("httpcomponents.httpclient.pool.total.connections").tag("state", "leased").gauge().value();
         assertThat(pooled).isGreaterThanOrEqualTo(1);
         assertThat(registry.get("perflab.login.http.connections.opened").counter().count()).isBetween(1.0, 4.0);
-    }
-
-    @TestConfiguration
-    static class ReadinessClock implements ApplicationListener<AvailabilityChangeEvent<ReadinessState>> {
-
-        final AtomicReference<Instant> acceptingSince = new AtomicReference<>();
-
-        @Override
-        public void onApplicationEvent(AvailabilityChangeEvent<ReadinessState> event) {
-            if (event.getState() == ReadinessState.ACCEPTING_TRAFFIC) {
-                acceptingSince.compareAndSet(null, Instant.now());
-            }
-        }
     }
 }

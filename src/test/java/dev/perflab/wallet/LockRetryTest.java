@@ -23,7 +23,7 @@ class LockRetryTest {
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final LockRetry retry = new LockRetry(new WalletProperties(WalletProperties.Transfer.NAIVE,
             WalletProperties.Cache.OFF, WalletProperties.Index.NON_UNIQUE, new BigDecimal("100"), 3,
-            Duration.ofHours(1), Duration.ofHours(1)), registry);
+            Duration.ofHours(1), Duration.ofHours(1), "1234"), registry);
 
     static RuntimeException deadlock() {
         return new CannotAcquireLockException("deadlock", new SQLTransactionRollbackException(

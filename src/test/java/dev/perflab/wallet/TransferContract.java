@@ -53,6 +53,9 @@ abstract class TransferContract {
     @Autowired
     MeterRegistry meters;
 
+    @Autowired
+    Transfers transfers;
+
     WalletFixtures fixtures;
 
     /** SQL statements one transfer sends once the cache (if any) is warm. */
@@ -81,6 +84,33 @@ abstract class TransferContract {
 
     static String key() {
         return UUID.randomUUID().toString();
+    }
+
+    @Test
+    void theWarmupsDryRunRunsEveryStatementThenRollsBackSoNothingChanges() {
+        var alice = fixtures.account("100.00");
+        var bob = fixtures.account("0.00");
+        transfer(alice, key(), body(bob.phone(), "1.00", "1234")); // the cache (if any) now knows bob
+        String before = fixtures.snapshot();
+        var statements = meters.get("perflab.wallet.transfer.statements").tag("outcome", "warmup");
+
+        var result = transfers.transfer(alice.id(), key(), new TransferRequest(bob.phone(), new BigDecimal("1.00"), "1234"), true);
+
+        assertThat(result.response().balanceAfter()).isEqualByComparingTo("98.00");
+        assertThat(fixtures.snapshot()).isEqualTo(before);
+        assertThat(statements.summary().max()).isEqualTo(statementsPerTransfer());
+    }
+
+    @Test
+    void aClientCannotAskForADryRunWithoutTheProcesssSecret() {
+        var alice = fixtures.account("100.00");
+        var bob = fixtures.account("0.00");
+
+        var response = http().post("/api/transfers", body(bob.phone(), "1.00", "1234"), "Authorization", token(alice),
+                "Idempotency-Key", key(), "X-Perflab-Warmup", "a-guess");
+
+        assertThat(response.status()).isEqualTo(201);
+        assertThat(fixtures.balance(alice.id())).isEqualByComparingTo("99.00");
     }
 
     @Test

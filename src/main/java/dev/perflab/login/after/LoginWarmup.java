@@ -1,13 +1,11 @@
 package dev.perflab.login.after;
 
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -23,6 +21,8 @@ import org.slf4j.LoggerFactory;
 
 import dev.perflab.login.AuthApi;
 import dev.perflab.login.AuthApiProperties;
+import dev.perflab.support.warmup.SelfRequests;
+import dev.perflab.support.warmup.WarmupRequest;
 
 import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
@@ -122,25 +122,11 @@ public class LoginWarmup implements ApplicationRunner {
         if (!(context instanceof WebServerApplicationContext web) || web.getWebServer() == null) {
             return;
         }
-        URI uri = URI.create("http://127.0.0.1:" + web.getWebServer().getPort() + "/api/auth/login");
-        String body = "{\"loginId\":\"" + settings.loginId() + "\",\"password\":\"perflab-pass\"}";
-        AtomicInteger remaining = new AtomicInteger(settings.logins());
-        try (HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build()) {
-            List<Future<?>> loops = new ArrayList<>();
-            for (int i = 0; i < Math.max(1, settings.connections()); i++) {
-                loops.add(workers.submit(() -> {
-                    while (remaining.getAndDecrement() > 0 && !Thread.currentThread().isInterrupted()) {
-                        HttpResponse<Void> response = client.send(HttpRequest.newBuilder(uri)
-                                .header("Content-Type", "application/json")
-                                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.discarding());
-                        (response.statusCode() == 200 ? logins : failures).incrementAndGet();
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> loop : loops) {
-                loop.get();
-            }
-        }
+        WarmupRequest login = new WarmupRequest("POST", "/api/auth/login", Map.of("Content-Type", "application/json"),
+                "{\"loginId\":\"" + settings.loginId() + "\",\"password\":\"perflab-pass\"}");
+        SelfRequests.Outcome outcome = SelfRequests.send(URI.create("http://127.0.0.1:" + web.getWebServer().getPort()),
+                List.of(login), settings.logins(), settings.connections(), workers);
+        logins.addAndGet(outcome.succeeded());
+        failures.addAndGet(outcome.failed());
     }
 }
