@@ -4,6 +4,7 @@
 usage: report.py [--last] [--markdown] RESULTS.jsonl
   --last      only the last run, one line (the experiment prints it as it goes)
   --markdown  a Markdown table (for the README)
+  --min-success P  exit 1 when a run's success rate (first 8,000) is below P percent (the CI smoke)
 With several rounds, each cell is the median over the rounds of that combination.
 """
 import json
@@ -60,6 +61,11 @@ def render(table, markdown):
 
 
 def main(argv):
+    min_success = None
+    if "--min-success" in argv:
+        i = argv.index("--min-success")
+        min_success = float(argv[i + 1])
+        argv = argv[:i] + argv[i + 2:]
     args = [a for a in argv if not a.startswith("--")]
     if len(args) != 1:
         sys.exit(__doc__)
@@ -69,7 +75,12 @@ def main(argv):
         sys.exit(f"report.py: no runs in {args[0]}")
     if "--last" in argv:
         runs = runs[-1:]
-    print(render(list(rows(runs)), "--markdown" in argv))
+    table = list(rows(runs))
+    print(render(table, "--markdown" in argv))
+    if min_success is not None:
+        low = [row[0] for row in table if not row[2] >= min_success]
+        if low:
+            sys.exit(f"report.py: success below {min_success}% in: {', '.join(low)}")
 
 
 if __name__ == "__main__":
