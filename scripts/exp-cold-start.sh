@@ -36,11 +36,11 @@ run() { # run AOT THREADS WARMUP ROUND
     --perflab.server.threads="$threads" --perflab.server.warmup="$warmup" --perflab.login.warmup="$warmup" >"$OUT/start.log" 2>&1 &
   app=$!
   "$K6" run -q -e BASE_URL="$APP_URL" -e SUMMARY_OUT="$OUT/k6.json" \
-    -e RATE="${RATE:-200}" -e REQUESTS="${REQUESTS:-10000}" -e TIMEOUT="${TIMEOUT:-1s}" -e VARIANT="cold-$threads-$warmup-${aot:-jit}" k6/cold-start.js >/dev/null &
+    -e RATE="${RATE:-200}" -e REQUESTS="${REQUESTS:-10000}" -e TIMEOUT="${TIMEOUT:-1s}" -e VARIANT="cold-$threads-$warmup-${aot:-jit}" k6/cold-start.js >/dev/null 2>"$OUT/k6.log" &
   k6=$!
   wait "$app" || { cat "$OUT/start.log" >&2; kill "$k6" 2>/dev/null; return 1; }
   wait "$k6" || true # the report judges, not k6's exit code
-  [ -s "$OUT/k6.json" ] || { cat "$OUT/start.log" >&2; echo "k6 wrote no summary" >&2; return 1; }
+  [ -s "$OUT/k6.json" ] || { cat "$OUT/start.log" >&2; tail -n 5 "$OUT/k6.log" >&2; echo "k6 wrote no summary (log: $OUT/k6.log)" >&2; return 1; }
   started=$(cat "$PERFLAB_ROOT/.perflab/app.started")
   python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d.update(aot=sys.argv[2], threads=sys.argv[3],
 warmup=sys.argv[4], round=int(sys.argv[5]), startedMs=int(sys.argv[6]),

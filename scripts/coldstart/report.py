@@ -49,8 +49,12 @@ def rows(runs):
         yield [name] + [statistics.median(column) for column in zip(*values)]
 
 
+def cell(fmt, value):
+    return "-" if value != value else fmt.format(value)  # NaN: no steady window (the smoke's short runs)
+
+
 def render(table, markdown):
-    text = [[fmt.format(v) if i else v for i, ((_, fmt), v) in enumerate(zip(COLUMNS, row))] for row in table]
+    text = [[cell(fmt, v) if i else v for i, ((_, fmt), v) in enumerate(zip(COLUMNS, row))] for row in table]
     heads = [name for name, _ in COLUMNS]
     if markdown:
         lines = ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
