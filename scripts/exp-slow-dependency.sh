@@ -3,7 +3,7 @@
 # platform threads (Tomcat max 10), virtual threads, and virtual threads behind the bulkhead.
 # Each variant gets a fresh start and a discarded warm-up of the same load: one run of 100 requests, and for
 # the bulkhead WARM_REJECTIONS (default 1000) requests, since 90 rejections leave the rejection path half
-# compiled (its p99 kept falling run after run: 65, 51, 32 ms).
+# compiled (three 400-request runs on one app: rejected p99 195, 51, 32 ms).
 # ./perflab exp slow-dependency [DELAY_MS]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
