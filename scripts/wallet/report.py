@@ -47,6 +47,8 @@ def ratio(a, b):
 created = delta('perflab_wallet_transfer_statements_count', 'outcome="created"')
 statements = ratio(delta('perflab_wallet_transfer_statements_sum', 'outcome="created"'), created)
 hold_ms = 1000 * ratio(delta('hikaricp_connections_usage_seconds_sum'), delta('hikaricp_connections_usage_seconds_count'))
+# per transfer, not per checkout: short checkouts outside the transaction would otherwise hide the difference
+conn_per_transfer_ms = 1000 * ratio(delta('hikaricp_connections_usage_seconds_sum'), created)
 acquire_ms = 1000 * ratio(delta('hikaricp_connections_acquire_seconds_sum'), delta('hikaricp_connections_acquire_seconds_count'))
 locks = delta('perflab_wallet_lock_failures_total')
 hits = delta('cache_gets_total', 'result="hit"')
@@ -55,7 +57,8 @@ pending = [float(x) for x in open(os.path.join(run_dir, 'pending.txt')).read().s
 pending_max = max(pending) if pending else float('nan')
 pending_avg = sum(pending) / len(pending) if pending else float('nan')
 k6 = json.load(open(os.path.join(run_dir, 'k6.json')))['metrics']
-common = (f"statements/transfer={statements:.2f} conn_hold_avg={hold_ms:.2f}ms acquire_avg={acquire_ms:.2f}ms "
+common = (f"statements/transfer={statements:.2f} conn_ms_per_transfer={conn_per_transfer_ms:.1f} "
+          f"conn_hold_avg={hold_ms:.2f}ms acquire_avg={acquire_ms:.2f}ms "
           f"pending_max={pending_max:.0f} pending_avg={pending_avg:.2f} lock_failures={locks:.0f} "
           f"cache_hit_ratio={ratio(hits, hits + misses):.2f}")
 
