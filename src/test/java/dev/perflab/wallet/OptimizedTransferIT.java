@@ -39,4 +39,20 @@ class OptimizedTransferIT extends TransferContract {
                 + " AND table_name = 'wallet' AND column_name = 'member_id'", Integer.class)).isZero();
         assertThat(meters.get("perflab.wallet.member.index.unique").gauge().value()).isEqualTo(1);
     }
+
+    @Test
+    void ledgerCodesAreReadFromRedisOnceNotOnEveryTransfer() {
+        var alice = fixtures.account("10.00");
+        var bob = fixtures.account("0.00");
+        transfer(alice, key(), body(bob.phone(), "1.00", "1234"));
+        double redisGets = meters.get("cache.gets").tag("cache", "wallet:ledger-codes").functionCounters().stream()
+                .mapToDouble(FunctionCounter::count).sum();
+
+        transfer(alice, key(), body(bob.phone(), "1.00", "1234"));
+        transfer(alice, key(), body(bob.phone(), "1.00", "1234"));
+
+        assertThat(meters.get("cache.gets").tag("cache", "wallet:ledger-codes").functionCounters().stream()
+                .mapToDouble(FunctionCounter::count).sum()).isEqualTo(redisGets);
+        assertThat(fixtures.balance(alice.id())).isEqualByComparingTo("7.00");
+    }
 }
