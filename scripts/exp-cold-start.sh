@@ -6,8 +6,8 @@
 #                                          600 requests at 100/s; fails unless both succeed >= 95%
 # Warm-up on = perflab.server.warmup=on (300 requests of every feature's hot paths, dry-run transfers) and
 # perflab.login.warmup=on (the auth API pool opened). Each run: reset the wallet data, launch the app (preset
-# COLD_PROFILE, default after, with the combination's knobs) and k6/cold-start.js together; k6 polls readiness and fires RATE (200/s) of the mix the moment it says
-# ACCEPTING_TRAFFIC, with a TIMEOUT (1s) per request. The AOT cache is built first when it is missing or stale
+# COLD_PROFILE, default after, with the combination's knobs) and k6/cold-start.js together; k6 polls readiness
+# and fires RATE (200/s) of the mix the moment it says ACCEPTING_TRAFFIC, with a TIMEOUT (1s) per request. The AOT cache is built first when it is missing or stale
 # (./perflab aot build). Results: one JSON line per run in .perflab/cold-start/, and the seed's table.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
