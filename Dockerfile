@@ -28,8 +28,9 @@ ARG AOT_TRAIN_REQUESTS=6000
 COPY --from=k6 /usr/bin/k6 /usr/local/bin/k6
 COPY db/migrations /app/db/migrations
 COPY k6 /app/k6
+COPY stack/heap-preset.sh /app/heap-preset.sh
 RUN PERFLAB_DB_NAME=$PERFLAB_DB_NAME PERFLAB_AUTH_API_URL=$PERFLAB_AUTH_API_URL PERFLAB_APP_PORT=18080 \
-      java -Xms1g -Xmx1g --sun-misc-unsafe-memory-access=allow -XX:AOTCacheOutput=/app/perflab.aot \
+      java $(sh /app/heap-preset.sh after) --sun-misc-unsafe-memory-access=allow -XX:AOTCacheOutput=/app/perflab.aot \
       -jar /app/perflab.jar --spring.profiles.active=after > /tmp/train.log 2>&1 & \
     app=$!; \
     k6 run -q -e BASE_URL=http://127.0.0.1:18080 -e REQUESTS=$AOT_TRAIN_REQUESTS /app/k6/cold-start.js > /tmp/k6.log 2>&1; \
@@ -40,12 +41,13 @@ FROM eclipse-temurin:25-jre AS runtime
 WORKDIR /app
 RUN useradd --system --uid 10001 perflab
 COPY db/migrations /app/db/migrations
+COPY stack/heap-preset.sh /app/heap-preset.sh
 EXPOSE 8080
-# PERFLAB_HEAP: the heap preset; empty = by profile, as ./perflab does: -Xms = -Xmx (1g) for route-after,
-# route-binary and after, else -Xmx1g only (seed 001). PERFLAB_JVM_OPTS: anything else.
+# PERFLAB_HEAP: the heap preset; empty = by profile, from stack/heap-preset.sh as ./perflab does (seed 001).
+# PERFLAB_JVM_OPTS: anything else.
 # --sun-misc-unsafe-memory-access=allow: fastjson2 and Fory (route codecs) use sun.misc.Unsafe, which JDK 25 warns on.
 ENV PERFLAB_HEAP="" PERFLAB_JVM_OPTS="" PERFLAB_AOT_OPTS=""
-ENTRYPOINT ["sh", "-c", "case \",$SPRING_PROFILES_ACTIVE,\" in *,route-after,*|*,route-binary,*|*,after,*) heap='-Xms1g -Xmx1g' ;; *) heap='-Xmx1g' ;; esac; exec java ${PERFLAB_HEAP:-$heap} --sun-misc-unsafe-memory-access=allow $PERFLAB_AOT_OPTS $PERFLAB_JVM_OPTS -jar /app/perflab.jar"]
+ENTRYPOINT ["sh", "-c", "heap=$(sh /app/heap-preset.sh \"$SPRING_PROFILES_ACTIVE\"); exec java ${PERFLAB_HEAP:-$heap} --sun-misc-unsafe-memory-access=allow $PERFLAB_AOT_OPTS $PERFLAB_JVM_OPTS -jar /app/perflab.jar"]
 
 FROM runtime AS app-aot
 COPY --from=aot-train /app /app

@@ -1,138 +1,396 @@
-"""The A/B runner's outputs: a text table, REPORT.md and a self-contained report.html (inline SVG)."""
-import html as htmllib
+"""What the runner says: one line per run, the verdict table (text, Markdown), the tables README.md and docs/
+regenerate from published results (views), and report.html (inline SVG: per-round points with the interval,
+latency over time A and B overlaid, the sweep's crossover, the JFR differences and the differential flame graph)."""
+import html as h
 import math
+import pathlib
 
-NAMES = {"avg": "avg (ms)", "p50": "p50 (ms)", "p90": "p90 (ms)", "p95": "p95 (ms)", "p99": "p99 (ms)",
-         "max": "max (ms)", "tps": "TPS", "error_rate": "error rate"}
-COLORS = {"A": "#1f77b4", "B": "#ff7f0e"}
+NAMES = {"avg": "avg (ms)", "p50": "p50 (ms)", "p90": "p90 (ms)", "p95": "p95 (ms)", "p99": "p99 (ms)", "max": "max (ms)",
+         "tps": "throughput (/s)", "error_rate": "errors", "capacity": "capacity (/s)", "first_ms": "first request (ms)",
+         "second_ms": "second request (ms)", "first_over_second": "first / second", "ready_ms": "ready (ms)",
+         "success_pct": "success (%)", "first100_p99": "first 100 p99 (ms)", "first1000_p99": "first 1k p99 (ms)",
+         "steady_p99": "steady p99 (ms)", "first100_p99_over_steady": "first 100 p99 / steady"}
+COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
 
 
-def fmt(value, metric=""):
-    if value is None or (isinstance(value, float) and (math.isnan(value) or math.isinf(value))):
+def nan(v):
+    return v is None or (isinstance(v, float) and (math.isnan(v) or math.isinf(v)))
+
+
+def fmt(v, metric=""):
+    if nan(v):
         return "–"
+    if isinstance(v, str):
+        return v
     if metric == "error_rate":
-        return f"{100 * value:.2f}%"
-    if abs(value) < 10:
-        return f"{value:.3g}"
-    return f"{value:.1f}" if abs(value) < 1000 else f"{value:.0f}"
+        return f"{100 * v:.2f}%"
+    if abs(v) >= 1000:
+        return f"{v:,.0f}"
+    if abs(v) >= 10:
+        return f"{v:.1f}"
+    return f"{v:.3g}"
 
 
-def delta(c):
-    a, b = c["baseline"], c["candidate"]
-    if not a or any(isinstance(v, float) and math.isnan(v) for v in (a, b)):
-        return "–"
-    return f"{100 * (b - a) / a:+.1f}%"
+def pct(ratio):
+    return "–" if nan(ratio) else f"{100 * (ratio - 1):+.1f}%"
 
 
-def rows(result):
-    for c in result["comparisons"]:
-        name = NAMES.get(c["metric"], c["metric"])
-        low, high = c["interval"]
-        yield (name, f"{fmt(c['baseline'], c['metric'])} → {fmt(c['candidate'], c['metric'])} ({delta(c)})",
-               fmt(c["median_ratio"]), f"{fmt(low)}–{fmt(high)}", c["verdict"])
+def run_line(run):
+    keys = [k for k in ("p50", "p95", "tps", "error_rate", "capacity", "first_ms", "second_ms", "ready_ms", "success_pct") if k in run]
+    parts = [f"{NAMES.get(k, k)} {fmt(run[k], k)}" for k in keys]
+    parts += [f"{k} {fmt(v)}" for k, v in run.get("mechanism", {}).items()]
+    if run.get("steady") and not run["steady"].get("steady", True):
+        parts.append("NOT STEADY: " + run["steady"].get("reason", ""))
+    parts += [f"invariant '{i['name']}' {'ok' if i['ok'] else 'BROKEN'}" for i in run.get("invariants", [])]
+    return f"{run['variant']} round {run['round']}: " + ", ".join(parts)
 
 
-def table(result):
-    exp = result["experiment"]
-    header = ("metric", f"{exp['baseline']['label']} → {exp['candidate']['label']} (Δ%)", "B/A", "95% interval", "verdict")
-    body = list(rows(result))
-    widths = [max(len(str(r[i])) for r in [header] + body) for i in range(len(header))]
-    line = lambda r: "  ".join(str(v).ljust(w) for v, w in zip(r, widths))  # noqa: E731
-    return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in body])
+def because(e, rows, primary_row):
+    """'p95 −62 %, because statements per transfer 12 → 5 and Hikari pending 123 → 0'; a win whose declared
+    mechanism did not move says so."""
+    declared = e["primary"].get("mechanisms", [m["name"] for m in e.get("mechanism", []) if m.get("explains", True)])
+    moved, still = [], []
+    for r in rows:
+        if r["metric"] in declared:
+            text = f"{r['metric']} {fmt(r['median_a'])} → {fmt(r['median_b'])}"
+            (moved if r["verdict"] == "better" else still).append(text)
+    head = f"{NAMES.get(primary_row['metric'], primary_row['metric'])} {pct(primary_row['ratio'])} ({primary_row['verdict']})"
+    if primary_row["verdict"] in ("better", "worse") and declared:
+        if moved:
+            return f"{head}, because " + " and ".join(moved)
+        return f"{head}, mechanism not shown ({'; '.join(still) or 'no mechanism metric'}): the difference came from somewhere else"
+    return head + (f"; mechanism: {'; '.join(moved + still)}" if moved or still else "")
 
 
-def markdown(result):
-    exp, args, machine = result["experiment"], result["args"], result["machine"]
-    out = [f"# A/B: {exp['name']}", "", exp.get("description", ""), "",
-           f"- A (baseline): **{exp['baseline']['label']}** `{' '.join(exp['baseline'].get('args', []))}`",
-           f"- B (candidate): **{exp['candidate']['label']}** `{' '.join(exp['candidate'].get('args', []))}`",
-           f"- load: `{exp['load']['script']}`, open model, {args['rate']:g}/s for {args['duration']} per run, "
-           f"after {exp['load'].get('warmup', '10s')} of discarded warm-up; {args['rounds']} round(s), A B alternately, fresh app each run",
-           f"- primary metric: **{result['primary']['metric']}**: **{result['primary']['verdict']}**"
-           f" ({'candidate wins' if result['primary']['candidate_wins'] else 'candidate does not win'})", "",
-           "| metric | " + f"{exp['baseline']['label']} → {exp['candidate']['label']} (Δ%) | B/A (median) | 95% interval | verdict |",
-           "|---|---|---|---|---|"]
-    out += ["| " + " | ".join(r) + " |" for r in rows(result)]
-    out += ["", "## Runs", "", "| run | p50 | p95 | p99 | max | TPS | errors | mechanism | invariants |", "|---|---|---|---|---|---|---|---|---|"]
-    for r in result["runs"]:
-        mech = ", ".join(f"{k}: {fmt(v)}" for k, v in r["mechanism"].items())
-        inv = ", ".join(f"{i['name']}: {'ok' if i['ok'] else 'BROKEN'}" for i in r["invariants"]) or "–"
-        out.append(f"| {r['testid']} | {fmt(r['p50'])} | {fmt(r['p95'])} | {fmt(r['p99'])} | {fmt(r['max'])} | "
-                   f"{fmt(r['tps'])} | {fmt(r['error_rate'], 'error_rate')} | {mech} | {inv} |")
-    out += ["", "## Reproduce", "", f"```\n{result['command']}\n```", "",
-            f"- commit {machine['commit']}, {machine['cores']} cores, {machine['memory_kb']} kB memory, {machine['os']}",
-            *[f"- {k}: {v}" for k, v in machine["versions"].items()],
-            *[f"- knobs of {side['label']}: {', '.join(next((r['knobs'] for r in result['runs'] if r['side'] == side['label']), []))}"
-              for side in (exp["baseline"], exp["candidate"])], ""]
+def cell_title(cell):
+    title = cell["network"]
+    if cell.get("parameter"):
+        title += f" | {cell['parameter']} = {cell['value']}"
+    return title
+
+
+def verdict_rows(cell):
+    for c in cell.get("comparisons", []):
+        for r in c["rows"]:
+            lo, hi = r["interval"]
+            p = r.get("p_holm", r["p_value"])
+            yield (c["candidate"], NAMES.get(r["metric"], r["metric"]), fmt(r["median_a"], r["metric"]), fmt(r["median_b"], r["metric"]),
+                   f"{fmt(r['ratio'])} ({pct(r['ratio'])})", f"{fmt(lo)}–{fmt(hi)}", fmt(p), r["verdict"])
+
+
+HEAD = ("candidate", "metric", "baseline", "candidate value", "B/A", "95% BCa interval", "p (MWU, Holm)", "verdict")
+
+
+def text(result):
+    if result.get("rows") is not None and not result.get("cells"):
+        return command_table(result)
+    out = []
+    for cell in result["cells"]:
+        body = list(verdict_rows(cell))
+        widths = [max(len(str(r[i])) for r in [HEAD] + body) for i in range(len(HEAD))]
+        line = lambda r: "  ".join(str(v).ljust(w) for v, w in zip(r, widths))  # noqa: E731
+        out += [f"== {cell_title(cell)}", line(HEAD), line(["-" * w for w in widths]), *[line(r) for r in body]]
+        out += [f"   {c['because']}" for c in cell.get("comparisons", [])]
+    for c in result.get("calibration", []):
+        out.append(aa_sentence(c))
+    v = result["verdict"]
+    out.append(f"verdict: {'as expected' if v['ok'] else 'NOT as expected'} — " +
+               "; ".join(f"{x['profile']}{at(x['value'])}: {x['candidate']} {x['verdict']}" for x in v["cells"]))
     return "\n".join(out)
 
 
-def svg_lines(title, series, key, unit, width=640, height=220):
-    """Overlaid per-second lines: series is [(label, side, points)], points [{t, key}]."""
-    points = [p for _, _, pts in series for p in pts if not math.isnan(p[key])]
+def at(value):
+    return "" if value is None else f" @ {value}"
+
+
+def aa_sentence(c):
+    lo, hi = c.get("fpr_interval", (math.nan, math.nan))
+    return (f"A/A {c['profile']} ({c['metric']}): noise floor {100 * c['noise_floor']:.1f} %, δ {100 * c['delta']:.1f} %, "
+            f"false-positive rate {c['false_positives']}/{c['analyses']} = {100 * c['false_positive_rate']:.1f} % "
+            f"(95% interval {100 * lo:.1f}–{100 * hi:.1f} %){' ≤ 5 %' if c['false_positive_rate'] <= 0.05 else ' ABOVE 5 %'}")
+
+
+def md_table(head, rows):
+    return "\n".join(["| " + " | ".join(head) + " |", "|" + "---|" * len(head)] + ["| " + " | ".join(str(x) for x in r) + " |" for r in rows])
+
+
+def markdown(result):
+    e = result["experiment"]
+    out = [f"# {result['name']}", "", e.get("description", ""), "",
+           f"- variants: " + ", ".join(f"**{v['label']}** (`{v.get('profile', '')} {' '.join(v.get('args', []))}`)" for v in e["variants"]),
+           f"- load: `{e['load'].get('script', '')}`, {e['load']['shape']} model, {load_text(e['load'])}; "
+           f"{e['rounds']} round(s) per variant in balanced blocks (cap {e['max_rounds']})",
+           f"- practical margin δ = {100 * result['delta']:.1f} % ({result['delta_source']}); unit of observation: one run",
+           f"- verdict: **{'as expected' if result['verdict']['ok'] else 'not as expected'}**", ""]
+    for cell in result["cells"]:
+        out += [f"## {cell_title(cell)}", "", md_table(HEAD, verdict_rows(cell)), ""]
+        out += [f"- {c['because']}" for c in cell.get("comparisons", [])]
+        unsteady = [r["testid"] for r in cell["runs"] if r.get("steady") and not r["steady"].get("steady", True)]
+        if unsteady:
+            out.append(f"- runs that never reached a steady state: {', '.join(unsteady)}")
+        warnings = sorted({w for c in cell.get("comparisons", []) for r in c["rows"] for w in r.get("warnings", [])})
+        out += [f"- warning: {w}" for w in warnings]
+        out.append("")
+    for c in result.get("calibration", []):
+        out += [f"- {aa_sentence(c)}"]
+    out += ["", "## Runs", "", md_table(("run", "observation"), ((r["testid"], run_line(r)) for c in result["cells"] for r in c["runs"])),
+            "", "## Reproduce", "", f"```\n{result['command']}\n```", "", machine_text(result["machine"]), ""]
+    return "\n".join(out)
+
+
+def load_text(load):
+    keys = [f"{k} {load[k]}" for k in ("rate", "vus", "requests", "duration", "warmup") if k in load]
+    return ", ".join(keys) or "as the script sets"
+
+
+def machine_text(m):
+    lines = [f"- commit {m.get('commit')}, {m.get('cores')} cores, load average before {fmt_load(m.get('load_before'))}, "
+             f"after {fmt_load(m.get('load_after'))}"]
+    lines += [f"- {k}: {v}" for k, v in m.get("versions", {}).items()]
+    return "\n".join(lines)
+
+
+def fmt_load(values):
+    return "–" if not values else " ".join(f"{v:.2f}" for v in values)
+
+
+# ---------------------------------------------------------------------- views: the tables the docs regenerate
+
+def view(result, name):
+    """A Markdown table for README.md / docs from a published result. Views: verdict, sweep, capacity, aa, runs,
+    cold-start, first-request, rows (command experiments)."""
+    if name == "rows":
+        return command_markdown_table(result)
+    e = result["experiment"]
+    if name == "verdict":
+        rows = []
+        for cell in result["cells"]:
+            for c in cell.get("comparisons", []):
+                r = c["primary"]
+                rows.append((cell_title(cell), f"{c['baseline']} → {c['candidate']}", NAMES.get(r["metric"], r["metric"]),
+                             f"{fmt(r['median_a'], r['metric'])} → {fmt(r['median_b'], r['metric'])}", fmt(r["ratio"]),
+                             f"{fmt(r['interval'][0])}–{fmt(r['interval'][1])}", r["verdict"], c["because"]))
+        table = md_table(("network", "variants", "primary", "A → B", "B/A", "95% interval", "verdict", "why"), rows)
+    elif name == "sweep":
+        rows = []
+        for cell in result["cells"]:
+            for c in cell.get("comparisons", []):
+                r = c["primary"]
+                rows.append((cell["value"], c["candidate"], fmt(r["median_a"], r["metric"]), fmt(r["median_b"], r["metric"]),
+                             fmt(r["ratio"]), f"{fmt(r['interval'][0])}–{fmt(r['interval'][1])}", r["verdict"]))
+        table = md_table((e["sweep"]["parameter"], "candidate", f"baseline {e['primary']['metric']}", f"candidate {e['primary']['metric']}",
+                          "B/A", "95% interval", "verdict"), rows)
+    elif name == "capacity":
+        rows = []
+        for cell in result["cells"]:
+            for v in e["variants"]:
+                runs = [r for r in cell["runs"] if r["variant"] == v["label"]]
+                held = sorted(r["capacity"] for r in runs)
+                broke = sorted(r["broke_at"] for r in runs if r.get("broke_at"))
+                rows.append((cell["network"], v["label"], ", ".join(f"{x:g}" for x in held),
+                             ", ".join(f"{x:g}" for x in broke) or f"none up to {e['capacity']['max']:g}"))
+            for c in cell.get("comparisons", []):
+                r = c["primary"]
+                rows.append((cell["network"], f"{c['candidate']} / {c['baseline']}", f"ratio {fmt(r['ratio'])}",
+                             f"{fmt(r['interval'][0])}–{fmt(r['interval'][1])}: {r['verdict']}"))
+        table = md_table(("network", "variant", "held at (/s, per round)", "broke at (/s)"), rows)
+    elif name == "aa":
+        rows = [(c["profile"], c["metric"], f"{100 * c['noise_floor']:.1f} %", f"{100 * c['delta']:.1f} %",
+                 f"{c['false_positives']}/{c['analyses']}", f"{100 * c['false_positive_rate']:.1f} %",
+                 f"{100 * c['fpr_interval'][0]:.1f}–{100 * c['fpr_interval'][1]:.1f} %") for c in result.get("calibration", [])]
+        rows += [(cell["profile"], "A/A verdict", c["primary"]["verdict"], "", "", "", "") for cell in result["cells"] for c in cell["comparisons"]]
+        table = md_table(("network", "metric", "noise floor", "δ", "false positives", "rate", "95% interval"), rows)
+    elif name in ("cold-start", "first-request", "runs"):
+        metrics = [m for m in __import__("shapes").METRICS.get(e["load"]["shape"], []) if m not in ("avg", "p90", "max")]
+        rows = []
+        for cell in result["cells"]:
+            for v in e["variants"]:
+                runs = [r for r in cell["runs"] if r["variant"] == v["label"]]
+                rows.append((v["label"], len(runs), *[fmt(median([r.get(m) for r in runs]), m) for m in metrics]))
+        table = md_table(("variant", "runs", *[NAMES.get(m, m) + " (median)" for m in metrics]), rows)
+    else:
+        raise SystemExit(f"unknown view {name!r}")
+    return table + f"\n\n<sub>{result['command']} · commit {result['machine'].get('commit')} · {result.get('started')}</sub>\n"
+
+
+def median(values):
+    values = sorted(v for v in values if not nan(v))
+    if not values:
+        return math.nan
+    n = len(values)
+    return values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2
+
+
+def command_rows(result):
+    keys = []
+    for r in result["rows"]:
+        keys += [k for k in r if k not in keys]
+    return keys, [[fmt(r.get(k)) if not isinstance(r.get(k), str) else r.get(k) for k in keys] for r in result["rows"]]
+
+
+def command_table(result):
+    keys, rows = command_rows(result)
+    return "\n".join("  ".join(str(x) for x in r) for r in [keys] + rows)
+
+
+def command_markdown_table(result):
+    keys, rows = command_rows(result)
+    return md_table(keys, rows) + f"\n\n<sub>{result['command']} · {result.get('started')}</sub>\n"
+
+
+def command_markdown(result):
+    return "\n".join([f"# {result['name']}", "", result["experiment"].get("description", ""), "",
+                      command_markdown_table(result), "", "```", result["experiment"]["command"], "```", ""])
+
+
+# ---------------------------------------------------------------------- report.html
+
+def svg_rounds(cell, width=720):
+    """Per-round B/A points of each metric with the interval, 1.0 dashed, the δ band shaded."""
+    rows = [(c["candidate"], r) for c in cell.get("comparisons", []) for r in c["rows"] if r.get("round_ratios")]
+    if not rows:
+        return "<p>no per-round ratios</p>"
+    vals = [x for _, r in rows for x in list(r["round_ratios"]) + list(r["interval"]) if not nan(x)] + [1.0]
+    lo, hi = min(vals) * 0.95, max(vals) * 1.05
+    left, right, step = 260, 110, 26
+    sx = lambda v: left + (width - left - right) * (v - lo) / ((hi - lo) or 1)  # noqa: E731
+    height = step * len(rows) + 30
+    parts = [f'<svg id="rounds-chart" width="{width}" height="{height}" xmlns="http://www.w3.org/2000/svg" role="img">',
+             f'<line x1="{sx(1):.1f}" y1="0" x2="{sx(1):.1f}" y2="{height - 18}" stroke="#888" stroke-dasharray="3"/>',
+             f'<text x="{sx(1) - 8:.1f}" y="{height - 4}" font-size="10">1.0</text>']
+    for i, (candidate, r) in enumerate(rows):
+        y = 16 + i * step
+        parts.append(f'<text x="0" y="{y + 4}" font-size="11">{h.escape(candidate)}: {h.escape(NAMES.get(r["metric"], r["metric"]))}</text>')
+        a, b = r["interval"]
+        if not (nan(a) or nan(b)):
+            parts.append(f'<line x1="{sx(a):.1f}" y1="{y}" x2="{sx(b):.1f}" y2="{y}" stroke="#333" stroke-width="3"><title>95% interval {a:.3f}–{b:.3f}</title></line>')
+        for x in r["round_ratios"]:
+            if not nan(x):
+                parts.append(f'<circle cx="{sx(x):.1f}" cy="{y}" r="3.5" fill="{COLORS[1]}" opacity="0.75"><title>{x:.3f}</title></circle>')
+        parts.append(f'<text x="{width - right + 6}" y="{y + 4}" font-size="10">{h.escape(r["verdict"])}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def svg_lines(cell, labels, key="p95", width=720, height=240, element_id="latency-chart"):
+    series = [(r["variant"], r.get("series", [])) for r in cell["runs"] if r.get("series")]
+    points = [p for _, s in series for p in s if not nan(p.get(key))]
     if not points:
-        return f"<p>{htmllib.escape(title)}: no data</p>"
+        return f'<p id="{element_id}">no per-second series</p>'
     tmax = max(p["t"] for p in points) or 1
-    vmax = max(p[key] for p in points) * 1.1 or 1
+    vmax = (max(p[key] for p in points) * 1.1) or 1
     pad = 40
     sx = lambda t: pad + (width - 2 * pad) * t / tmax  # noqa: E731
     sy = lambda v: height - pad + (2 * pad - height) * v / vmax  # noqa: E731
-    parts = [f'<svg width="{width}" height="{height}" xmlns="http://www.w3.org/2000/svg" role="img">',
-             f'<text x="{pad}" y="16" font-size="13">{htmllib.escape(title)}</text>',
+    parts = [f'<svg id="{element_id}" width="{width}" height="{height}" xmlns="http://www.w3.org/2000/svg" role="img">',
              f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#999"/>',
              f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" stroke="#999"/>',
-             f'<text x="2" y="{pad}" font-size="10">{vmax:.0f} {unit}</text>',
-             f'<text x="{width - pad}" y="{height - pad + 14}" font-size="10">{tmax}s</text>']
-    for label, side, pts in series:
-        path = " ".join(f"{sx(p['t']):.1f},{sy(p[key]):.1f}" for p in pts if not math.isnan(p[key]))
-        parts.append(f'<polyline fill="none" stroke="{COLORS[side]}" stroke-width="1.5" opacity="0.8" points="{path}">'
-                     f'<title>{htmllib.escape(label)}</title></polyline>')
+             f'<text x="2" y="{pad - 4}" font-size="10">{vmax:.0f} ms</text><text x="{width - pad}" y="{height - pad + 14}" font-size="10">{tmax}s</text>']
+    for i, label in enumerate(labels):
+        parts.append(f'<text x="{pad + 10 + 180 * i}" y="14" font-size="11" fill="{COLORS[i % 8]}">■ {h.escape(label)}</text>')
+    for label, s in series:
+        color = COLORS[labels.index(label) % 8] if label in labels else "#000"
+        path = " ".join(f"{sx(p['t']):.1f},{sy(p[key]):.1f}" for p in s if not nan(p.get(key)))
+        parts.append(f'<polyline fill="none" stroke="{color}" stroke-width="1.2" opacity="0.6" points="{path}"><title>{h.escape(label)}</title></polyline>')
     parts.append("</svg>")
     return "".join(parts)
 
 
-def svg_ratios(result, width=640, height=40):
-    """Per-round B/A ratios as dots, the interval as a bar, 1.0 as a line, one row per metric."""
-    rows_ = [c for c in result["comparisons"] if c["ratios"]]
-    values = [v for c in rows_ for v in c["ratios"] + list(c["interval"]) if not math.isinf(v) and not math.isnan(v)] + [1.0]
-    lo, hi = min(values) * 0.9, max(values) * 1.1
-    left, right = 150, 20
-    sx = lambda v: left + (width - left - right) * (v - lo) / ((hi - lo) or 1)  # noqa: E731
-    h = height * len(rows_) + 30
-    parts = [f'<svg width="{width}" height="{h}" xmlns="http://www.w3.org/2000/svg" role="img">',
-             f'<line x1="{sx(1):.1f}" y1="0" x2="{sx(1):.1f}" y2="{h - 20}" stroke="#999" stroke-dasharray="3"/>',
-             f'<text x="{sx(1) - 8:.1f}" y="{h - 5}" font-size="10">1.0</text>']
-    for i, c in enumerate(rows_):
-        y = 20 + i * height
-        low, high = c["interval"]
-        parts.append(f'<text x="0" y="{y + 4}" font-size="11">{htmllib.escape(NAMES.get(c["metric"], c["metric"]))}</text>')
-        if not (math.isnan(low) or math.isinf(low) or math.isinf(high)):
-            parts.append(f'<line x1="{sx(low):.1f}" y1="{y}" x2="{sx(high):.1f}" y2="{y}" stroke="#444" stroke-width="3"/>')
-        for v in c["ratios"]:
-            if not math.isinf(v):
-                parts.append(f'<circle cx="{sx(v):.1f}" cy="{y}" r="4" fill="{COLORS["B"]}"><title>{v:.3f}</title></circle>')
-        parts.append(f'<text x="{width - right - 90}" y="{y + 4}" font-size="10">{htmllib.escape(c["verdict"])}</text>')
-    parts.append("</svg>")
+def svg_sweep(result, width=720, height=260):
+    """The crossover: B/A of the primary metric and its interval at each sweep point, 1.0 and ±δ marked."""
+    cells = [c for c in result["cells"] if c.get("comparisons")]
+    points = [(c["value"], c["comparisons"][0]["primary"]) for c in cells if isinstance(c["value"], (int, float))]
+    if len(points) < 2:
+        return ""
+    xs = [p[0] for p in points]
+    ys = [y for _, r in points for y in (r["ratio"], *r["interval"]) if not nan(y)] + [1.0]
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys) * 0.95, max(ys) * 1.05
+    pad = 50
+    sx = lambda v: pad + (width - 2 * pad) * (v - x0) / ((x1 - x0) or 1)  # noqa: E731
+    sy = lambda v: height - pad - (height - 2 * pad) * (v - y0) / ((y1 - y0) or 1)  # noqa: E731
+    d = result["delta"]
+    parts = [f'<svg id="sweep-chart" width="{width}" height="{height}" xmlns="http://www.w3.org/2000/svg" role="img">',
+             f'<rect x="{pad}" y="{sy(1 + d):.1f}" width="{width - 2 * pad}" height="{sy(1 - d) - sy(1 + d):.1f}" fill="#eee"/>',
+             f'<line x1="{pad}" y1="{sy(1):.1f}" x2="{width - pad}" y2="{sy(1):.1f}" stroke="#888" stroke-dasharray="3"/>',
+             f'<text x="4" y="{sy(1) + 4:.1f}" font-size="10">B/A 1.0</text>']
+    path = " ".join(f"{sx(x):.1f},{sy(r['ratio']):.1f}" for x, r in points if not nan(r["ratio"]))
+    parts.append(f'<polyline fill="none" stroke="{COLORS[1]}" stroke-width="2" points="{path}"/>')
+    for x, r in points:
+        a, b = r["interval"]
+        if not (nan(a) or nan(b)):
+            parts.append(f'<line x1="{sx(x):.1f}" y1="{sy(a):.1f}" x2="{sx(x):.1f}" y2="{sy(b):.1f}" stroke="#333" stroke-width="2"/>')
+        parts.append(f'<circle cx="{sx(x):.1f}" cy="{sy(r["ratio"]):.1f}" r="4" fill="{COLORS[1]}"><title>{x}: {r["ratio"]:.3f} {r["verdict"]}</title></circle>'
+                     f'<text x="{sx(x) - 8:.1f}" y="{height - pad + 16}" font-size="10">{x:g}</text>')
+    parts.append(f'<text x="{width / 2 - 60:.0f}" y="{height - 8}" font-size="11">{h.escape(result["experiment"]["sweep"]["parameter"])}</text></svg>')
     return "".join(parts)
 
 
-def html(result):
-    exp = result["experiment"]
-    label = {exp["baseline"]["label"]: "A", exp["candidate"]["label"]: "B"}
-    series = [(r["testid"], label[r["side"]], r["series"]) for r in result["runs"]]
-    md_rows = "".join("<tr>" + "".join(f"<td>{htmllib.escape(str(v))}</td>" for v in r) + "</tr>" for r in rows(result))
-    verdict = result["primary"]
-    return f"""<!doctype html><html><head><meta charset="utf-8"><title>A/B {htmllib.escape(exp['name'])}</title>
-<style>body{{font-family:sans-serif;max-width:900px;margin:2em auto}}table{{border-collapse:collapse}}
-td,th{{border:1px solid #ccc;padding:3px 8px;font-size:13px}}.A{{color:{COLORS['A']}}}.B{{color:{COLORS['B']}}}</style></head><body>
-<h1>A/B: {htmllib.escape(exp['name'])}</h1>
-<p><b class="A">A {htmllib.escape(exp['baseline']['label'])}</b> vs <b class="B">B {htmllib.escape(exp['candidate']['label'])}</b>,
-{result['args']['rounds']} round(s) at {result['args']['rate']:g}/s for {htmllib.escape(result['args']['duration'])}.
-Primary metric <b>{htmllib.escape(verdict['metric'])}</b>: <b>{htmllib.escape(verdict['verdict'])}</b>.</p>
-<table><tr><th>metric</th><th>A → B (Δ%)</th><th>B/A</th><th>95% interval</th><th>verdict</th></tr>{md_rows}</table>
-<h2>B/A per round, with the bootstrap interval</h2>{svg_ratios(result)}
-<h2>Latency over time (each run)</h2>{svg_lines('p95 per second', series, 'p95', 'ms')}{svg_lines('p50 per second', series, 'p50', 'ms')}
-<h2>Throughput over time (each run)</h2>{svg_lines('requests per second', series, 'rps', 'req/s')}
-<h2>Reproduce</h2><pre>{htmllib.escape(result['command'])}</pre>
-<pre>{htmllib.escape(chr(10).join(f'{k}: {v}' for k, v in result['machine'].items()))}</pre>
+def profile_section(cell, out_dir):
+    """The JFR differences of the cell (baseline against the first candidate) and the differential flame graph."""
+    try:
+        import jfr
+        import flame
+    except ImportError:
+        return '<p id="flame-diff">profile analysis unavailable (ab/jfr.py, ab/flame.py)</p>'
+    comparisons = cell.get("comparisons") or []
+    if not comparisons:
+        return ""
+    pick = lambda label: next((r["jfr"] for r in reversed(cell["runs"]) if r["variant"] == label and r.get("jfr")), None)  # noqa: E731
+    a_path, b_path = pick(comparisons[0]["baseline"]), pick(comparisons[0]["candidate"])
+    if not (a_path and b_path):
+        return '<p id="flame-diff">no JFR recording in this cell (--no-jfr, or a shape without a measured window)</p>'
+    requests = lambda label: next((r.get("requests") for r in reversed(cell["runs"]) if r["variant"] == label), None)  # noqa: E731
+    out = []
+    try:
+        a = jfr.summarize(a_path, requests=requests(comparisons[0]["baseline"]))
+        b = jfr.summarize(b_path, requests=requests(comparisons[0]["candidate"]))
+        out.append(jfr_tables(jfr.diff(a, b), comparisons[0]))
+    except Exception as error:  # the report still renders; the reason is shown
+        out.append(f"<p>JFR summary failed: {h.escape(str(error))}</p>")
+    try:
+        target = pathlib.Path(out_dir) / f"flame-diff-{cell['tag']}.html"
+        flame.diff_flamegraph(a_path, b_path, str(target))
+        out.append(f'<iframe id="flame-diff" src="{target.name}" width="100%" height="520" style="border:1px solid #ccc"></iframe>'
+                   f'<p><a href="{target.name}">differential flame graph</a>: red = more CPU samples in {h.escape(comparisons[0]["candidate"])}, blue = fewer</p>')
+    except Exception as error:
+        out.append(f'<p id="flame-diff">flame graph failed: {h.escape(str(error))}</p>')
+    return "".join(out)
+
+
+def jfr_tables(diff, comparison):
+    out = []
+    for section, rows in diff.items():
+        if not rows:
+            continue
+        body = "".join("<tr>" + "".join(f"<td>{h.escape(fmt(x) if not isinstance(x, str) else x)}</td>" for x in row) + "</tr>"
+                       for row in rows[:10])
+        out.append(f"<h4>{h.escape(section)}</h4><table><tr><th>what</th><th>{h.escape(comparison['baseline'])}</th>"
+                   f"<th>{h.escape(comparison['candidate'])}</th><th>change</th></tr>{body}</table>")
+    return "".join(out)
+
+
+def html(result, out_dir="."):
+    e = result["experiment"]
+    labels = [v["label"] for v in e["variants"]]
+    sections = []
+    for cell in result["cells"]:
+        rows = "".join("<tr>" + "".join(f"<td>{h.escape(str(x))}</td>" for x in r) + "</tr>" for r in verdict_rows(cell))
+        head = "".join(f"<th>{h.escape(x)}</th>" for x in HEAD)
+        why = "".join(f"<p><b>{h.escape(c['because'])}</b></p>" for c in cell.get("comparisons", []))
+        sections.append(f"<h2>{h.escape(cell_title(cell))}</h2>{why}<table id=\"verdict-table\"><tr>{head}</tr>{rows}</table>"
+                        f"<h3>B/A per round, with the 95 % interval</h3>{svg_rounds(cell)}"
+                        f"<h3>p95 latency over time, every run ({' / '.join(h.escape(x) for x in labels)})</h3>{svg_lines(cell, labels)}"
+                        f"<h3>Why: JFR of the measured window</h3>{profile_section(cell, out_dir)}")
+    aa = "".join(f"<p>{h.escape(aa_sentence(c))}</p>" for c in result.get("calibration", []))
+    dashboards = "".join(f'<li><a href="{pathlib.Path(r["dashboard"]).name}">{h.escape(r["testid"])}</a></li>'
+                         for c in result["cells"] for r in c["runs"] if r.get("dashboard"))
+    return f"""<!doctype html><html><head><meta charset="utf-8"><title>{h.escape(result['name'])}</title>
+<style>body{{font-family:sans-serif;max-width:1000px;margin:2em auto}}table{{border-collapse:collapse;margin:.5em 0}}
+td,th{{border:1px solid #ccc;padding:2px 6px;font-size:12px}}</style></head><body>
+<h1>{h.escape(result['name'])}: {'as expected' if result['verdict']['ok'] else 'not as expected'}</h1>
+<p>{h.escape(e.get('description', ''))}</p>
+<p>δ = {100 * result['delta']:.1f} % ({h.escape(result['delta_source'])}); {e['rounds']} rounds per variant (cap {e['max_rounds']}); one run = one observation.</p>
+{aa}{svg_sweep(result)}{''.join(sections)}
+<h2>k6 dashboards</h2><ul>{dashboards or '<li>none (smoke)</li>'}</ul>
+<h2>Reproduce</h2><pre>{h.escape(result['command'])}</pre><pre>{h.escape(machine_text(result['machine']))}</pre>
 </body></html>"""

@@ -1,0 +1,134 @@
+"""An experiment file (experiments/<name>.toml) read into one shape the runner works with.
+
+Variants are `[[variant]]` tables (the first is the baseline), or the older `[baseline]` and `[candidate]`.
+The load shape (`[load] shape`) is one of: open (a fixed arrival rate), closed (VUs or a fixed number of
+requests), capacity (the highest rate that holds the file's SLO), first-request (seed 003) and cold-start
+(seed 000); `kind = "command"` runs a command such as a JMH benchmark instead. docs/experiments.md describes
+every key.
+"""
+import copy
+import pathlib
+import tomllib
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+DIR = ROOT / "experiments"
+SHAPES = ("open", "closed", "capacity", "first-request", "cold-start")
+SKIP = {"network.toml"}
+
+
+def names():
+    return sorted(p.stem for p in DIR.glob("*.toml") if p.name not in SKIP)
+
+
+def describe_all():
+    """One line per experiment: name, shape, variants, the first line of its description."""
+    lines = []
+    for name in names():
+        e = load(name)
+        variants = " vs ".join(v["label"] for v in e["variants"])
+        shape = e["kind"] if e["kind"] != "ab" else e["load"]["shape"]
+        extra = f", sweep {e['sweep']['parameter']}" if e.get("sweep") else ""
+        extra += f", profiles {'+'.join(e['profiles'])}" if e["profiles"] != ["localhost"] else ""
+        lines.append(f"{name:<20} {shape:<13} {variants}{extra}: {e.get('summary') or e.get('description', '').split('.')[0]}")
+    return lines
+
+
+def read(path, seen=()):
+    """The file's tables; `extends = "<experiment>"` starts from another file's (tables merged key by key, arrays
+    and values replaced), so that a capacity search or a sweep of the wallet shares its variants and mechanisms."""
+    try:
+        raw = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as error:
+        raise SystemExit(f"{path.relative_to(ROOT)}: {error}")
+    base_name = raw.pop("extends", None)
+    if not base_name:
+        return raw
+    if base_name in seen:
+        raise SystemExit(f"{path.name}: `extends` loops through {base_name}")
+    return merge(read(DIR / f"{base_name}.toml", seen + (base_name,)), raw)
+
+
+def merge(base, override):
+    out = copy.deepcopy(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = merge(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def load(name):
+    path = DIR / f"{name}.toml"
+    if not path.exists() or path.name in SKIP:
+        known = ", ".join(names())
+        raise SystemExit(f"no experiment {name!r}; available: {known} (./perflab ab --list)")
+    e = read(path)
+    e.setdefault("name", name)
+    e.setdefault("kind", "ab")
+    if "variant" in e:
+        e["variants"] = e.pop("variant")
+    else:
+        e["variants"] = [e[k] for k in ("baseline", "candidate") if k in e]
+    if not e["variants"]:
+        raise SystemExit(f"{path.name}: no variants ([[variant]] tables, or [baseline] and [candidate])")
+    labels = [v.get("label") for v in e["variants"]]
+    if None in labels or len(set(labels)) != len(labels):
+        raise SystemExit(f"{path.name}: every variant needs a label of its own; got {labels}")
+    dataset = e.get("dataset", {})
+    for i, v in enumerate(e["variants"]):
+        v.setdefault("redis_db", 10 + i)  # its own Redis logical database: caches never mix between variants
+        v.setdefault("args", [])
+        v.setdefault("env", {})
+        for key in ("seed", "reset"):
+            if key not in v and key in dataset:
+                v[key] = dataset[key]
+    if e["kind"] == "command":
+        return e
+    load_ = e.setdefault("load", {})
+    load_.setdefault("shape", "open")
+    if load_["shape"] not in SHAPES:
+        raise SystemExit(f"{path.name}: load shape {load_['shape']!r}; one of {', '.join(SHAPES)}")
+    e["profiles"] = e.get("network", {}).get("profiles", ["localhost"])
+    e.setdefault("mechanism", [])
+    e.setdefault("invariant", [])
+    e.setdefault("check", [])
+    e.setdefault("primary", {"metric": "p95", "expect": "better"})
+    return e
+
+
+def apply_smoke(e):
+    """--smoke: the experiment's [smoke] table overrides rounds, load and sweep for a short deterministic run."""
+    smoke = e.get("smoke", {})
+    e["rounds"] = smoke.get("rounds", 1)
+    e["max_rounds"] = e["rounds"]
+    if e["kind"] == "command":
+        e["command"] = smoke.get("command", e["command"])
+        return e
+    for key, value in smoke.items():
+        if key in ("rounds", "profiles", "values", "command"):
+            continue
+        e["load"][key] = value
+    if "profiles" in smoke:
+        e["profiles"] = smoke["profiles"]
+    if e.get("sweep") and "values" in smoke:
+        e["sweep"]["values"] = smoke["values"]
+    return e
+
+
+def with_point(e, parameter, value):
+    """The experiment at one point of its sweep: `load.rate`, `load.vus`, `load.env.NAME`, `app.<spring.property>`
+    (an argument for every variant) or `network.<attribute>` (handled by the runner, returned unchanged)."""
+    e = copy.deepcopy(e)
+    head, _, rest = parameter.partition(".")
+    if head == "load":
+        if rest.startswith("env."):
+            e["load"].setdefault("env", {})[rest[4:]] = value
+        else:
+            e["load"][rest] = value
+    elif head == "app":
+        for v in e["variants"]:
+            v["args"] = list(v["args"]) + [f"--{rest}={value}"]
+    elif head != "network":
+        raise SystemExit(f"sweep parameter {parameter!r}: use load.*, app.<property> or network.<attribute>")
+    return e

@@ -1,0 +1,103 @@
+"""The one place that runs k6 and reads what it writes: the per-request CSV, the summary JSON (k6/lib's
+handleSummary writes it where SUMMARY points) and the web dashboard's HTML export."""
+import csv
+import functools
+import json
+import os
+import pathlib
+import subprocess
+
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+@functools.cache
+def binary():
+    bin_dir = subprocess.run([str(ROOT / "stack" / "native.sh"), "bin"], capture_output=True, text=True, check=True).stdout.strip()
+    path = pathlib.Path(bin_dir) / "k6"
+    if not path.exists():
+        raise SystemExit(f"k6 is not installed ({path}): ./perflab stack up installs it")
+    return str(path)
+
+
+def run(script, base_url, env, testid, variant, out_dir=None, dashboard=False, prometheus_rw=None, timeout=None):
+    """One k6 run. With out_dir: the CSV, the summary JSON and (dashboard=True) the HTML report land there
+    as k6-<testid>.*. Returns (exit code, paths)."""
+    full_env = dict(os.environ, BASE_URL=base_url, VARIANT=variant, TESTID=testid, **{k: str(v) for k, v in env.items()})
+    command = [binary(), "run", "--quiet", "--no-color", "--tag", f"testid={testid}", "--tag", f"variant={variant}"]
+    paths = {}
+    if out_dir is not None:
+        out_dir = pathlib.Path(out_dir)
+        paths = {"csv": out_dir / f"k6-{testid}.csv", "summary": out_dir / f"k6-{testid}.json"}
+        full_env["SUMMARY"] = str(paths["summary"])
+        command += ["--out", f"csv={paths['csv']}"]
+        if dashboard:
+            paths["dashboard"] = out_dir / f"k6-{testid}.html"
+            full_env.update(K6_WEB_DASHBOARD="true", K6_WEB_DASHBOARD_PORT="-1", K6_WEB_DASHBOARD_EXPORT=str(paths["dashboard"]))
+        if prometheus_rw:
+            full_env.update(K6_PROMETHEUS_RW_SERVER_URL=prometheus_rw, K6_PROMETHEUS_RW_TREND_STATS="p(50),p(90),p(95),p(99),max")
+            command += ["-o", "experimental-prometheus-rw"]
+    command.append(str(ROOT / script))
+    log = (pathlib.Path(out_dir) / f"k6-{testid}.log") if out_dir is not None else None
+    with open(log, "w") if log else open(os.devnull, "w") as sink:
+        result = subprocess.run(command, cwd=ROOT, env=full_env, stdout=sink, stderr=subprocess.STDOUT, timeout=timeout)
+    if log:
+        paths["log"] = log
+    return result.returncode, paths
+
+
+def aborted_reason(log_path):
+    """The line a script's setup() aborted with (k6/lib's precondition checks), if any."""
+    try:
+        for line in pathlib.Path(log_path).read_text().splitlines():
+            if "aborted" in line.lower() or "test aborted" in line.lower():
+                return line.strip()
+    except OSError:
+        pass
+    return None
+
+
+def read_requests(path, scenario=None):
+    """The requests of one scenario (all when None): latencies (ms), send timestamps (s) and failed flags."""
+    latencies, times, failed = [], [], []
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            if scenario is not None and row.get("scenario") != scenario:
+                continue
+            if row["metric_name"] == "http_req_duration":
+                latencies.append(float(row["metric_value"]))
+                times.append(int(row["timestamp"]))
+            elif row["metric_name"] == "http_req_failed":
+                failed.append(float(row["metric_value"]) > 0)
+    return latencies, times, failed
+
+
+def dropped_iterations(path):
+    """Iterations k6 could not start in time (an open model that outran its VUs): counted as failures."""
+    total = 0
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            if row["metric_name"] == "dropped_iterations":
+                total += int(float(row["metric_value"]))
+    return total
+
+
+def read_summary(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def per_second(latencies, times):
+    """Latency percentiles and throughput for each second of a run: [{t, rps, p50, p95, p99}]."""
+    if not latencies:
+        return []
+    t = np.asarray(times)
+    v = np.asarray(latencies)
+    start = t.min()
+    out = []
+    for second in np.unique(t):
+        values = v[t == second]
+        p50, p95, p99 = np.percentile(values, [50, 95, 99])
+        out.append({"t": int(second - start), "rps": int(values.size), "p50": float(p50), "p95": float(p95), "p99": float(p99)})
+    return out

@@ -1,0 +1,87 @@
+"""App instances for an experiment, through the one launcher, `./perflab app start`: one instance per variant
+(ab-0, ab-1, ...) on its own port, database and Redis logical database, so that the variants of a round stand side
+by side and each is idle while another is measured."""
+import os
+import pathlib
+import subprocess
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+PERFLAB = str(ROOT / "perflab")
+BASE_PORT = int(os.environ.get("PERFLAB_AB_PORT", "8091"))
+
+
+class App:
+    def __init__(self, experiment, variant, index, env, network_options=(), network_args=()):
+        self.variant = variant
+        self.label = variant["label"]
+        self.instance = f"ab-{index}"
+        self.port = BASE_PORT + index
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.database = variant.get("database", env.get("PERFLAB_DB_NAME", "perflab"))
+        self.redis_db = variant["redis_db"]
+        self.options = ["--instance", self.instance, "--port", str(self.port), "--db", self.database,
+                        "--redis-db", str(self.redis_db), *network_options]
+        if variant.get("profile"):
+            self.options += ["--profile", variant["profile"]]
+        if variant.get("heap"):
+            self.options += ["--heap", variant["heap"]]
+        if variant.get("jvm_opts"):
+            self.options += ["--jvm-opts", variant["jvm_opts"]]
+        if variant.get("aot"):
+            self.options.append("--aot")
+        self.args = [*variant["args"], *network_args, f"--perflab.variant={self.label}"]
+        self.process = None
+
+    @property
+    def pid_file(self):
+        return ROOT / ".perflab" / f"{self.instance}.pid"
+
+    @property
+    def log_file(self):
+        return ROOT / ".perflab" / f"{self.instance}.log"
+
+    def pid(self):
+        try:
+            return int(self.pid_file.read_text().strip())
+        except (OSError, ValueError):
+            return None
+
+    def command(self):
+        return [PERFLAB, "app", "start", *self.options, "--", *self.args]
+
+    def start(self):
+        self.stop()
+        started = subprocess.run(self.command(), cwd=ROOT, capture_output=True, text=True)
+        if started.returncode != 0:
+            raise SystemExit(f"the app for {self.label} did not start (log {self.log_file}):\n{started.stdout}{started.stderr}")
+
+    def start_in_background(self):
+        """Launches without waiting for readiness (the cold-start shape races k6 against the start)."""
+        self.stop()
+        self.process = subprocess.Popen(self.command(), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+    def wait_started(self):
+        out, _ = self.process.communicate()
+        if self.process.returncode != 0:
+            raise SystemExit(f"the app for {self.label} did not start (log {self.log_file}):\n{out}")
+
+    def started_epoch_ms(self):
+        return int((ROOT / ".perflab" / f"{self.instance}.started").read_text().strip())
+
+    def stop(self):
+        subprocess.run([PERFLAB, "app", "stop", "--instance", self.instance], cwd=ROOT, capture_output=True)
+
+
+def variant_env(variant, env):
+    """The environment for a variant's data commands (seed, reset, invariants): its database as PERFLAB_DB_NAME, its
+    Redis logical database as PERFLAB_REDIS_DB and WALLET_REDIS_DB (the wallet reset deletes its keys there)."""
+    redis_db = str(variant.get("redis_db", 0))
+    return dict(os.environ, PERFLAB_DB_NAME=variant.get("database", env.get("PERFLAB_DB_NAME", "perflab")),
+                PERFLAB_REDIS_DB=redis_db, WALLET_REDIS_DB=redis_db)
+
+
+def run_data_command(command, variant, env, what):
+    ran = subprocess.run(command, shell=True, cwd=ROOT, env=variant_env(variant, env), capture_output=True, text=True)
+    if ran.returncode != 0:
+        raise SystemExit(f"{what} for {variant['label']} failed: {command}\n{(ran.stdout + ran.stderr).strip()[-800:]}")
+    return ran.stdout

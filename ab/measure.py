@@ -1,0 +1,154 @@
+"""What the runner reads around a measured window: the app's metrics (before, after, and gauges sampled every
+second), CPU seconds of the app and of MariaDB, MariaDB's own status counters, and probe commands that run
+alongside the load. Mechanism kinds, as declared in an experiment's [[mechanism]] tables:
+
+  delta          a counter's increase                       ratio      a counter's increase per another's (per = "requests": per request sent)
+  gauge_max      the highest sampled value of a gauge        gauge_mean the mean of the sampled values
+  cpu            CPU seconds of `process` (app | mariadb) per `per` (a counter, or "requests")
+  mariadb_status a SHOW GLOBAL STATUS counter's increase per `per` (e.g. Questions per transfer)
+  probe          a number a `command` prints while the load runs (`pattern`, a regex with one group, or `key` for
+                 KEY=VALUE), e.g. Redis's small-command latency
+"""
+import math
+import os
+import pathlib
+import re
+import shlex
+import subprocess
+import threading
+
+import prom
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu_seconds(pid):
+    """utime + stime of a process from /proc, in seconds; NaN when it is gone."""
+    try:
+        fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    except (OSError, IndexError, ValueError, TypeError):
+        return math.nan
+
+
+def mariadb_pid():
+    state = subprocess.run([str(ROOT / "stack" / "native.sh"), "bin"], capture_output=True, text=True).stdout.strip()
+    try:
+        return int((pathlib.Path(state).parent / "run" / "mariadb.pid").read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def mariadb_status(env, names):
+    if not names:
+        return {}
+    where = ",".join(f"'{n}'" for n in names)
+    out = subprocess.run(["mariadb", "-h127.0.0.1", f"-P{env['PERFLAB_DB_PORT']}", f"-u{env['PERFLAB_DB_USER']}",
+                          f"-p{env['PERFLAB_DB_PASSWORD']}", "-N", "-B", "-e", f"SHOW GLOBAL STATUS WHERE Variable_name IN ({where})"],
+                         capture_output=True, text=True).stdout
+    return {line.split("\t")[0]: float(line.split("\t")[1]) for line in out.splitlines() if "\t" in line}
+
+
+class GaugeSampler(threading.Thread):
+    """Samples the experiment's gauges once a second while the load runs."""
+
+    def __init__(self, url, gauges):
+        super().__init__(daemon=True)
+        self.url = url
+        self.gauges = gauges
+        self.values = {g["name"]: [] for g in gauges}
+        self.stopping = threading.Event()
+
+    def run(self):
+        while not self.stopping.is_set():
+            try:
+                samples = prom.scrape(self.url, timeout=2)
+                for g in self.gauges:
+                    self.values[g["name"]].append(prom.total(samples, g["metric"], g.get("labels")))
+            except Exception:  # a missed sample is not a result; the app may be busy
+                pass
+            self.stopping.wait(1.0)
+
+    def stop(self):
+        self.stopping.set()
+        self.join(timeout=5)
+
+
+class Window:
+    """Everything read around one measured run of one app."""
+
+    def __init__(self, app, mechanisms, env, duration_s):
+        self.app = app
+        self.mechanisms = mechanisms
+        self.env = env
+        self.duration_s = duration_s
+        self.status_names = sorted({m["variable"] for m in mechanisms if m.get("kind") == "mariadb_status"})
+        self.gauges = [m for m in mechanisms if m.get("kind", "delta").startswith("gauge")]
+        self.probes = [m for m in mechanisms if m.get("kind") == "probe"]
+
+    def __enter__(self):
+        self.db_pid = mariadb_pid()
+        self.before = prom.scrape(self.app.url)
+        self.cpu_before = {"app": process_cpu_seconds(self.app.pid()), "mariadb": process_cpu_seconds(self.db_pid)}
+        self.status_before = mariadb_status(self.env, self.status_names)
+        self.sampler = GaugeSampler(self.app.url, self.gauges)
+        self.sampler.start()
+        self.probe_processes = [self._start_probe(m) for m in self.probes]
+        return self
+
+    def _start_probe(self, m):
+        command = m["command"].format(seconds=max(1, int(self.duration_s) - 4), port=self.app.port)
+        return subprocess.Popen(shlex.split(command), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+
+    def __exit__(self, *exc):
+        self.sampler.stop()
+        self.after = prom.scrape(self.app.url)
+        self.cpu_after = {"app": process_cpu_seconds(self.app.pid()), "mariadb": process_cpu_seconds(self.db_pid)}
+        self.status_after = mariadb_status(self.env, self.status_names)
+        self.probe_output = {}
+        for m, process in zip(self.probes, self.probe_processes):
+            try:
+                out, _ = process.communicate(timeout=self.duration_s + 30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                out = ""
+            self.probe_output[m["name"]] = out
+        return False
+
+    def delta(self, metric, labels=None):
+        return prom.total(self.after, metric, labels) - prom.total(self.before, metric, labels)
+
+    def denominator(self, m, requests):
+        per = m.get("per", "requests")
+        return requests if per == "requests" else self.delta(per, m.get("per_labels"))
+
+    def values(self, requests):
+        out = {}
+        for m in self.mechanisms:
+            kind = m.get("kind", "delta")
+            if kind in ("gauge_max", "gauge_mean"):
+                values = self.sampler.values[m["name"]]
+                out[m["name"]] = (max(values) if kind == "gauge_max" else sum(values) / len(values)) if values else math.nan
+            elif kind == "cpu":
+                spent = self.cpu_after[m["process"]] - self.cpu_before[m["process"]]
+                out[m["name"]] = _divide(spent * m.get("scale", 1), self.denominator(m, requests))
+            elif kind == "mariadb_status":
+                spent = self.status_after.get(m["variable"], math.nan) - self.status_before.get(m["variable"], math.nan)
+                out[m["name"]] = _divide(spent, self.denominator(m, requests))
+            elif kind == "probe":
+                pattern = m.get("pattern") or rf"\b{re.escape(m['key'])}=([0-9.eE+-]+)"
+                match = re.search(pattern, self.probe_output.get(m["name"], ""))
+                out[m["name"]] = float(match.group(1)) if match else math.nan
+            elif kind == "ratio":
+                out[m["name"]] = _divide(self.delta(m["metric"], m.get("labels")), self.denominator(m, requests))
+            else:
+                out[m["name"]] = self.delta(m["metric"], m.get("labels"))
+        return out
+
+    def knobs(self):
+        return prom.knobs(self.after)
+
+
+def _divide(a, b):
+    return a / b if b else math.nan

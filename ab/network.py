@@ -1,0 +1,125 @@
+"""Network profiles on the stack's Toxiproxy: latency, jitter and bandwidth between the app and MariaDB, Redis
+and the auth API. The runner makes proxies of its own (ab-mariadb, ab-redis, ab-auth), so the stack's proxies and
+the tests that fault them are left alone, and points the app at them. Profiles are defined in
+experiments/network.toml; `localhost` connects the app straight to its services, with no proxy in the path.
+
+Toxiproxy delays in whole milliseconds. A mean of 0.5 ms is a latency toxic of 1 ms with 1 ms of jitter (each
+chunk waits 0 or 1 ms), a mean of 0.25 ms one of 0 ms with 2 ms of jitter (3 chunks in 4 pass at once, 1 waits
+1 ms): the mean is what the profile names, the spread is wider than a real network's.
+"""
+import json
+import pathlib
+import tomllib
+import urllib.error
+import urllib.request
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+PROFILES_FILE = ROOT / "experiments" / "network.toml"
+# link -> (proxy name, listen port, .env key of the upstream port)
+LINKS = {"db": ("ab-mariadb", 23306, "PERFLAB_DB_PORT"),
+         "redis": ("ab-redis", 26379, "PERFLAB_REDIS_PORT"),
+         "auth": ("ab-auth", 28443, "PERFLAB_WIREMOCK_HTTPS_PORT")}
+
+
+def profiles():
+    return tomllib.loads(PROFILES_FILE.read_text())
+
+
+def profile(name, overrides=None):
+    """A profile's links, e.g. {'db': {'latency_ms': 1.0}, 'redis': {...}}, with sweep overrides applied:
+    {'latency_ms': 0.5} sets the latency of db and redis, {'db.latency_ms': 2} one link."""
+    known = profiles()
+    if name not in known:
+        raise SystemExit(f"no network profile {name!r} in {PROFILES_FILE.name}; known: {', '.join(known)}")
+    links = {k: dict(v) for k, v in known[name].items() if k in LINKS}
+    for key, value in (overrides or {}).items():
+        if "." in key:
+            link, attribute = key.split(".", 1)
+            links.setdefault(link, {})[attribute] = value
+        else:
+            for link in ("db", "redis"):
+                links.setdefault(link, {})[key] = value
+    return links
+
+
+def describe(name, links):
+    parts = []
+    for link, attrs in sorted(links.items()):
+        text = []
+        if attrs.get("latency_ms"):
+            text.append(f"{attrs['latency_ms']:g} ms each way")
+        if attrs.get("jitter_ms"):
+            text.append(f"±{attrs['jitter_ms']:g} ms")
+        if attrs.get("bandwidth_kbps"):
+            text.append(f"{attrs['bandwidth_kbps']:g} KB/s")
+        parts.append(f"{link} {' '.join(text) or 'through the proxy, no delay'}")
+    return f"{name}: " + ("; ".join(parts) if parts else "every service on localhost, no proxy")
+
+
+def latency_toxic(mean_ms, jitter_ms=0):
+    """Toxiproxy attributes whose mean delay is mean_ms: whole ms, or .5 / .25 below that through jitter."""
+    if mean_ms == int(mean_ms):
+        return {"latency": int(mean_ms), "jitter": int(jitter_ms)}
+    if jitter_ms:
+        raise SystemExit(f"latency {mean_ms} ms: jitter needs a whole-millisecond latency")
+    if mean_ms * 2 == int(mean_ms * 2):  # k + 0.5: k or k+1 ms, evenly
+        return {"latency": int(mean_ms) + 1, "jitter": 1}
+    if mean_ms == 0.25:
+        return {"latency": 0, "jitter": 2}
+    raise SystemExit(f"latency {mean_ms} ms: Toxiproxy can give whole ms, k + 0.5 ms and 0.25 ms as a mean")
+
+
+class Toxiproxy:
+    def __init__(self, env):
+        self.env = env
+        self.api = f"http://127.0.0.1:{env['PERFLAB_TOXIPROXY_PORT']}"
+
+    def call(self, method, path, body=None):
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.api + path, data=data, method=method, headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=5) as response:
+                return response.read()
+        except urllib.error.HTTPError as e:
+            if method == "DELETE" and e.code == 404:
+                return b""
+            raise SystemExit(f"Toxiproxy {method} {path}: {e.code} {e.read().decode()[:200]}")
+        except OSError as e:
+            raise SystemExit(f"Toxiproxy is not running at {self.api} ({e}): start it with ./perflab stack up toxiproxy")
+
+    def apply(self, links):
+        """Makes the runner's proxies for these links, with their toxics; returns (launcher options, app arguments)
+        that route the app through them. An empty profile removes the proxies and returns nothing."""
+        options, args = [], []
+        for link, (name, listen, upstream_key) in LINKS.items():
+            self.call("DELETE", f"/proxies/{name}")
+            if link not in links:
+                continue
+            self.call("POST", "/proxies", {"name": name, "listen": f"127.0.0.1:{listen}",
+                                           "upstream": f"127.0.0.1:{self.env[upstream_key]}", "enabled": True})
+            attrs = links[link]
+            if attrs.get("latency_ms") or attrs.get("jitter_ms"):
+                toxic = latency_toxic(float(attrs.get("latency_ms", 0)), attrs.get("jitter_ms", 0))
+                for stream in ("upstream", "downstream"):
+                    self.call("POST", f"/proxies/{name}/toxics", {"name": f"latency_{stream}", "type": "latency",
+                                                                   "stream": stream, "attributes": toxic})
+            if attrs.get("bandwidth_kbps"):
+                self.call("POST", f"/proxies/{name}/toxics", {"name": "bandwidth", "type": "bandwidth", "stream": "downstream",
+                                                               "attributes": {"rate": int(attrs["bandwidth_kbps"])}})
+            if link == "auth":
+                args.append(f"--perflab.login.auth-api.base-url=https://127.0.0.1:{listen}")
+            else:
+                options += [f"--{link}-port", str(listen)]
+        return options, args
+
+    def add_fault(self, link, toxic):
+        """A fault on one link for the measured window (e.g. {'type': 'timeout', 'attributes': {'timeout': 0}})."""
+        name = LINKS[link][0]
+        self.call("POST", f"/proxies/{name}/toxics", {"name": "fault", "stream": "downstream", **toxic})
+
+    def clear_fault(self, link):
+        self.call("DELETE", f"/proxies/{LINKS[link][0]}/toxics/fault")
+
+    def clear(self):
+        for name, _, _ in LINKS.values():
+            self.call("DELETE", f"/proxies/{name}")

@@ -1,0 +1,169 @@
+"""Results: the layout (results/<timestamp>-<experiment>/), the published copies the docs cite
+(docs/results/<name>/), the tables regenerated from them into README.md and docs/, smoke checks, the overall
+verdict, and experiments of kind "command" (JMH and other benchmarks launched by the same command)."""
+import datetime
+import json
+import math
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+
+import report
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+PUBLISHED = ROOT / "docs" / "results"
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+BLOCK = re.compile(r"(<!-- results:(?P<name>[\w.-]+)(?: view=(?P<view>[\w-]+))? -->\n)(?P<body>.*?)(<!-- /results -->)", re.S)
+KEEP = {"result.json", "REPORT.md", "report.html"}
+
+
+def write(result, out_dir):
+    (out_dir / "result.json").write_text(json.dumps(result, indent=1, default=str))
+    (out_dir / "REPORT.md").write_text(report.markdown(result))
+    (out_dir / "report.html").write_text(report.html(result, out_dir))
+
+
+def publish(out_dir, name):
+    target = PUBLISHED / name
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    for path in pathlib.Path(out_dir).iterdir():
+        if path.name in KEEP or path.name.startswith("flame-"):
+            shutil.copy2(path, target / path.name)
+    return target
+
+
+def load_published(name):
+    path = PUBLISHED / name / "result.json"
+    if not path.exists():
+        raise SystemExit(f"no published result {name!r} ({path.relative_to(ROOT)}): ./perflab ab <experiment> --publish {name}")
+    return json.loads(path.read_text())
+
+
+def render_block(name, view):
+    return report.view(load_published(name), view or "verdict").rstrip("\n") + "\n"
+
+
+def blocks(text):
+    return list(BLOCK.finditer(text))
+
+
+def regenerate_tables(paths=None):
+    changed = []
+    for path in paths or DOCS:
+        text = path.read_text()
+        new = BLOCK.sub(lambda m: m.group(1) + render_block(m.group("name"), m.group("view")) + m.group(5), text)
+        if new != text:
+            path.write_text(new)
+            changed.append(path.relative_to(ROOT))
+    return changed
+
+
+def noise_floor(experiment):
+    """The noise floor of the newest A/A calibration of this experiment: published first, else results/."""
+    candidates = [PUBLISHED / f"{experiment}-aa" / "result.json"]
+    candidates += sorted((ROOT / "results").glob(f"*-{experiment}-aa/result.json"), reverse=True)
+    for path in candidates:
+        if path.exists():
+            data = json.loads(path.read_text())
+            floors = [c["noise_floor"] for c in data.get("calibration", []) if c.get("noise_floor") is not None]
+            if floors:
+                return max(floors), str(path.relative_to(ROOT))
+    return None, None
+
+
+def smoke_checks(e, cells):
+    """Deterministic checks (mechanism values per variant) and the invariants, over every run."""
+    passed, failed = 0, []
+    ops = {"==": lambda v, t: abs(v - t) < 1e-9, "<=": lambda v, t: v <= t, ">=": lambda v, t: v >= t,
+           "<": lambda v, t: v < t, ">": lambda v, t: v > t}
+    labels = {"baseline": e["variants"][0]["label"], "candidate": e["variants"][-1]["label"]}
+    for cell in cells:
+        for check in e.get("check", []):
+            label = labels.get(check.get("side"), check.get("variant"))
+            for run in (r for r in cell["runs"] if r["variant"] == label):
+                value = run.get(check["mechanism"], run.get("mechanism", {}).get(check["mechanism"]))
+                ok = value is not None and not (isinstance(value, float) and math.isnan(value)) and ops[check["op"]](value, check["value"])
+                line = f"{cell['tag']} {label}: {check['mechanism']} = {value} (expected {check['op']} {check['value']})"
+                print(("  ok    " if ok else "  FAIL  ") + line, flush=True)
+                if ok:
+                    passed += 1
+                else:
+                    failed.append(line)
+        for run in cell["runs"]:
+            for inv in run.get("invariants", []):
+                if inv["ok"]:
+                    passed += 1
+                else:
+                    failed.append(f"{run['testid']}: invariant '{inv['name']}' broken ({inv.get('value', '')})")
+    return {"passed": passed, "failed": failed}
+
+
+def overall(e, cells, aa, calibration):
+    expect = e["primary"].get("expect", "better")
+    per_cell = []
+    for cell in cells:
+        for c in cell.get("comparisons", []):
+            verdict = c["primary"]["verdict"]
+            ok = verdict == "no difference" if aa else (verdict == expect or (expect == "tie" and verdict == "no difference"))
+            per_cell.append({"profile": cell["profile"], "value": cell["value"], "candidate": c["candidate"],
+                             "verdict": verdict, "ok": ok})
+    ok = all(p["ok"] for p in per_cell) if per_cell else False
+    if aa and calibration:
+        ok = ok and all(c["false_positive_rate"] <= 0.05 for c in calibration)
+    return {"ok": ok, "cells": per_cell}
+
+
+def run_command_experiment(e, args):
+    """kind = "command": a benchmark launched by one command (JMH, the JDBC ceiling); `[[metric]]` regexes read its
+    output into rows. The result lands in the same layout as every other experiment."""
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    out_dir = pathlib.Path(args.out) if args.out else ROOT / "results" / f"{stamp}-{e['name']}"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    command = (e.get("smoke", {}).get("command") if args.smoke else None) or e["command"]
+    env = dict(os.environ, RESULTS_DIR=str(out_dir))
+    print(f"experiment {e['name']}: {command} -> {out_dir}", flush=True)
+    started = datetime.datetime.now()
+    ran = subprocess.run(command, shell=True, cwd=ROOT, env=env, capture_output=True, text=True)
+    (out_dir / "output.txt").write_text(ran.stdout + ran.stderr)
+    rows = []
+    for m in e.get("metric", []):
+        for match in re.finditer(m["regex"], ran.stdout + ran.stderr, re.M):
+            rows.append({"metric": m["name"], **{k: _number(v) for k, v in match.groupdict().items()}})
+    result = {"experiment": e, "name": e["name"], "command": f"./perflab ab {e['name']}" + (" --smoke" if args.smoke else ""),
+              "started": started.isoformat(timespec="seconds"), "exit": ran.returncode, "rows": rows, "cells": [],
+              "machine": {"cores": os.cpu_count(), "load_after": os.getloadavg()}}
+    checks = {"passed": 0, "failed": []}
+    if ran.returncode != 0:
+        checks["failed"].append(f"command exited {ran.returncode}: {(ran.stdout + ran.stderr).strip()[-500:]}")
+    for check in e.get("check", []):
+        hits = [r for r in rows if r["metric"] == check["metric"] and all(r.get(k) == v for k, v in check.get("where", {}).items())]
+        ok = bool(hits) and all(eval_op(r[check["field"]], check["op"], check["value"]) for r in hits)
+        if ok:
+            checks["passed"] += 1
+        else:
+            checks["failed"].append(f"{check['metric']} {check['field']} {check['op']} {check['value']}: {hits or 'no row'}")
+    result["checks"] = checks
+    (out_dir / "result.json").write_text(json.dumps(result, indent=1, default=str))
+    (out_dir / "REPORT.md").write_text(report.command_markdown(result))
+    print(report.command_table(result), flush=True)
+    if args.publish:
+        publish(out_dir, args.publish)
+    print(f"{'smoke ' if args.smoke else ''}{e['name']}: {checks['passed']} passed, {len(checks['failed'])} failed", flush=True)
+    for line in checks["failed"]:
+        print("  FAIL  " + line, flush=True)
+    return 1 if checks["failed"] else 0
+
+
+def eval_op(value, op, target):
+    return {"==": value == target, "<=": value <= target, ">=": value >= target, "<": value < target, ">": value > target}[op]
+
+
+def _number(text):
+    try:
+        return float(text.replace(",", ""))
+    except (AttributeError, ValueError):
+        return text

@@ -1,0 +1,219 @@
+"""The load shapes: how one observation (a run) of one variant is made.
+
+  open / closed   the app is started once per cell and warmed up (discarded); each round is one k6 run of the
+                  experiment's script at its rate (open model) or VUs / requests (closed model)
+  capacity        each round steps the arrival rate up until the SLO breaks, then bisects between the last rate
+                  that held and the first that broke; the observation is the highest rate that held
+  first-request   each round starts the app afresh and times its first and second request (seed 003)
+  cold-start      each round starts the app and k6 together; k6 fires the moment readiness answers (seed 000)
+"""
+import json
+import math
+import os
+import pathlib
+import subprocess
+import time
+import urllib.error
+import urllib.request
+
+import k6io
+import launcher
+import measure
+import stats
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+LATENCY = ["avg", "p50", "p90", "p95", "p99", "max"]
+
+
+def seconds(duration):
+    text = str(duration)
+    for unit, factor in (("ms", 0.001), ("s", 1), ("m", 60)):
+        if text.endswith(unit) and text[: -len(unit)].replace(".", "", 1).isdigit():
+            return float(text[: -len(unit)]) * factor
+    raise SystemExit(f"duration {duration!r}: use e.g. 500ms, 30s or 2m")
+
+
+def k6_env(load, variant, **extra):
+    env = {**{k: v for k, v in load.get("env", {}).items()}, **variant.get("env", {})}
+    for key, name in (("rate", "RATE"), ("vus", "VUS"), ("requests", "REQUESTS"), ("duration", "DURATION")):
+        if key in load:
+            env[name] = load[key]
+    env.update(extra)
+    return env
+
+
+class Jfr:
+    """A JFR recording of the measured window only, started and stopped with jcmd (JDK 25)."""
+
+    def __init__(self, enabled):
+        self.enabled = enabled
+        self.jcmd = os.path.join(os.environ.get("JAVA_HOME", "/usr"), "bin", "jcmd")
+
+    def start(self, pid):
+        if self.enabled and pid:
+            subprocess.run([self.jcmd, str(pid), "JFR.start", "name=ab", "settings=profile"], capture_output=True, timeout=60)
+
+    def stop(self, pid, path):
+        if not (self.enabled and pid):
+            return None
+        subprocess.run([self.jcmd, str(pid), "JFR.stop", "name=ab", f"filename={path}"], capture_output=True, timeout=120)
+        return str(path) if pathlib.Path(path).exists() else None
+
+
+def reset(ctx, variant):
+    if variant.get("reset"):
+        launcher.run_data_command(variant["reset"], variant, ctx.env, "reset")
+
+
+def warm_up(ctx, app, variant, load):
+    if not load.get("warmup"):
+        return
+    env = k6_env(load, variant, DURATION=load["warmup"], REQUESTS=load.get("warmup_requests", load.get("requests", "")))
+    k6io.run(load.get("warmup_script", load["script"]), app.url, env, f"{ctx.e['name']}-warmup", app.label)
+
+
+def measured_run(ctx, app, variant, round_no, load, cell):
+    """One k6 run of one variant, with its mechanisms, invariants, JFR and steady-state check."""
+    reset(ctx, variant)
+    testid = f"{ctx.e['name']}-{cell['tag']}-{app.instance}-r{round_no}"
+    duration = seconds(load.get("duration", "30s"))
+    fault = ctx.e.get("fault")
+    if fault:
+        ctx.toxiproxy.add_fault(fault["link"], fault["toxic"])
+    try:
+        with measure.Window(app, ctx.e["mechanism"], ctx.env, duration) as window:
+            ctx.jfr.start(app.pid())
+            started = time.time()
+            code, paths = k6io.run(load["script"], app.url, k6_env(load, variant), testid, app.label, ctx.out_dir,
+                                   dashboard=ctx.dashboard, prometheus_rw=ctx.prometheus_rw)
+            took = time.time() - started
+            jfr = ctx.jfr.stop(app.pid(), ctx.out_dir / f"{testid}.jfr")
+    finally:
+        if fault:
+            ctx.toxiproxy.clear_fault(fault["link"])
+    latencies, times, failed = k6io.read_requests(paths["csv"], load.get("scenario"))
+    dropped = k6io.dropped_iterations(paths["csv"])
+    sent = len(latencies) + dropped
+    run = {"variant": app.label, "round": round_no, "testid": testid, "k6_exit": code, **stats.summarize(latencies),
+           "tps": len(latencies) / (duration if load.get("shape") == "open" or "duration" in load else took),
+           "error_rate": (sum(failed) + dropped) / sent if sent else math.nan, "requests": len(latencies),
+           "dropped": dropped, "series": k6io.per_second(latencies, times), "knobs": window.knobs(), "jfr": jfr,
+           "dashboard": str(paths.get("dashboard", "")) or None, "mechanism": window.values(len(latencies))}
+    if not latencies:
+        run["aborted"] = k6io.aborted_reason(paths["log"]) or f"k6 sent no request (log {paths['log']})"
+    run["steady"] = stats.steady_state([p["p95"] for p in run["series"]]) if len(run["series"]) >= 5 else None
+    run["invariants"] = invariants(ctx, variant)
+    return run
+
+
+def invariants(ctx, variant):
+    out = []
+    env = launcher.variant_env(variant, ctx.env)
+    for inv in ctx.e.get("invariant", []):
+        ran = subprocess.run(inv["command"], shell=True, cwd=ROOT, capture_output=True, text=True, env=env)
+        out.append({"name": inv["name"], "ok": ran.returncode == 0, "value": (ran.stdout + ran.stderr).strip()[-300:]})
+    return out
+
+
+def capacity_run(ctx, app, variant, round_no, load, cell):
+    """Steps the arrival rate up until the SLO breaks, then bisects; returns the highest rate that held."""
+    cap = ctx.e["capacity"]
+    slo = ctx.e["slo"]
+    reset(ctx, variant)
+    steps = []
+
+    def holds(rate):
+        step_load = dict(load, rate=rate, duration=cap.get("step_duration", "15s"))
+        testid = f"{ctx.e['name']}-{cell['tag']}-{app.instance}-r{round_no}-{rate:g}"
+        code, paths = k6io.run(load["script"], app.url, k6_env(step_load, variant), testid, app.label, ctx.out_dir)
+        latencies, _, failed = k6io.read_requests(paths["csv"], load.get("scenario"))
+        dropped = k6io.dropped_iterations(paths["csv"])
+        sent = len(latencies) + dropped
+        summary = stats.summarize(latencies)
+        errors = (sum(failed) + dropped) / sent if sent else 1.0
+        ok = bool(latencies) and summary["p95"] < slo["p95_ms"] and errors < slo["max_error_rate"]
+        steps.append({"rate": rate, "p95": summary["p95"], "error_rate": errors, "held": ok})
+        ctx.progress.note(f"{app.label} at {rate:g}/s: p95 {summary['p95']:.1f} ms, errors {100 * errors:.2f}% -> {'held' if ok else 'broke'}")
+        return ok
+
+    held, broke, rate = 0.0, None, float(cap["start"])
+    while rate <= cap["max"]:
+        if holds(rate):
+            held = rate
+            rate += cap["step"]
+        else:
+            broke = rate
+            break
+    for _ in range(cap.get("refine", 2)):
+        if broke is None or broke - held <= cap.get("resolution", 10):
+            break
+        middle = round((held + broke) / 2 / cap.get("resolution", 10)) * cap.get("resolution", 10)
+        if middle in (held, broke):
+            break
+        if holds(middle):
+            held = middle
+        else:
+            broke = middle
+    return {"variant": app.label, "round": round_no, "testid": f"{cell['tag']}-{app.instance}-r{round_no}",
+            "capacity": held, "broke_at": broke, "steps": steps, "mechanism": {}, "invariants": invariants(ctx, variant),
+            "series": []}
+
+
+def timed_request(url, spec, n):
+    body = spec.get("body", "").replace("{n}", str(n)).encode() or None
+    request = urllib.request.Request(url + spec["path"], data=body, method=spec.get("method", "GET"),
+                                     headers={"Content-Type": "application/json"})
+    started = time.perf_counter()
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            response.read()
+            status = response.status
+    except urllib.error.HTTPError as e:
+        status = e.code
+    elapsed = (time.perf_counter() - started) * 1000
+    if status != spec.get("expect", 200):
+        raise SystemExit(f"{spec['path']} answered {status}, expected {spec.get('expect', 200)}")
+    return elapsed
+
+
+def first_request_run(ctx, app, variant, round_no, cell):
+    app.start()
+    spec = ctx.e["request"]
+    first = timed_request(app.url, spec, 1000 + round_no)
+    second = timed_request(app.url, spec, 2000 + round_no)
+    return {"variant": app.label, "round": round_no, "testid": f"{cell['tag']}-{app.instance}-r{round_no}",
+            "first_ms": first, "second_ms": second, "first_over_second": first / second,
+            "mechanism": {}, "invariants": [], "series": []}
+
+
+def cold_start_run(ctx, app, variant, round_no, load, cell):
+    reset(ctx, variant)
+    testid = f"{ctx.e['name']}-{cell['tag']}-{app.instance}-r{round_no}"
+    summary = ctx.out_dir / f"k6-{testid}.json"
+    app.start_in_background()
+    env = k6_env(load, variant, SUMMARY_OUT=summary)
+    code, paths = k6io.run(load["script"], app.url, env, testid, app.label, ctx.out_dir)
+    app.wait_started()
+    started = app.started_epoch_ms()
+    app.stop()
+    data = json.loads(pathlib.Path(paths["summary"] if pathlib.Path(paths["summary"]).exists() else summary).read_text())
+    w = data["windows"]
+    first = w["first8000"] or w["first1000"]
+    total = first["count"] + data.get("dropped", 0)
+    failed = first["failures"] + data.get("dropped", 0)
+    steady = (w.get("steady") or {}).get("p99") or math.nan
+    return {"variant": app.label, "round": round_no, "testid": testid, "ready_ms": data["readyEpochMs"] - started,
+            "success_pct": 100.0 * (total - failed) / total if total else math.nan, "failed": failed,
+            "first100_p50": w["first100"]["p50"], "first100_p95": w["first100"]["p95"], "first100_p99": w["first100"]["p99"],
+            "first1000_p50": w["first1000"]["p50"], "first1000_p95": w["first1000"]["p95"], "first1000_p99": w["first1000"]["p99"],
+            "steady_p99": steady, "first100_p99_over_steady": w["first100"]["p99"] / steady if steady == steady else math.nan,
+            "mechanism": {}, "invariants": [], "series": []}
+
+
+# metric -> lower is better, for the shapes' own observations
+DIRECTIONS = {**{m: True for m in LATENCY}, "tps": False, "error_rate": True, "capacity": False,
+              "first_ms": True, "second_ms": True, "first_over_second": True, "ready_ms": True, "success_pct": False,
+              "first100_p99": True, "first1000_p99": True, "steady_p99": True, "first100_p99_over_steady": True}
+METRICS = {"open": LATENCY + ["tps", "error_rate"], "closed": LATENCY + ["tps", "error_rate"], "capacity": ["capacity"],
+           "first-request": ["first_ms", "second_ms", "first_over_second"],
+           "cold-start": ["ready_ms", "success_pct", "first100_p99", "first1000_p99", "steady_p99", "first100_p99_over_steady"]}
