@@ -1,100 +1,384 @@
-"""The A/B runner's statistics: percentiles, per-round ratios, a bootstrap interval and a verdict.
+"""The A/B runner's statistics, on numpy and scipy.stats (tested with known inputs in test_stats.py).
 
-Small on purpose and tested with known inputs (test_stats.py). No third-party packages.
+The unit of observation is a RUN (one round of one variant), never a request: requests within a run are
+correlated, and treating them as independent makes every interval falsely narrow. The runner therefore
+reduces each run to one number per metric (e.g. that run's p95) and hands this module one value per round.
+
+Public API (what the runner and the report call):
+
+- summarize(latencies_ms)            -> avg, p50, p90, p95, p99, max of one run
+- percentile(values, p)              -> one percentile (per-second series in the runner)
+- schedule(labels, rounds)           -> the run order, in balanced blocks (A B B A ...)
+- compare(a, b, lower_is_better)     -> ratio of medians, BCa interval, Mann-Whitney p, Hodges-Lehmann, verdict
+- verdict(interval, lower_is_better) -> one of VERDICTS from an interval of B/A and the margin delta
+- needs_more_rounds(result)          -> True while the verdict is inconclusive
+- holm(p_values)                     -> Holm-Bonferroni adjusted p-values (secondary metrics)
+- calibrate(a1, a2, rounds)          -> A/A noise floor, delta and the measured false-positive rate
+- steady_state(series)               -> whether a run's per-second values still trend (e.g. JIT warm-up)
 """
 import math
-import random
-import statistics
+import warnings
 
+import numpy as np
+from scipy import stats as sps
+from statsmodels.stats.multitest import multipletests
+
+VERDICTS = ("better", "worse", "no difference", "inconclusive")
+MIN_DELTA = 0.03
+MIN_ROUNDS = 10
+DEFAULT_SEED = 20240611
+SUMMARY_KEYS = ("avg", "p50", "p90", "p95", "p99", "max")
+
+
+# --- one run ---------------------------------------------------------------------------------------------
 
 def percentile(values, p):
-    """The p-th percentile (0-100) with linear interpolation between closest ranks (numpy's default)."""
-    if not values:
+    """The p-th percentile (0-100) of `values`, numpy's linear interpolation; NaN for no values."""
+    arr = np.asarray(values, dtype=float)
+    if arr.size == 0:
         return math.nan
-    ordered = sorted(values)
-    if len(ordered) == 1:
-        return float(ordered[0])
-    rank = (len(ordered) - 1) * p / 100.0
-    low = math.floor(rank)
-    high = math.ceil(rank)
-    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
+    return float(np.percentile(arr, p))
 
 
 def summarize(latencies_ms):
-    """The seeds' columns for one run: avg, p50, p90, p95, p99, max (ms)."""
-    if not latencies_ms:
-        return {k: math.nan for k in ("avg", "p50", "p90", "p95", "p99", "max")}
-    return {
-        "avg": statistics.fmean(latencies_ms),
-        "p50": percentile(latencies_ms, 50),
-        "p90": percentile(latencies_ms, 90),
-        "p95": percentile(latencies_ms, 95),
-        "p99": percentile(latencies_ms, 99),
-        "max": max(latencies_ms),
-    }
+    """One run's latency columns (the seeds' table): {"avg", "p50", "p90", "p95", "p99", "max"} in ms.
+
+    Percentiles are numpy's linear interpolation between closest ranks. Every value is NaN for no input.
+    """
+    arr = np.asarray(latencies_ms, dtype=float)
+    if arr.size == 0:
+        return {k: math.nan for k in SUMMARY_KEYS}
+    p50, p90, p95, p99 = np.percentile(arr, [50, 90, 95, 99])
+    return {"avg": float(arr.mean()), "p50": float(p50), "p90": float(p90), "p95": float(p95),
+            "p99": float(p99), "max": float(arr.max())}
 
 
-def ratios(baseline_runs, candidate_runs, metric):
-    """B/A for one metric, one ratio per round (run i of A paired with run i of B)."""
-    out = []
-    for a, b in zip(baseline_runs, candidate_runs):
-        va, vb = a.get(metric), b.get(metric)
-        if va is None or vb is None or (isinstance(va, float) and math.isnan(va)) or (isinstance(vb, float) and math.isnan(vb)):
-            continue
-        if va == 0:
-            out.append(1.0 if vb == 0 else math.inf)
-        else:
-            out.append(vb / va)
-    return out
+# --- run order -------------------------------------------------------------------------------------------
+
+def schedule(labels, rounds):
+    """The run order for `rounds` runs of each label, in blocks that cancel a linear drift.
+
+    Each block runs every label once; even blocks run them in the given order, odd blocks reversed:
+    two labels give A B B A A B B A ..., three give A B C C B A A B C ... Over every pair of blocks each
+    label has the same mean position, so a drift that is linear in time (warming caches, a filling disk,
+    thermal throttling) adds the same amount to every label and cancels in the ratio. Each label also
+    sits as often at an even as at an odd position. With an odd `rounds` the last block is unpaired, so
+    the balance is exact only for even `rounds`. The i-th run of each label is round i: compare() pairs
+    A's and B's values by that round index.
+
+    Returns a list of len(labels) * rounds labels. Raises ValueError for no labels, duplicate labels or
+    rounds < 1.
+    """
+    labels = list(labels)
+    if not labels:
+        raise ValueError("schedule needs at least one label")
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"schedule labels must be distinct, got {labels}")
+    if rounds < 1:
+        raise ValueError(f"rounds must be at least 1, got {rounds}")
+    order = []
+    for block in range(rounds):
+        order.extend(labels if block % 2 == 0 else reversed(labels))
+    return order
 
 
-def bootstrap_interval(values, confidence=0.95, resamples=10000, seed=7):
-    """A percentile-bootstrap interval for the median of `values`. Seeded, so reruns agree."""
-    if not values:
-        return (math.nan, math.nan)
-    if len(values) == 1:
-        return (values[0], values[0])
-    rng = random.Random(seed)
-    medians = sorted(statistics.median(rng.choices(values, k=len(values))) for _ in range(resamples))
-    tail = (1 - confidence) / 2
-    return (percentile(medians, 100 * tail), percentile(medians, 100 * (1 - tail)))
+# --- one comparison --------------------------------------------------------------------------------------
+
+def _median_ratio(a, b, axis=-1):
+    """median(b) / median(a) along `axis`, with 0/0 = 1 (both zero: no change) and x/0 = inf."""
+    ma = np.median(a, axis=axis)
+    mb = np.median(b, axis=axis)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(ma == 0, np.where(mb == 0, 1.0, np.inf), mb / ma)
 
 
-def verdict(interval, lower_is_better, min_effect=0.03):
-    """'better', 'worse' or 'no difference' for the candidate, from the interval of B/A.
+def _ratio_intervals(a, b, confidence, n_resamples, rng, paired):
+    """Bootstrap intervals of the ratio of medians for each row of the 2-D arrays a and b (one row per analysis).
 
-    The candidate is better only when the whole interval clears `min_effect` in its favour, worse when
-    the whole interval is against it, and otherwise the difference is within this run's noise.
+    BCa first (scipy.stats.bootstrap, method="BCa"); rows where BCa is undefined (NaN: ties, constant or
+    zero data make its acceleration or bias correction 0/0) get the percentile interval of the SAME
+    bootstrap distribution instead. Returns (low, high, fell_back) arrays.
+    """
+    with warnings.catch_warnings():
+        # BCa on degenerate rows warns and returns NaN; those rows are handled below, loudly, by the caller.
+        warnings.simplefilter("ignore", sps.DegenerateDataWarning)
+        warnings.simplefilter("ignore", RuntimeWarning)
+        res = sps.bootstrap((a, b), _median_ratio, paired=paired, vectorized=True, axis=-1,
+                            confidence_level=confidence, n_resamples=n_resamples, method="BCa", rng=rng)
+        low = np.atleast_1d(np.asarray(res.confidence_interval.low, dtype=float))
+        high = np.atleast_1d(np.asarray(res.confidence_interval.high, dtype=float))
+        fell_back = np.isnan(low) | np.isnan(high)
+        if fell_back.any():
+            pct = sps.bootstrap((a, b), _median_ratio, paired=paired, vectorized=True, axis=-1,
+                                confidence_level=confidence, n_resamples=0, method="percentile",
+                                bootstrap_result=res, rng=rng)
+            low = np.where(fell_back, np.atleast_1d(pct.confidence_interval.low), low)
+            high = np.where(fell_back, np.atleast_1d(pct.confidence_interval.high), high)
+    return low, high, fell_back
+
+
+def verdict(interval, lower_is_better, delta=MIN_DELTA):
+    """The verdict for the candidate B from an interval (low, high) of B/A and the practical margin delta.
+
+    - "better" / "worse": the whole interval lies beyond delta on one side (for lower_is_better, "better"
+      means high < 1 - delta and "worse" means low > 1 + delta; mirrored when higher is better);
+    - "no difference": the whole interval lies inside [1 - delta, 1 + delta];
+    - "inconclusive": anything else, including an interval with NaN (no data).
     """
     low, high = interval
     if math.isnan(low) or math.isnan(high):
-        return "no data"
-    if lower_is_better:
-        if high < 1 - min_effect:
-            return "better"
-        if low > 1 + min_effect:
-            return "worse"
+        return "inconclusive"
+    below, above = high < 1 - delta, low > 1 + delta
+    if below or above:
+        return "better" if below == lower_is_better else "worse"
+    if 1 - delta <= low and high <= 1 + delta:
+        return "no difference"
+    return "inconclusive"
+
+
+def hodges_lehmann(a, b):
+    """The two-sample Hodges-Lehmann shift of b against a: the median of all pairwise differences b_j - a_i.
+
+    It is the location shift that goes with the Mann-Whitney U test (the shift that makes U balanced).
+    """
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if a.size == 0 or b.size == 0:
+        return math.nan
+    return float(np.median(np.subtract.outer(b, a)))
+
+
+def _hodges_lehmann_ratio(a, b):
+    """exp(HL shift of the logs): the typical ratio b/a. None unless every value is positive."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if a.size == 0 or b.size == 0 or (a <= 0).any() or (b <= 0).any():
+        return None
+    return float(np.exp(hodges_lehmann(np.log(a), np.log(b))))
+
+
+def _clean(a, b, paired, warns):
+    """Drops NaN values (the whole round when paired) and returns float arrays."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if paired:
+        if a.size != b.size:
+            raise ValueError(f"paired comparison needs one value per round on both sides, got {a.size} and {b.size}")
+        keep = ~(np.isnan(a) | np.isnan(b))
+        if not keep.all():
+            warns.append(f"{int((~keep).sum())} round(s) without a value dropped (NaN)")
+        return a[keep], b[keep]
+    dropped = int(np.isnan(a).sum() + np.isnan(b).sum())
+    if dropped:
+        warns.append(f"{dropped} run(s) without a value dropped (NaN)")
+    return a[~np.isnan(a)], b[~np.isnan(b)]
+
+
+def compare(a, b, lower_is_better, delta=MIN_DELTA, confidence=0.95, seed=DEFAULT_SEED, paired=True,
+            n_resamples=9999):
+    """Compares candidate B with baseline A for one metric, from one value per round on each side.
+
+    a, b: per-ROUND values (e.g. each run's p95), paired by round index when paired=True (same length;
+    a round with NaN on either side is dropped). Returns a dict:
+
+    - n: rounds used (pairs; min of both sizes when unpaired), n_a, n_b
+    - median_a, median_b, ratio = median_b / median_a (0/0 counts as 1, x/0 as inf)
+    - interval: (low, high) bootstrap interval of the ratio of medians at `confidence`, BCa
+      (scipy.stats.bootstrap(..., paired=True, method="BCa")) over the paired rounds, seeded by `seed`
+    - interval_method: "BCa", or "percentile" when BCa was undefined (see warnings), or "none"
+    - round_ratios: b_i / a_i per round when paired (the report's per-round points), else []
+    - p_value: Mann-Whitney U two-sided (scipy.stats.mannwhitneyu), NaN below one value per side
+    - hl_shift: Hodges-Lehmann shift b - a (median of all pairwise differences), in the metric's unit
+    - hl_ratio: the same on the log scale, as a ratio b/a; None unless every value is > 0
+    - verdict: one of VERDICTS (see verdict()), delta, confidence, lower_is_better
+    - warnings: list of str: n < 10, zero variance, BCa fallback to percentile, zero values, dropped NaN
+    """
+    warns = []
+    a, b = _clean(a, b, paired, warns)
+    n = int(min(a.size, b.size))
+    result = {"n": n, "n_a": int(a.size), "n_b": int(b.size),
+              "median_a": float(np.median(a)) if a.size else math.nan,
+              "median_b": float(np.median(b)) if b.size else math.nan,
+              "ratio": math.nan, "interval": (math.nan, math.nan), "interval_method": "none",
+              "round_ratios": [], "p_value": math.nan, "hl_shift": hodges_lehmann(a, b),
+              "hl_ratio": _hodges_lehmann_ratio(a, b), "delta": delta, "confidence": confidence,
+              "lower_is_better": lower_is_better, "warnings": warns}
+    if n < MIN_ROUNDS:
+        warns.append(f"only {n} round(s), fewer than {MIN_ROUNDS}: the interval is unreliable")
+    if n == 0:
+        result["verdict"] = "inconclusive"
+        return result
+    result["ratio"] = float(_median_ratio(a, b))
+    result["p_value"] = float(sps.mannwhitneyu(a, b, alternative="two-sided").pvalue)
+    if paired:
+        result["round_ratios"] = [float(r) for r in _median_ratio(a[:, None], b[:, None])]
+    if (a == 0).any() or (b == 0).any():
+        warns.append("some values are zero: ratios against zero are 1 (0/0) or infinite")
+    if np.ptp(a) == 0 and np.ptp(b) == 0:
+        warns.append("zero variance: every round gave the same value on each side, the interval is a point")
+        result["interval"] = (result["ratio"], result["ratio"])
+        result["interval_method"] = "exact"
+    elif n < 2:
+        warns.append("one round cannot give an interval")
     else:
-        if low > 1 + min_effect:
-            return "better"
-        if high < 1 - min_effect:
-            return "worse"
-    return "no difference"
+        low, high, fell_back = _ratio_intervals(a[None, :], b[None, :], confidence, n_resamples,
+                                                np.random.default_rng(seed), paired)
+        result["interval"] = (float(low[0]), float(high[0]))
+        result["interval_method"] = "percentile" if fell_back[0] else "BCa"
+        if fell_back[0]:
+            warns.append("degenerate bootstrap (ties or constant data): BCa undefined, percentile interval used")
+        if math.isnan(low[0]) or math.isnan(high[0]):
+            warns.append("no interval could be computed")
+    result["verdict"] = verdict(result["interval"], lower_is_better, delta)
+    return result
 
 
-def compare(baseline_runs, candidate_runs, metric, lower_is_better, min_effect=0.03):
-    """Everything the report says about one metric."""
-    rs = ratios(baseline_runs, candidate_runs, metric)
-    interval = bootstrap_interval(rs)
-    median_a = statistics.median([r[metric] for r in baseline_runs if metric in r]) if baseline_runs else math.nan
-    median_b = statistics.median([r[metric] for r in candidate_runs if metric in r]) if candidate_runs else math.nan
-    return {
-        "metric": metric,
-        "baseline": median_a,
-        "candidate": median_b,
-        "ratios": rs,
-        "median_ratio": statistics.median(rs) if rs else math.nan,
-        "interval": interval,
-        "verdict": verdict(interval, lower_is_better, min_effect),
-        "lower_is_better": lower_is_better,
-    }
+def needs_more_rounds(result):
+    """True while compare()'s verdict is "inconclusive": the runner adds rounds up to its fixed cap."""
+    return result["verdict"] == "inconclusive"
+
+
+def holm(p_values):
+    """Holm-Bonferroni adjusted p-values, in the input order (statsmodels multipletests, method="holm").
+
+    For the secondary metrics: compare each adjusted value with alpha. NaN p-values stay NaN and do not
+    count in the number of tests.
+    """
+    p = np.asarray(p_values, dtype=float)
+    out = np.full(p.shape, math.nan)
+    ok = ~np.isnan(p)
+    if ok.any():
+        out[ok] = multipletests(p[ok], method="holm")[1]
+    return [float(x) for x in out]
+
+
+# --- A/A calibration -------------------------------------------------------------------------------------
+
+def calibrate(a1, a2, rounds, lower_is_better=True, analyses=200, seed=DEFAULT_SEED, confidence=0.95,
+              min_delta=MIN_DELTA, n_resamples=1999):
+    """Noise floor, delta and false-positive rate of compare() on this machine, from an A/A run.
+
+    a1, a2: per-round values of the SAME variant run twice in the same balanced schedule (A against A),
+    paired by round index. `rounds` is the number of rounds an A/B run will use.
+
+    Resampled A/A analyses: each analysis takes `rounds` pairs (a1_i, a2_i) from the A/A pool, without
+    replacement when the pool has at least `rounds` pairs (with replacement only when it is smaller), and
+    swaps the two values of each pair with probability 1/2, then computes the interval of the ratio of
+    medians exactly as compare() does. Whole pairs keep what the two runs of a round share (drift, a noisy
+    neighbour). The random swap makes the null hypothesis exactly true (A1 and A2 are exchangeable: with a
+    pool of exactly `rounds` pairs this is the permutation distribution), so a systematic A1/A2 difference
+    in this one pool is not mistaken for noise (it shows in `observed` instead). Drawing without
+    replacement keeps as many distinct rounds as a real run has: resampling with replacement would add
+    ties, which make BCa degenerate and inflate the noise floor (about +15 % at 10 rounds).
+
+    noise_floor: the 95th percentile, over the analyses, of how far the interval reaches from 1,
+    max(1 - low, high - 1). That is the smallest effect this machine can tell apart from noise with
+    `rounds` rounds: 95 % of A/A intervals stay inside 1 +/- noise_floor, so with delta >= noise_floor
+    an A/A comparison says "no difference" about 95 % of the time, and only a change whose interval
+    clears it is evidence. (The 95th percentile of |ratio - 1| alone would be about half as large and
+    leave A/A verdicts "inconclusive" because the interval's own half-width is ignored.) For normal noise
+    of relative sd sigma per run and 10 rounds it is about 2.2 sigma (about 4 standard errors of the
+    ratio of medians); it shrinks like 1 / sqrt(rounds).
+
+    Returns a dict: noise_floor, median_half_width (typical (high - low) / 2), delta = max(min_delta,
+    noise_floor), rounds, analyses, false_positives (analyses whose verdict at that delta is "better"
+    or "worse"), false_positive_rate, fpr_interval (exact binomial 95 % interval,
+    scipy.stats.binomtest(...).proportion_ci()), fpr_ok (rate <= 5 %), fpr_text ("FPR 0/200 = 0.0 %
+    (<= 5 %)"), no_difference_rate (share of analyses saying "no difference"), degenerate_analyses
+    (BCa fell back to percentile), observed (compare(a1, a2) on the real A/A rounds at that delta:
+    the A/A verdict to report) and warnings.
+    """
+    if analyses < 20:
+        raise ValueError(f"calibrate needs at least 20 analyses, got {analyses}")
+    if rounds < 2:
+        raise ValueError(f"calibrate needs at least 2 rounds, got {rounds}")
+    warns = []
+    x, y = _clean(a1, a2, True, warns)
+    if x.size < 2:
+        raise ValueError(f"calibrate needs at least 2 A/A rounds with values, got {x.size}")
+    if x.size < MIN_ROUNDS:
+        warns.append(f"only {x.size} A/A round(s), fewer than {MIN_ROUNDS}: the noise floor is rough")
+    rng = np.random.default_rng(seed)
+    if x.size >= rounds:
+        idx = np.argsort(rng.random((analyses, x.size)), axis=1)[:, :rounds]
+    else:
+        warns.append(f"A/A pool of {x.size} rounds is smaller than {rounds}: drawn with replacement")
+        idx = rng.integers(0, x.size, size=(analyses, rounds))
+    swap = rng.random((analyses, rounds)) < 0.5
+    ra = np.where(swap, y[idx], x[idx])
+    rb = np.where(swap, x[idx], y[idx])
+    low, high, fell_back = _ratio_intervals(ra, rb, confidence, n_resamples, rng, True)
+    constant = (np.ptp(ra, axis=1) == 0) & (np.ptp(rb, axis=1) == 0)
+    point = _median_ratio(ra, rb)
+    low, high = np.where(constant, point, low), np.where(constant, point, high)
+    valid = ~(np.isnan(low) | np.isnan(high))
+    if not valid.any():
+        raise ValueError("calibrate: no A/A analysis gave an interval (all values zero or NaN?)")
+    if not valid.all():
+        warns.append(f"{int((~valid).sum())} analyses without an interval count as inconclusive")
+    reach = np.maximum(1 - low[valid], high[valid] - 1)
+    noise_floor = float(np.percentile(reach, 95))
+    delta = max(min_delta, noise_floor)
+    verdicts = [verdict((lo, hi), lower_is_better, delta) for lo, hi in zip(low, high)]
+    false_positives = sum(v in ("better", "worse") for v in verdicts)
+    rate = false_positives / analyses
+    ci = sps.binomtest(false_positives, analyses).proportion_ci(confidence_level=0.95)
+    ok = rate <= 0.05
+    return {"noise_floor": noise_floor,
+            "median_half_width": float(np.median((high[valid] - low[valid]) / 2)),
+            "delta": delta, "rounds": rounds, "analyses": analyses,
+            "false_positives": false_positives, "false_positive_rate": rate,
+            "fpr_interval": (float(ci.low), float(ci.high)), "fpr_ok": ok,
+            "fpr_text": f"FPR {false_positives}/{analyses} = {100 * rate:.1f} % ({'<=' if ok else '>'} 5 %)",
+            "no_difference_rate": sum(v == "no difference" for v in verdicts) / analyses,
+            "degenerate_analyses": int(fell_back.sum()),
+            "observed": compare(x, y, lower_is_better, delta=delta, confidence=confidence, seed=seed),
+            "warnings": warns}
+
+
+# --- steady state ----------------------------------------------------------------------------------------
+
+def steady_state(series, alpha=0.05, max_change=0.10, times=None, min_points=8):
+    """Whether one run's per-second values (e.g. p95 per second) reached a steady state.
+
+    A run is NOT steady when its values trend through the measured window, e.g. latency still falling
+    because the JIT is still compiling: both a significant monotonic trend against time (Kendall's tau,
+    scipy.stats.kendalltau, p < alpha) and a practical one (the Theil-Sen line, scipy.stats.theilslopes,
+    changes by more than `max_change` of the median over the window). Either alone is not enough: a long
+    run makes a 1 % drift significant, and one slow second makes a short noisy run look like a trend.
+
+    series: one value per time step (NaN steps are skipped); times: their times in seconds (default
+    0, 1, 2, ...). Returns a dict: steady (bool), tested (False when fewer than `min_points` values: then
+    steady is True by default), slope (per second), slope_interval (Theil-Sen, 1 - alpha), relative_change
+    (fitted change over the window / median, signed), p_value, reason.
+    """
+    y = np.asarray(series, dtype=float)
+    t = np.arange(y.size, dtype=float) if times is None else np.asarray(times, dtype=float)
+    if t.size != y.size:
+        raise ValueError(f"steady_state: {y.size} values but {t.size} times")
+    keep = ~np.isnan(y)
+    y, t = y[keep], t[keep]
+    result = {"steady": True, "tested": False, "slope": math.nan, "slope_interval": (math.nan, math.nan),
+              "relative_change": math.nan, "p_value": math.nan, "n": int(y.size)}
+    if y.size < min_points:
+        result["reason"] = f"not tested: {y.size} value(s), fewer than {min_points}"
+        return result
+    fit = sps.theilslopes(y, t, alpha=1 - alpha)
+    tau = sps.kendalltau(t, y)
+    median = float(np.median(y))
+    change = fit.slope * (t[-1] - t[0])
+    if median != 0:
+        relative = change / abs(median)
+    else:
+        relative = 0.0 if change == 0 else math.copysign(math.inf, change)
+    p = float(tau.pvalue) if not np.isnan(tau.pvalue) else 1.0
+    trending = p < alpha and abs(relative) > max_change
+    direction = "falling" if relative < 0 else "rising"
+    if trending:
+        reason = (f"{direction} by {100 * abs(relative):.0f} % of the median over the window "
+                  f"(Kendall p = {p:.2g}): not steady, lengthen the warm-up")
+    elif p < alpha:
+        reason = f"{direction} by {100 * abs(relative):.1f} %, within {100 * max_change:.0f} %: steady"
+    else:
+        reason = f"no significant trend (Kendall p = {p:.2g}): steady"
+    result.update({"steady": not trending, "tested": True, "slope": float(fit.slope),
+                   "slope_interval": (float(fit.low_slope), float(fit.high_slope)),
+                   "relative_change": float(relative), "p_value": p, "reason": reason})
+    return result
