@@ -251,24 +251,46 @@ def holm(p_values):
 
 # --- A/A calibration -------------------------------------------------------------------------------------
 
+def _null_intervals(x, y, rounds, analyses, rng, confidence, n_resamples):
+    """Intervals of `analyses` resampled A/A analyses of `rounds` pairs each (see calibrate()).
+
+    Returns (low, high, fell_back); a row whose two sides are both constant gets its exact point interval.
+    """
+    if x.size >= rounds:
+        idx = np.argsort(rng.random((analyses, x.size)), axis=1)[:, :rounds]
+    else:
+        idx = rng.integers(0, x.size, size=(analyses, rounds))
+    swap = rng.random((analyses, rounds)) < 0.5
+    ra = np.where(swap, y[idx], x[idx])
+    rb = np.where(swap, x[idx], y[idx])
+    low, high, fell_back = _ratio_intervals(ra, rb, confidence, n_resamples, rng, True)
+    constant = (np.ptp(ra, axis=1) == 0) & (np.ptp(rb, axis=1) == 0)
+    point = _median_ratio(ra, rb)
+    return np.where(constant, point, low), np.where(constant, point, high), fell_back & ~constant
+
+
 def calibrate(a1, a2, rounds, lower_is_better=True, analyses=200, seed=DEFAULT_SEED, confidence=0.95,
               min_delta=MIN_DELTA, n_resamples=1999):
     """Noise floor, delta and false-positive rate of compare() on this machine, from an A/A run.
 
     a1, a2: per-round values of the SAME variant run twice in the same balanced schedule (A against A),
-    paired by round index. `rounds` is the number of rounds an A/B run will use.
+    paired by round index. `rounds` is the number of rounds an A/B run will use. n_resamples: bootstrap
+    resamples per analysis (fewer than compare()'s 9999 to keep 2 x `analyses` intervals quick).
 
-    Resampled A/A analyses: each analysis takes `rounds` pairs (a1_i, a2_i) from the A/A pool, without
-    replacement when the pool has at least `rounds` pairs (with replacement only when it is smaller), and
-    swaps the two values of each pair with probability 1/2, then computes the interval of the ratio of
-    medians exactly as compare() does. Whole pairs keep what the two runs of a round share (drift, a noisy
-    neighbour). The random swap makes the null hypothesis exactly true (A1 and A2 are exchangeable: with a
-    pool of exactly `rounds` pairs this is the permutation distribution), so a systematic A1/A2 difference
-    in this one pool is not mistaken for noise (it shows in `observed` instead). Drawing without
-    replacement keeps as many distinct rounds as a real run has: resampling with replacement would add
-    ties, which make BCa degenerate and inflate the noise floor (about +15 % at 10 rounds).
+    The A/A pool: the pairs (a1_i, a2_i), with a2 first scaled so that both sides have the same median.
+    A systematic A1/A2 difference is a finding about the runner (it shows in `observed`), not noise: left
+    in, it would inflate the noise floor and so hide itself.
 
-    noise_floor: the 95th percentile, over the analyses, of how far the interval reaches from 1,
+    Resampled A/A analyses: each analysis takes `rounds` pairs from the pool, without replacement when
+    the pool has at least `rounds` pairs (with replacement, and a warning, when it is smaller), and swaps
+    the two values of each pair with probability 1/2, then computes the interval of the ratio of medians
+    as compare() does. Whole pairs keep what the two runs of a round share (drift, a noisy neighbour). The
+    random swap makes the null hypothesis exactly true (A1 and A2 exchangeable; with a pool of exactly
+    `rounds` pairs this is the permutation distribution). Drawing without replacement keeps as many
+    distinct rounds as a real run has: drawing with replacement adds ties, which make BCa degenerate and
+    inflate the noise floor (about +15 % at 10 rounds).
+
+    noise_floor: the 95th percentile, over `analyses` analyses, of how far the interval reaches from 1,
     max(1 - low, high - 1). That is the smallest effect this machine can tell apart from noise with
     `rounds` rounds: 95 % of A/A intervals stay inside 1 +/- noise_floor, so with delta >= noise_floor
     an A/A comparison says "no difference" about 95 % of the time, and only a change whose interval
@@ -277,13 +299,20 @@ def calibrate(a1, a2, rounds, lower_is_better=True, analyses=200, seed=DEFAULT_S
     of relative sd sigma per run and 10 rounds it is about 2.2 sigma (about 4 standard errors of the
     ratio of medians); it shrinks like 1 / sqrt(rounds).
 
-    Returns a dict: noise_floor, median_half_width (typical (high - low) / 2), delta = max(min_delta,
-    noise_floor), rounds, analyses, false_positives (analyses whose verdict at that delta is "better"
-    or "worse"), false_positive_rate, fpr_interval (exact binomial 95 % interval,
+    false_positive_rate: the share of ANOTHER `analyses` analyses, drawn independently of those that set
+    the noise floor, whose verdict at delta = max(min_delta, noise_floor) is "better" or "worse". A false
+    positive needs the whole interval beyond delta, so the rate is at most about 5 % when delta is the
+    noise floor; the measurement shows how far below it is and catches a broken interval, and when
+    min_delta dominates (a quiet machine) it measures the rate at min_delta.
+
+    Returns a dict: noise_floor, median_half_width (typical (high - low) / 2), delta, rounds, analyses,
+    false_positives, false_positive_rate, fpr_interval (exact binomial 95 % interval,
     scipy.stats.binomtest(...).proportion_ci()), fpr_ok (rate <= 5 %), fpr_text ("FPR 0/200 = 0.0 %
-    (<= 5 %)"), no_difference_rate (share of analyses saying "no difference"), degenerate_analyses
-    (BCa fell back to percentile), observed (compare(a1, a2) on the real A/A rounds at that delta:
-    the A/A verdict to report) and warnings.
+    (<= 5 %)"), no_difference_rate (share of the FPR analyses saying "no difference"),
+    interval_miss_rate (share of the FPR analyses whose interval excludes 1: checks the interval's claimed
+    confidence, nominally 1 - confidence; BCa on a median of 10 rounds misses somewhat more often),
+    degenerate_analyses (BCa fell back to percentile, over both sets of analyses), observed (compare(a1, a2) on the real, uncentred
+    A/A rounds at that delta: the A/A verdict to report) and warnings.
     """
     if analyses < 20:
         raise ValueError(f"calibrate needs at least 20 analyses, got {analyses}")
@@ -295,28 +324,21 @@ def calibrate(a1, a2, rounds, lower_is_better=True, analyses=200, seed=DEFAULT_S
         raise ValueError(f"calibrate needs at least 2 A/A rounds with values, got {x.size}")
     if x.size < MIN_ROUNDS:
         warns.append(f"only {x.size} A/A round(s), fewer than {MIN_ROUNDS}: the noise floor is rough")
-    rng = np.random.default_rng(seed)
-    if x.size >= rounds:
-        idx = np.argsort(rng.random((analyses, x.size)), axis=1)[:, :rounds]
-    else:
+    if x.size < rounds:
         warns.append(f"A/A pool of {x.size} rounds is smaller than {rounds}: drawn with replacement")
-        idx = rng.integers(0, x.size, size=(analyses, rounds))
-    swap = rng.random((analyses, rounds)) < 0.5
-    ra = np.where(swap, y[idx], x[idx])
-    rb = np.where(swap, x[idx], y[idx])
-    low, high, fell_back = _ratio_intervals(ra, rb, confidence, n_resamples, rng, True)
-    constant = (np.ptp(ra, axis=1) == 0) & (np.ptp(rb, axis=1) == 0)
-    point = _median_ratio(ra, rb)
-    low, high = np.where(constant, point, low), np.where(constant, point, high)
+    centred = y * (np.median(x) / np.median(y)) if np.median(y) != 0 else y
+    rng = np.random.default_rng(seed)
+    low, high, fell_back = _null_intervals(x, centred, rounds, analyses, rng, confidence, n_resamples)
     valid = ~(np.isnan(low) | np.isnan(high))
     if not valid.any():
         raise ValueError("calibrate: no A/A analysis gave an interval (all values zero or NaN?)")
-    if not valid.all():
-        warns.append(f"{int((~valid).sum())} analyses without an interval count as inconclusive")
-    reach = np.maximum(1 - low[valid], high[valid] - 1)
-    noise_floor = float(np.percentile(reach, 95))
+    noise_floor = float(np.percentile(np.maximum(1 - low[valid], high[valid] - 1), 95))
     delta = max(min_delta, noise_floor)
-    verdicts = [verdict((lo, hi), lower_is_better, delta) for lo, hi in zip(low, high)]
+    low2, high2, fell_back2 = _null_intervals(x, centred, rounds, analyses, rng, confidence, n_resamples)
+    verdicts = [verdict((lo, hi), lower_is_better, delta) for lo, hi in zip(low2, high2)]
+    without = int((~valid).sum()) + int((np.isnan(low2) | np.isnan(high2)).sum())
+    if without:
+        warns.append(f"{without} analyses gave no interval (counted as inconclusive)")
     false_positives = sum(v in ("better", "worse") for v in verdicts)
     rate = false_positives / analyses
     ci = sps.binomtest(false_positives, analyses).proportion_ci(confidence_level=0.95)
@@ -327,8 +349,9 @@ def calibrate(a1, a2, rounds, lower_is_better=True, analyses=200, seed=DEFAULT_S
             "false_positives": false_positives, "false_positive_rate": rate,
             "fpr_interval": (float(ci.low), float(ci.high)), "fpr_ok": ok,
             "fpr_text": f"FPR {false_positives}/{analyses} = {100 * rate:.1f} % ({'<=' if ok else '>'} 5 %)",
-            "no_difference_rate": sum(v == "no difference" for v in verdicts) / analyses,
-            "degenerate_analyses": int(fell_back.sum()),
+            "no_difference_rate": verdicts.count("no difference") / analyses,
+            "interval_miss_rate": float(np.mean((low2 > 1) | (high2 < 1))),
+            "degenerate_analyses": int(fell_back.sum() + fell_back2.sum()),
             "observed": compare(x, y, lower_is_better, delta=delta, confidence=confidence, seed=seed),
             "warnings": warns}
 
