@@ -211,12 +211,12 @@ def compare(a, b, lower_is_better, delta=MIN_DELTA, confidence=0.95, seed=DEFAUL
         result["round_ratios"] = [float(r) for r in _median_ratio(a[:, None], b[:, None])]
     if (a == 0).any() or (b == 0).any():
         warns.append("some values are zero: ratios against zero are 1 (0/0) or infinite")
-    if np.ptp(a) == 0 and np.ptp(b) == 0:
+    if n < 2:
+        warns.append("one round cannot give an interval")
+    elif np.ptp(a) == 0 and np.ptp(b) == 0:
         warns.append("zero variance: every round gave the same value on each side, the interval is a point")
         result["interval"] = (result["ratio"], result["ratio"])
         result["interval_method"] = "exact"
-    elif n < 2:
-        warns.append("one round cannot give an interval")
     else:
         low, high, fell_back = _ratio_intervals(a[None, :], b[None, :], confidence, n_resamples,
                                                 np.random.default_rng(seed), paired)

@@ -197,6 +197,13 @@ def test_no_data_is_inconclusive():
     assert r["verdict"] == "inconclusive" and r["n"] == 0 and math.isnan(r["ratio"])
 
 
+def test_one_round_is_inconclusive_however_large_the_change():
+    r = stats.compare([100.0], [50.0], lower_is_better=True)
+    assert r["ratio"] == 0.5
+    assert r["verdict"] == "inconclusive"
+    assert any("one round" in w for w in r["warnings"])
+
+
 def test_compare_is_deterministic_for_a_seed():
     rng = np.random.default_rng(6)
     a, b = noisy(rng, 100, 0.05, 10), noisy(rng, 95, 0.05, 10)
@@ -254,13 +261,13 @@ def test_holm_caps_at_one_and_keeps_nan():
 
 # --- A/A calibration -------------------------------------------------------------------------------------
 
-def reference_noise_floor(sigma, rounds, experiments=200, seed=11):
+def reference_noise_floor(sigma, rounds, experiments=150, seed=11):
     """95th percentile of how far compare()'s interval reaches from 1 over FRESH null experiments."""
     rng = np.random.default_rng(seed)
     reach = []
     for i in range(experiments):
         low, high = stats.compare(noisy(rng, 100, sigma, rounds), noisy(rng, 100, sigma, rounds), True,
-                                  seed=i, n_resamples=999)["interval"]
+                                  seed=i, n_resamples=499)["interval"]
         reach.append(max(1 - low, high - 1))
     return float(np.percentile(reach, 95))
 
@@ -282,14 +289,15 @@ def test_calibrate_on_null_data_has_a_low_false_positive_rate():
 
 def test_noise_floor_matches_fresh_null_experiments_and_scales_with_the_noise():
     rng = np.random.default_rng(13)
-    floors = {}
-    for sigma in (0.02, 0.05):
-        floors[sigma] = stats.calibrate(noisy(rng, 100, sigma, 30), noisy(rng, 100, sigma, 30), rounds=10,
-                                        seed=2)["noise_floor"]
+    z1, z2 = rng.standard_normal(30), rng.standard_normal(30)  # the same draws at both noise levels
+    floors = {sigma: stats.calibrate(100 * (1 + sigma * z1), 100 * (1 + sigma * z2), rounds=10, analyses=100,
+                                     seed=2)["noise_floor"] for sigma in (0.02, 0.05)}
     reference = reference_noise_floor(0.05, 10)
-    assert 0.75 <= floors[0.05] / reference <= 1.33
-    assert 1.6 <= floors[0.05] / 0.05 <= 2.8, "about 2.2 sigma at 10 rounds"
-    assert 1.8 <= floors[0.05] / floors[0.02] <= 3.4, "proportional to the noise (2.5x)"
+    # one pool of 30 A/A rounds and a 95th percentile of 100 analyses: over seeds 0-9 the ratio to the
+    # fresh-experiment reference spans 0.77-1.09, hence the tolerance
+    assert 0.65 <= floors[0.05] / reference <= 1.35
+    assert 1.5 <= floors[0.05] / 0.05 <= 2.8, "about 2.2 sigma at 10 rounds"
+    assert 2.2 <= floors[0.05] / floors[0.02] <= 2.8, "proportional to the noise (2.5x)"
 
 
 def test_quiet_machine_gets_the_minimum_delta():
