@@ -25,7 +25,8 @@ from statsmodels.stats.multitest import multipletests
 
 VERDICTS = ("better", "worse", "no difference", "inconclusive")
 MIN_DELTA = 0.03
-MIN_ROUNDS = 10
+MIN_ROUNDS = 10           # fewer rounds than this: a warning
+MIN_INTERVAL_ROUNDS = 3   # fewer than this: no interval (two rounds give only three distinct resamples)
 DEFAULT_SEED = 20240611
 SUMMARY_KEYS = ("avg", "p50", "p90", "p95", "p99", "max")
 
@@ -182,7 +183,8 @@ def compare(a, b, lower_is_better, delta=MIN_DELTA, confidence=0.95, seed=DEFAUL
     - median_a, median_b, ratio = median_b / median_a (0/0 counts as 1, x/0 as inf)
     - interval: (low, high) bootstrap interval of the ratio of medians at `confidence`, BCa
       (scipy.stats.bootstrap(..., paired=True, method="BCa")) over the paired rounds, seeded by `seed`
-    - interval_method: "BCa", or "percentile" when BCa was undefined (see warnings), or "none"
+    - interval_method: "BCa"; "percentile" when BCa was undefined (see warnings); "exact" when both
+      sides are constant (the interval is the point ratio); "none" below MIN_INTERVAL_ROUNDS (3) rounds
     - round_ratios: b_i / a_i per round when paired (the report's per-round points), else []
     - p_value: Mann-Whitney U two-sided (scipy.stats.mannwhitneyu), NaN below one value per side
     - hl_shift: Hodges-Lehmann shift b - a (median of all pairwise differences), in the metric's unit
@@ -211,8 +213,8 @@ def compare(a, b, lower_is_better, delta=MIN_DELTA, confidence=0.95, seed=DEFAUL
         result["round_ratios"] = [float(r) for r in _median_ratio(a[:, None], b[:, None])]
     if (a == 0).any() or (b == 0).any():
         warns.append("some values are zero: ratios against zero are 1 (0/0) or infinite")
-    if n < 2:
-        warns.append("one round cannot give an interval")
+    if n < MIN_INTERVAL_ROUNDS:
+        warns.append(f"{n} round(s) cannot give an interval (at least {MIN_INTERVAL_ROUNDS} needed)")
     elif np.ptp(a) == 0 and np.ptp(b) == 0:
         warns.append("zero variance: every round gave the same value on each side, the interval is a point")
         result["interval"] = (result["ratio"], result["ratio"])
@@ -316,8 +318,8 @@ def calibrate(a1, a2, rounds, lower_is_better=True, analyses=200, seed=DEFAULT_S
     """
     if analyses < 20:
         raise ValueError(f"calibrate needs at least 20 analyses, got {analyses}")
-    if rounds < 2:
-        raise ValueError(f"calibrate needs at least 2 rounds, got {rounds}")
+    if rounds < MIN_INTERVAL_ROUNDS:
+        raise ValueError(f"calibrate needs at least {MIN_INTERVAL_ROUNDS} rounds, got {rounds}")
     warns = []
     x, y = _clean(a1, a2, True, warns)
     if x.size < 2:

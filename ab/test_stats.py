@@ -197,11 +197,12 @@ def test_no_data_is_inconclusive():
     assert r["verdict"] == "inconclusive" and r["n"] == 0 and math.isnan(r["ratio"])
 
 
-def test_one_round_is_inconclusive_however_large_the_change():
-    r = stats.compare([100.0], [50.0], lower_is_better=True)
-    assert r["ratio"] == 0.5
-    assert r["verdict"] == "inconclusive"
-    assert any("one round" in w for w in r["warnings"])
+@pytest.mark.parametrize("a,b", [([100.0], [50.0]), ([100.0, 101.0], [50.0, 51.0]), ([7.0, 7.0], [3.0, 3.0])])
+def test_fewer_than_three_rounds_are_inconclusive_however_large_the_change(a, b):
+    r = stats.compare(a, b, lower_is_better=True)
+    assert r["ratio"] == pytest.approx(0.5, abs=0.08)
+    assert r["verdict"] == "inconclusive" and r["interval_method"] == "none"
+    assert any("cannot give an interval" in w for w in r["warnings"])
 
 
 def test_compare_is_deterministic_for_a_seed():
