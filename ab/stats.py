@@ -25,7 +25,8 @@ from statsmodels.stats.multitest import multipletests
 
 VERDICTS = ("better", "worse", "no difference", "inconclusive")
 MIN_DELTA = 0.03
-MIN_ROUNDS = 10
+MIN_ROUNDS = 10           # fewer rounds than this: a warning
+MIN_INTERVAL_ROUNDS = 3   # fewer than this: no interval (two rounds give only three distinct resamples)
 DEFAULT_SEED = 20240611
 SUMMARY_KEYS = ("avg", "p50", "p90", "p95", "p99", "max")
 
@@ -182,7 +183,8 @@ def compare(a, b, lower_is_better, delta=MIN_DELTA, confidence=0.95, seed=DEFAUL
     - median_a, median_b, ratio = median_b / median_a (0/0 counts as 1, x/0 as inf)
     - interval: (low, high) bootstrap interval of the ratio of medians at `confidence`, BCa
       (scipy.stats.bootstrap(..., paired=True, method="BCa")) over the paired rounds, seeded by `seed`
-    - interval_method: "BCa", or "percentile" when BCa was undefined (see warnings), or "none"
+    - interval_method: "BCa"; "percentile" when BCa was undefined (see warnings); "exact" when both
+      sides are constant (the interval is the point ratio); "none" below MIN_INTERVAL_ROUNDS (3) rounds
     - round_ratios: b_i / a_i per round when paired (the report's per-round points), else []
     - p_value: Mann-Whitney U two-sided (scipy.stats.mannwhitneyu), NaN below one value per side
     - hl_shift: Hodges-Lehmann shift b - a (median of all pairwise differences), in the metric's unit
@@ -211,12 +213,12 @@ def compare(a, b, lower_is_better, delta=MIN_DELTA, confidence=0.95, seed=DEFAUL
         result["round_ratios"] = [float(r) for r in _median_ratio(a[:, None], b[:, None])]
     if (a == 0).any() or (b == 0).any():
         warns.append("some values are zero: ratios against zero are 1 (0/0) or infinite")
-    if np.ptp(a) == 0 and np.ptp(b) == 0:
+    if n < MIN_INTERVAL_ROUNDS:
+        warns.append(f"{n} round(s) cannot give an interval (at least {MIN_INTERVAL_ROUNDS} needed)")
+    elif np.ptp(a) == 0 and np.ptp(b) == 0:
         warns.append("zero variance: every round gave the same value on each side, the interval is a point")
         result["interval"] = (result["ratio"], result["ratio"])
         result["interval_method"] = "exact"
-    elif n < 2:
-        warns.append("one round cannot give an interval")
     else:
         low, high, fell_back = _ratio_intervals(a[None, :], b[None, :], confidence, n_resamples,
                                                 np.random.default_rng(seed), paired)
@@ -309,13 +311,15 @@ def calibrate(a1, a2, rounds, lower_is_better=True, analyses=200, seed=DEFAULT_S
     false_positives, false_positive_rate, fpr_interval (exact binomial 95 % interval,
     scipy.stats.binomtest(...).proportion_ci()), fpr_ok (rate <= 5 %), fpr_text ("FPR 0/200 = 0.0 %
     (<= 5 %)"), no_difference_rate (share of the FPR analyses saying "no difference"),
-    degenerate_analyses (BCa fell back to percentile), observed (compare(a1, a2) on the real, uncentred
+    interval_miss_rate (share of the FPR analyses whose interval excludes 1: checks the interval's claimed
+    confidence, nominally 1 - confidence; BCa on a median of 10 rounds misses somewhat more often),
+    degenerate_analyses (BCa fell back to percentile, over both sets of analyses), observed (compare(a1, a2) on the real, uncentred
     A/A rounds at that delta: the A/A verdict to report) and warnings.
     """
     if analyses < 20:
         raise ValueError(f"calibrate needs at least 20 analyses, got {analyses}")
-    if rounds < 2:
-        raise ValueError(f"calibrate needs at least 2 rounds, got {rounds}")
+    if rounds < MIN_INTERVAL_ROUNDS:
+        raise ValueError(f"calibrate needs at least {MIN_INTERVAL_ROUNDS} rounds, got {rounds}")
     warns = []
     x, y = _clean(a1, a2, True, warns)
     if x.size < 2:
@@ -348,6 +352,7 @@ def calibrate(a1, a2, rounds, lower_is_better=True, analyses=200, seed=DEFAULT_S
             "fpr_interval": (float(ci.low), float(ci.high)), "fpr_ok": ok,
             "fpr_text": f"FPR {false_positives}/{analyses} = {100 * rate:.1f} % ({'<=' if ok else '>'} 5 %)",
             "no_difference_rate": verdicts.count("no difference") / analyses,
+            "interval_miss_rate": float(np.mean((low2 > 1) | (high2 < 1))),
             "degenerate_analyses": int(fell_back.sum() + fell_back2.sum()),
             "observed": compare(x, y, lower_is_better, delta=delta, confidence=confidence, seed=seed),
             "warnings": warns}
