@@ -25,10 +25,11 @@ def describe_all():
     lines = []
     for name in names():
         e = load(name)
-        variants = " vs ".join(v["label"] for v in e["variants"])
+        labels = [v["label"] for v in e["variants"]]
+        variants = (" vs ".join(labels) if len(labels) <= 3 else f"{len(labels)} variants ({labels[0]} ...)") or "one command"
         shape = e["kind"] if e["kind"] != "ab" else e["load"]["shape"]
         extra = f", sweep {e['sweep']['parameter']}" if e.get("sweep") else ""
-        extra += f", profiles {'+'.join(e['profiles'])}" if e["profiles"] != ["localhost"] else ""
+        extra += f", profiles {'+'.join(e['profiles'])}" if e.get("profiles", ["localhost"]) != ["localhost"] else ""
         lines.append(f"{name:<20} {shape:<13} {variants}{extra}: {e.get('summary') or e.get('description', '').split('.')[0]}")
     return lines
 
@@ -70,7 +71,7 @@ def load(name):
         e["variants"] = e.pop("variant")
     else:
         e["variants"] = [e[k] for k in ("baseline", "candidate") if k in e]
-    if not e["variants"]:
+    if not e["variants"] and e["kind"] != "command":
         raise SystemExit(f"{path.name}: no variants ([[variant]] tables, or [baseline] and [candidate])")
     labels = [v.get("label") for v in e["variants"]]
     if None in labels or len(set(labels)) != len(labels):
@@ -105,10 +106,15 @@ def apply_smoke(e):
     if e["kind"] == "command":
         e["command"] = smoke.get("command", e["command"])
         return e
+    if "only" in smoke:
+        e["variants"] = [v for v in e["variants"] if v["label"] in smoke["only"]]
     for key, value in smoke.items():
-        if key in ("rounds", "profiles", "values", "command"):
+        if key in ("rounds", "profiles", "values", "command", "only"):
             continue
-        e["load"][key] = value
+        if isinstance(value, dict) and isinstance(e.get(key), dict):  # e.g. a smaller [capacity] search
+            e[key] = merge(e[key], value)
+        else:
+            e["load"][key] = value
     if "profiles" in smoke:
         e["profiles"] = smoke["profiles"]
     if e.get("sweep") and "values" in smoke:

@@ -21,30 +21,65 @@ def binary():
     return str(path)
 
 
-def run(script, base_url, env, testid, variant, out_dir=None, dashboard=False, prometheus_rw=None, timeout=None):
-    """One k6 run. With out_dir: the CSV, the summary JSON and (dashboard=True) the HTML report land there
-    as k6-<testid>.*. Returns (exit code, paths)."""
+def segments(n):
+    """k6's execution segments for n processes: ['0:1/2', '1/2:1'] and the shared sequence '0,1/2,1'."""
+    points = ["0"] + [f"{i}/{n}" for i in range(1, n)] + ["1"]
+    return [f"{points[i]}:{points[i + 1]}" for i in range(n)], ",".join(points)
+
+
+def run(script, base_url, env, testid, variant, out_dir=None, dashboard=False, prometheus_rw=None, timeout=None, processes=1):
+    """One k6 run. With out_dir: the CSV, the summary JSON and (dashboard=True) the HTML report land there as
+    k6-<testid>.*. processes > 1 splits the run with --execution-segment over that many k6 processes (one load
+    generator's share each, as on several machines); their CSVs are read together as one run.
+    Returns (exit code, paths)."""
+    if processes > 1:
+        return run_segmented(script, base_url, env, testid, variant, out_dir, processes, timeout)
+    process, paths = start(script, base_url, env, testid, variant, out_dir, dashboard, prometheus_rw)
+    try:
+        code = process.wait(timeout=timeout)
+    finally:
+        process.sink.close()
+    return code, paths
+
+
+def start(script, base_url, env, testid, variant, out_dir=None, dashboard=False, prometheus_rw=None, segment=None):
     full_env = dict(os.environ, BASE_URL=base_url, VARIANT=variant, TESTID=testid, **{k: str(v) for k, v in env.items()})
     command = [binary(), "run", "--quiet", "--no-color", "--tag", f"testid={testid}", "--tag", f"variant={variant}"]
+    name = testid if segment is None else f"{testid}-seg{segment[2]}"
     paths = {}
     if out_dir is not None:
         out_dir = pathlib.Path(out_dir)
-        paths = {"csv": out_dir / f"k6-{testid}.csv", "summary": out_dir / f"k6-{testid}.json"}
+        paths = {"csv": out_dir / f"k6-{name}.csv", "summary": out_dir / f"k6-{name}.json", "log": out_dir / f"k6-{name}.log"}
         full_env["SUMMARY"] = str(paths["summary"])
         command += ["--out", f"csv={paths['csv']}"]
         if dashboard:
-            paths["dashboard"] = out_dir / f"k6-{testid}.html"
+            paths["dashboard"] = out_dir / f"k6-{name}.html"
             full_env.update(K6_WEB_DASHBOARD="true", K6_WEB_DASHBOARD_PORT="-1", K6_WEB_DASHBOARD_EXPORT=str(paths["dashboard"]))
         if prometheus_rw:
             full_env.update(K6_PROMETHEUS_RW_SERVER_URL=prometheus_rw, K6_PROMETHEUS_RW_TREND_STATS="p(50),p(90),p(95),p(99),max")
             command += ["-o", "experimental-prometheus-rw"]
+    if segment is not None:
+        command += ["--execution-segment", segment[0], "--execution-segment-sequence", segment[1]]
     command.append(str(ROOT / script))
-    log = (pathlib.Path(out_dir) / f"k6-{testid}.log") if out_dir is not None else None
-    with open(log, "w") if log else open(os.devnull, "w") as sink:
-        result = subprocess.run(command, cwd=ROOT, env=full_env, stdout=sink, stderr=subprocess.STDOUT, timeout=timeout)
-    if log:
-        paths["log"] = log
-    return result.returncode, paths
+    sink = open(paths["log"], "w") if paths else open(os.devnull, "w")
+    process = subprocess.Popen(command, cwd=ROOT, env=full_env, stdout=sink, stderr=subprocess.STDOUT)
+    process.sink = sink
+    return process, paths
+
+
+def run_segmented(script, base_url, env, testid, variant, out_dir, n, timeout=None):
+    parts, sequence = segments(n)
+    started = [start(script, base_url, env, testid, variant, out_dir, segment=(part, sequence, i + 1))
+               for i, part in enumerate(parts)]
+    codes = []
+    for process, _ in started:
+        try:
+            codes.append(process.wait(timeout=timeout))
+        finally:
+            process.sink.close()
+    paths = {"csv": [p["csv"] for _, p in started], "summary": [p["summary"] for _, p in started],
+             "log": started[0][1]["log"], "logs": [p["log"] for _, p in started]}
+    return max(codes), paths
 
 
 def aborted_reason(log_path):
@@ -58,29 +93,30 @@ def aborted_reason(log_path):
     return None
 
 
-def read_requests(path, scenario=None):
-    """The requests of one scenario (all when None): latencies (ms), send timestamps (s) and failed flags."""
+def read_requests(paths, scenario=None):
+    """The requests of one scenario (all when None): latencies (ms), send timestamps (s) and failed flags. `paths` is
+    one CSV or the CSVs of a segmented run, read as one."""
     latencies, times, failed = [], [], []
-    with open(path, newline="") as f:
-        for row in csv.DictReader(f):
-            if scenario is not None and row.get("scenario") != scenario:
-                continue
-            if row["metric_name"] == "http_req_duration":
-                latencies.append(float(row["metric_value"]))
-                times.append(int(row["timestamp"]))
-            elif row["metric_name"] == "http_req_failed":
-                failed.append(float(row["metric_value"]) > 0)
+    for row in rows(paths):
+        if scenario is not None and row.get("scenario") != scenario:
+            continue
+        if row["metric_name"] == "http_req_duration":
+            latencies.append(float(row["metric_value"]))
+            times.append(int(row["timestamp"]))
+        elif row["metric_name"] == "http_req_failed":
+            failed.append(float(row["metric_value"]) > 0)
     return latencies, times, failed
 
 
-def dropped_iterations(path):
+def rows(paths):
+    for path in paths if isinstance(paths, (list, tuple)) else [paths]:
+        with open(path, newline="") as f:
+            yield from csv.DictReader(f)
+
+
+def dropped_iterations(paths):
     """Iterations k6 could not start in time (an open model that outran its VUs): counted as failures."""
-    total = 0
-    with open(path, newline="") as f:
-        for row in csv.DictReader(f):
-            if row["metric_name"] == "dropped_iterations":
-                total += int(float(row["metric_value"]))
-    return total
+    return sum(int(float(row["metric_value"])) for row in rows(paths) if row["metric_name"] == "dropped_iterations")
 
 
 def read_summary(path):

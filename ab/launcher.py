@@ -72,6 +72,28 @@ class App:
         subprocess.run([PERFLAB, "app", "stop", "--instance", self.instance], cwd=ROOT, capture_output=True)
 
 
+class RemoteApp(App):
+    """A variant that already runs elsewhere (a cluster: docs/scale-out.md): the runner loads it and reads its
+    /actuator/prometheus, but neither starts nor stops it; process CPU, JFR and MariaDB counters are not read."""
+
+    def __init__(self, experiment, variant, index, url):
+        super().__init__(experiment, variant, index, {})
+        self.url = url.rstrip("/")
+        self.instance = f"remote-{index}"
+
+    def pid(self):
+        return None
+
+    def start(self):
+        pass
+
+    def start_in_background(self):
+        raise SystemExit("the cold-start shape starts the app itself: it cannot run against a remote lab")
+
+    def stop(self):
+        pass
+
+
 def variant_env(variant, env):
     """The environment for a variant's data commands (seed, reset, invariants): its database as PERFLAB_DB_NAME, its
     Redis logical database as PERFLAB_REDIS_DB and WALLET_REDIS_DB (the wallet reset deletes its keys there)."""

@@ -88,7 +88,10 @@ class Window:
         self.probes = [m for m in mechanisms if m.get("kind") == "probe"]
 
     def __enter__(self):
-        self.db_pid = mariadb_pid()
+        local = self.app.pid() is not None  # a remote lab's processes and database are not this machine's
+        self.db_pid = mariadb_pid() if local else None
+        if not local:
+            self.status_names = []
         self.before = prom.scrape(self.app.url)
         self.cpu_before = {"app": process_cpu_seconds(self.app.pid()), "mariadb": process_cpu_seconds(self.db_pid)}
         self.status_before = mariadb_status(self.env, self.status_names)

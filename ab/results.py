@@ -62,6 +62,31 @@ def regenerate_tables(paths=None):
     return changed
 
 
+NOT_MEASURED = re.compile(r"<!-- not measured: [^>]+-->")
+
+
+def unbacked_tables(path):
+    """Markdown tables outside results blocks that hold a digit in a body row, with no `<!-- not measured: why -->`
+    line right above them (tables of ports, defaults or knobs say so; measured numbers come from a results block)."""
+    text = BLOCK.sub(lambda m: m.group(1) + "\n" * m.group("body").count("\n") + m.group(5), path.read_text())
+    lines = text.splitlines()
+    found, i = [], 0
+    while i < len(lines):
+        if lines[i].lstrip().startswith("|") and i + 1 < len(lines) and re.match(r"\s*\|[\s:|-]+\|\s*$", lines[i + 1]):
+            start = i
+            i += 2
+            body = []
+            while i < len(lines) and lines[i].lstrip().startswith("|"):
+                body.append(lines[i])
+                i += 1
+            above = "\n".join(lines[max(0, start - 2):start])
+            if any(re.search(r"\d", row) for row in body) and not NOT_MEASURED.search(above):
+                found.append(f"{path.relative_to(ROOT)}:{start + 1}: {lines[start][:80]}")
+        else:
+            i += 1
+    return found
+
+
 def noise_floor(experiment):
     """The noise floor of the newest A/A calibration of this experiment: published first, else results/."""
     candidates = [PUBLISHED / f"{experiment}-aa" / "result.json"]

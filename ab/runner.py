@@ -126,14 +126,20 @@ def run_cell(ctx, e, profile, parameter, value):
     """All rounds of all variants at one network profile and one sweep point."""
     cell_e = experiments.with_point(e, parameter, value) if parameter else e
     overrides = {parameter.split(".", 1)[1]: value} if parameter and parameter.startswith("network.") else None
-    links = network.profile(profile, overrides)
-    options, net_args = ctx.toxiproxy.apply(links)
-    cell = {"profile": profile, "network": network.describe(profile, links), "parameter": parameter, "value": value,
+    if profile == "remote":
+        links, options, net_args = {}, [], []
+    else:
+        links = network.profile(profile, overrides)
+        options, net_args = ctx.toxiproxy.apply(links)
+    cell = {"profile": profile, "network": "a remote lab: " + ", ".join(ctx.args.base_url) if profile == "remote" else network.describe(profile, links), "parameter": parameter, "value": value,
             "tag": cell_tag(profile, parameter, value), "runs": []}
     ctx.e = cell_e
     shape = cell_e["load"]["shape"]
     load = cell_e["load"]
-    apps = [launcher.App(cell_e, v, i, ctx.env, options, net_args) for i, v in enumerate(cell_e["variants"])]
+    if ctx.args.base_url:
+        apps = [launcher.RemoteApp(cell_e, v, i, url) for i, (v, url) in enumerate(zip(cell_e["variants"], ctx.args.base_url))]
+    else:
+        apps = [launcher.App(cell_e, v, i, ctx.env, options, net_args) for i, v in enumerate(cell_e["variants"])]
     by_label = {a.label: (a, v) for a, v in zip(apps, cell_e["variants"])}
     labels = [v["label"] for v in cell_e["variants"]]
     where = f"{profile}" + (f", {parameter}={value}" if parameter else "")
@@ -275,6 +281,10 @@ def parse_args(argv):
     p.add_argument("--sweep", help="sweep values, comma-separated (default: the file's)")
     p.add_argument("--delta", type=float, help="practical margin δ as a fraction (default: the file's, else max(3 %%, A/A noise floor))")
     p.add_argument("--no-jfr", action="store_true", help="do not record JFR")
+    p.add_argument("--base-url", action="append", help="a remote lab: the URL of each variant's app, in the file's order "
+                   "(repeat per variant); the runner loads and scrapes it but does not start it, and skips network profiles")
+    p.add_argument("--prometheus", help="the Prometheus k6 remote-writes to (default: the local stack's, when it answers)")
+    p.add_argument("--k6-processes", type=int, help="split each run's load over N k6 processes (--execution-segment)")
     p.add_argument("--out", help="output folder (default results/<timestamp>-<experiment>)")
     p.add_argument("--publish", metavar="NAME", help="also copy the result to docs/results/NAME/ (what README.md and docs/ cite)")
     return p.parse_args(argv)
@@ -304,6 +314,8 @@ def main(argv=None):
         e["load"]["rate"] = args.rate
     if args.duration:
         e["load"]["duration"] = args.duration
+    if args.k6_processes:
+        e["load"]["processes"] = args.k6_processes
     if args.profile:
         e["profiles"] = args.profile
     if args.sweep and e.get("sweep"):
@@ -317,8 +329,18 @@ def main(argv=None):
     name = e["name"] + e.get("name_suffix", "")
     out_dir = pathlib.Path(args.out) if args.out else ROOT / "results" / f"{stamp}-{name}"
     out_dir.mkdir(parents=True, exist_ok=True)
-    require_stack(env)
+    if args.base_url:
+        if len(args.base_url) != len(e["variants"]):
+            raise SystemExit(f"--base-url: give one URL per variant ({len(e['variants'])}: {', '.join(v['label'] for v in e['variants'])})")
+        e["profiles"] = ["remote"]
+        for v in e["variants"]:
+            v.pop("seed", None), v.pop("reset", None)
+        e["invariant"] = []
+    else:
+        require_stack(env)
     ctx = Context(e, args, env, out_dir)
+    if args.prometheus:
+        ctx.prometheus_rw = args.prometheus.rstrip("/") + "/api/v1/write"
     ctx.delta, delta_source = (args.delta, "--delta") if args.aa and args.delta else delta_for(e, args) if not args.aa else (0.03, "A/A (3 %)")
     cells_planned = len(e["profiles"]) * len(points(e))
     ctx.progress = Progress(cells_planned * len(e["variants"]) * e["rounds"])
@@ -342,7 +364,8 @@ def main(argv=None):
             for parameter, value in points(e):
                 cells.append(run_cell(ctx, e, profile, parameter, value))
     finally:
-        ctx.toxiproxy.clear()
+        if not args.base_url:
+            ctx.toxiproxy.clear()
     info["load_after"] = os.getloadavg()
     result = {"experiment": e, "name": name, "args": {k: v for k, v in vars(args).items()},
               "command": "./perflab ab " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:])),

@@ -68,7 +68,8 @@ def reset(ctx, variant):
 def warm_up(ctx, app, variant, load):
     if not load.get("warmup"):
         return
-    env = k6_env(load, variant, DURATION=load["warmup"], REQUESTS=load.get("warmup_requests", load.get("requests", "")))
+    requests = variant.get("warmup_requests", load.get("warmup_requests", load.get("requests", "")))
+    env = k6_env(load, variant, DURATION=load["warmup"], REQUESTS=requests)
     k6io.run(load.get("warmup_script", load["script"]), app.url, env, f"{ctx.e['name']}-warmup", app.label)
 
 
@@ -85,7 +86,8 @@ def measured_run(ctx, app, variant, round_no, load, cell):
             ctx.jfr.start(app.pid())
             started = time.time()
             code, paths = k6io.run(load["script"], app.url, k6_env(load, variant), testid, app.label, ctx.out_dir,
-                                   dashboard=ctx.dashboard, prometheus_rw=ctx.prometheus_rw)
+                                   dashboard=ctx.dashboard, prometheus_rw=ctx.prometheus_rw,
+                                   processes=int(variant.get("k6_processes", load.get("processes", 1))))
             took = time.time() - started
             jfr = ctx.jfr.stop(app.pid(), ctx.out_dir / f"{testid}.jfr")
     finally:
@@ -97,7 +99,8 @@ def measured_run(ctx, app, variant, round_no, load, cell):
     run = {"variant": app.label, "round": round_no, "testid": testid, "k6_exit": code, **stats.summarize(latencies),
            "tps": len(latencies) / (duration if load.get("shape") == "open" or "duration" in load else took),
            "error_rate": (sum(failed) + dropped) / sent if sent else math.nan, "requests": len(latencies),
-           "dropped": dropped, "series": k6io.per_second(latencies, times), "knobs": window.knobs(), "jfr": jfr,
+           "dropped": dropped, "k6_processes": int(variant.get("k6_processes", load.get("processes", 1))),
+           "series": k6io.per_second(latencies, times), "knobs": window.knobs(), "jfr": jfr,
            "dashboard": str(paths.get("dashboard", "")) or None, "mechanism": window.values(len(latencies))}
     if not latencies:
         run["aborted"] = k6io.aborted_reason(paths["log"]) or f"k6 sent no request (log {paths['log']})"

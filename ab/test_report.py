@@ -1,48 +1,69 @@
+"""The report and the docs' tables, from a result built the way the runner builds one (real stats, synthetic runs)."""
 import math
-import unittest
 
 import report
-import stats
+import results
+import runner
 
 
-def result():
-    a = [{"p50": 100.0, "tps": 10.0}, {"p50": 110.0, "tps": 10.0}]
-    b = [{"p50": 50.0, "tps": 10.0}, {"p50": 55.0, "tps": 10.0}]
-    comparisons = [stats.compare(a, b, "p50", True), stats.compare(a, b, "tps", False)]
-    runs = [dict(r, side="A-side", round=i + 1, testid=f"x-a-r{i + 1}", avg=r["p50"], p95=r["p50"], p99=r["p50"],
-                 max=r["p50"], error_rate=0.0, mechanism={"new connections per call": 1.0}, invariants=[], knobs=[],
-                 series=[{"t": 0, "rps": 10, "p50": r["p50"], "p95": r["p50"], "p99": r["p50"]}]) for i, r in enumerate(a)]
-    runs += [dict(r, side="B-side", round=i + 1, testid=f"x-b-r{i + 1}", avg=r["p50"], p95=r["p50"], p99=r["p50"],
-                  max=r["p50"], error_rate=0.0, mechanism={"new connections per call": 0.0}, invariants=[], knobs=[],
-                  series=[{"t": 0, "rps": 10, "p50": r["p50"], "p95": r["p50"], "p99": r["p50"]}]) for i, r in enumerate(b)]
-    return {"experiment": {"name": "x", "baseline": {"label": "A-side"}, "candidate": {"label": "B-side"},
-                           "load": {"script": "k6/x.js"}},
-            "args": {"rounds": 2, "rate": 10, "duration": "5s"}, "command": "./perflab ab x",
-            "machine": {"commit": "abc", "cores": 2, "memory_kb": 1, "os": "linux", "versions": {}},
-            "primary": {"metric": "p50", "verdict": "better", "candidate_wins": True},
-            "comparisons": comparisons, "runs": runs}
+def experiment():
+    return {"name": "x", "kind": "ab", "description": "d", "rounds": 10, "max_rounds": 20,
+            "variants": [{"label": "A-side", "args": []}, {"label": "B-side", "args": []}],
+            "load": {"shape": "open", "script": "k6/x.js", "rate": 10, "duration": "5s"},
+            "primary": {"metric": "p95", "expect": "better", "mechanisms": ["statements"]},
+            "mechanism": [{"name": "statements", "kind": "ratio", "better": "lower"}], "profiles": ["localhost"]}
 
 
-class ReportTest(unittest.TestCase):
-
-    def test_markdown_table_has_the_seed_style_before_after_delta(self):
-        md = report.markdown(result())
-        self.assertIn("| p50 (ms) | 105.0 → 52.5 (-50.0%) | 0.5 |", md)
-        self.assertIn("| TPS | 10.0 → 10.0 (+0.0%) |", md)
-        self.assertIn("better", md)
-        self.assertIn("./perflab ab x", md)
-
-    def test_html_is_self_contained_with_svg_charts(self):
-        page = report.html(result())
-        self.assertIn("<svg", page)
-        self.assertNotIn("http://", page.replace('xmlns="http://www.w3.org/2000/svg"', ""))
-        self.assertNotIn("https://", page)
-        self.assertIn("p95 per second", page)
-
-    def test_formatting_of_missing_values(self):
-        self.assertEqual(report.fmt(math.nan), "–")
-        self.assertEqual(report.fmt(0.0123, "error_rate"), "1.23%")
+def run(label, i, p95, statements):
+    return {"variant": label, "round": i, "testid": f"x-{label}-r{i}", "p50": p95 / 2, "p90": p95 * .9, "p95": p95,
+            "p99": p95 * 1.2, "avg": p95 / 2, "max": p95 * 2, "tps": 10.0, "error_rate": 0.0, "requests": 100,
+            "mechanism": {"statements": statements}, "invariants": [], "knobs": [],
+            "series": [{"t": t, "rps": 10, "p50": p95 / 2, "p95": p95, "p99": p95} for t in range(5)]}
 
 
-if __name__ == "__main__":
-    unittest.main()
+def result(b_p95=50.0, b_statements=5.0):
+    e = experiment()
+    runs = [run("A-side", i, 100.0 + i, 12.0) for i in range(1, 11)] + [run("B-side", i, b_p95 + i, b_statements) for i in range(1, 11)]
+    cell = {"profile": "localhost", "network": "localhost: every service on localhost, no proxy", "parameter": None,
+            "value": None, "tag": "localhost", "runs": runs}
+    cell["comparisons"] = runner.compare(e, runs, 0.03)
+    out = {"experiment": e, "name": "x", "command": "./perflab ab x", "delta": 0.03, "delta_source": "default",
+           "machine": {"commit": "abc", "cores": 2, "load_before": [1, 1, 1], "load_after": [1, 1, 1], "versions": {}},
+           "started": "2026-11-22T18:00:00", "cells": [cell]}
+    out["verdict"] = results.overall(e, [cell], False, None)
+    return out
+
+
+def test_the_verdict_says_why_with_the_mechanism():
+    r = result()
+    primary = r["cells"][0]["comparisons"][0]
+    assert primary["primary"]["verdict"] == "better"
+    assert "because statements 12.0 → 5" in primary["because"]
+    assert r["verdict"]["ok"]
+
+
+def test_a_win_whose_mechanism_did_not_move_is_flagged():
+    r = result(b_statements=12.0)
+    assert "mechanism not shown" in r["cells"][0]["comparisons"][0]["because"]
+
+
+def test_markdown_and_html_hold_the_verdict_table_rounds_and_latency_charts():
+    r = result()
+    md = report.markdown(r)
+    assert "| B-side | p95 (ms) | 105.5 | 55.5 |" in md
+    page = report.html(r)
+    for element in ('id="verdict-table"', 'id="rounds-chart"', 'id="latency-chart"'):
+        assert element in page
+    assert "https://" not in page
+
+
+def test_views_render_the_tables_the_docs_embed():
+    table = report.view(result(), "verdict")
+    assert table.splitlines()[0].startswith("| network | variants | primary |")
+    assert "A-side → B-side" in table and "better" in table
+    assert "./perflab ab x" in table
+
+
+def test_formatting_of_missing_values():
+    assert report.fmt(math.nan) == "–"
+    assert report.fmt(0.0123, "error_rate") == "1.23%"
