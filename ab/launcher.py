@@ -1,5 +1,5 @@
 """App instances for an experiment, through the one launcher, `./perflab app start`: one instance per variant
-(ab-0, ab-1, ...) on its own port, database and Redis logical database, so that the variants of a round stand side
+(ab-8091, ab-8092, ...: PERFLAB_AB_PORT sets the first port), database and Redis logical database, so that the variants of a round stand side
 by side and each is idle while another is measured."""
 import os
 import pathlib
@@ -14,8 +14,8 @@ class App:
     def __init__(self, experiment, variant, index, env, network_options=(), network_args=()):
         self.variant = variant
         self.label = variant["label"]
-        self.instance = f"ab-{index}"
         self.port = BASE_PORT + index
+        self.instance = f"ab-{self.port}"  # PERFLAB_AB_PORT moves a whole run's instances, names included
         self.url = f"http://127.0.0.1:{self.port}"
         self.database = variant.get("database", env.get("PERFLAB_DB_NAME", "perflab"))
         self.redis_db = variant["redis_db"]

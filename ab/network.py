@@ -8,6 +8,7 @@ chunk waits 0 or 1 ms), a mean of 0.25 ms one of 0 ms with 2 ms of jitter (3 chu
 1 ms): the mean is what the profile names, the spread is wider than a real network's.
 """
 import json
+import os
 import pathlib
 import tomllib
 import urllib.error
@@ -15,10 +16,13 @@ import urllib.request
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PROFILES_FILE = ROOT / "experiments" / "network.toml"
-# link -> (proxy name, listen port, .env key of the upstream port)
-LINKS = {"db": ("ab-mariadb", 23306, "PERFLAB_DB_PORT"),
-         "redis": ("ab-redis", 26379, "PERFLAB_REDIS_PORT"),
-         "auth": ("ab-auth", 28443, "PERFLAB_WIREMOCK_HTTPS_PORT")}
+# link -> (proxy name, listen port, .env key of the upstream port); a runner started with another PERFLAB_AB_PORT
+# (two runs at once) gets proxies of its own, shifted by the same offset
+_OFFSET = int(os.environ.get("PERFLAB_AB_PORT", "8091")) - 8091
+_SUFFIX = f"-{_OFFSET}" if _OFFSET else ""
+LINKS = {"db": (f"ab-mariadb{_SUFFIX}", 23306 + _OFFSET, "PERFLAB_DB_PORT"),
+         "redis": (f"ab-redis{_SUFFIX}", 26379 + _OFFSET, "PERFLAB_REDIS_PORT"),
+         "auth": (f"ab-auth{_SUFFIX}", 28443 + _OFFSET, "PERFLAB_WIREMOCK_HTTPS_PORT")}
 
 
 def profiles():
