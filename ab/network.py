@@ -20,9 +20,9 @@ PROFILES_FILE = ROOT / "experiments" / "network.toml"
 # (two runs at once) gets proxies of its own, shifted by the same offset
 _OFFSET = int(os.environ.get("PERFLAB_AB_PORT", "8091")) - 8091
 _SUFFIX = f"-{_OFFSET}" if _OFFSET else ""
-LINKS = {"db": (f"ab-mariadb{_SUFFIX}", 23306 + _OFFSET, "PERFLAB_DB_PORT"),
-         "redis": (f"ab-redis{_SUFFIX}", 26379 + _OFFSET, "PERFLAB_REDIS_PORT"),
-         "auth": (f"ab-auth{_SUFFIX}", 28443 + _OFFSET, "PERFLAB_WIREMOCK_HTTPS_PORT")}
+LINKS = {"db": (f"ab-mariadb{_SUFFIX}", 33306 + _OFFSET, "PERFLAB_DB_PORT"),
+         "redis": (f"ab-redis{_SUFFIX}", 36379 + _OFFSET, "PERFLAB_REDIS_PORT"),
+         "auth": (f"ab-auth{_SUFFIX}", 38443 + _OFFSET, "PERFLAB_WIREMOCK_HTTPS_PORT")}
 
 
 def profiles():

@@ -342,8 +342,8 @@ def profile_section(cell, out_dir):
     requests = lambda label: next((r.get("requests") for r in reversed(cell["runs"]) if r["variant"] == label), None)  # noqa: E731
     out = []
     try:
-        a = jfr.summarize(a_path, requests=requests(comparisons[0]["baseline"]))
-        b = jfr.summarize(b_path, requests=requests(comparisons[0]["candidate"]))
+        a = jfr.summary(a_path, requests=requests(comparisons[0]["baseline"]))
+        b = jfr.summary(b_path, requests=requests(comparisons[0]["candidate"]))
         out.append(jfr_tables(jfr.diff(a, b), comparisons[0]))
     except Exception as error:  # the report still renders; the reason is shown
         out.append(f"<p>JFR summary failed: {h.escape(str(error))}</p>")
@@ -357,15 +357,26 @@ def profile_section(cell, out_dir):
     return "".join(out)
 
 
+JFR_SECTIONS = {"cpu_self": "top methods by CPU samples (self)", "cpu_total": "methods by CPU samples (on the stack)",
+                "allocation": "allocation by class", "monitor_enter": "lock contention (synchronized)",
+                "thread_park": "threads parked (locks, pools)", "gc": "GC pauses", "jit": "JIT activity", "totals": "totals"}
+
+
 def jfr_tables(diff, comparison):
-    out = []
-    for section, rows in diff.items():
+    """A and B side by side for each section of the JFR summary (ab/jfr.py), largest change first."""
+    out = ['<div id="jfr-diff">']
+    for section, content in diff.items():
+        rows = content["rows"][:10]
         if not rows:
             continue
-        body = "".join("<tr>" + "".join(f"<td>{h.escape(fmt(x) if not isinstance(x, str) else x)}</td>" for x in row) + "</tr>"
-                       for row in rows[:10])
-        out.append(f"<h4>{h.escape(section)}</h4><table><tr><th>what</th><th>{h.escape(comparison['baseline'])}</th>"
-                   f"<th>{h.escape(comparison['candidate'])}</th><th>change</th></tr>{body}</table>")
+        body = "".join(f"<tr><td>{h.escape(str(r['name']))}</td><td>{fmt(r['a'])}</td><td>{fmt(r['b'])}</td>"
+                       f"<td>{fmt(r['change'])}</td><td>{pct(1 + r['relative']) if r.get('relative') is not None else '–'}</td></tr>"
+                       for r in rows)
+        unit = f" ({h.escape(content['unit'])})" if content.get("unit") else ""
+        out.append(f"<h4>{h.escape(JFR_SECTIONS.get(section, section))}{unit}</h4><table><tr><th>what</th>"
+                   f"<th>{h.escape(comparison['baseline'])}</th><th>{h.escape(comparison['candidate'])}</th><th>change</th>"
+                   f"<th>relative</th></tr>{body}</table>")
+    out.append("</div>")
     return "".join(out)
 
 

@@ -43,20 +43,21 @@ def k6_env(load, variant, **extra):
 
 
 class Jfr:
-    """A JFR recording of the measured window only, started and stopped with jcmd (JDK 25)."""
+    """A JFR recording of the measured window only (ab/jfr.py: jcmd JFR.start / JFR.stop, JDK 25 profile settings)."""
 
     def __init__(self, enabled):
         self.enabled = enabled
-        self.jcmd = os.path.join(os.environ.get("JAVA_HOME", "/usr"), "bin", "jcmd")
 
     def start(self, pid):
         if self.enabled and pid:
-            subprocess.run([self.jcmd, str(pid), "JFR.start", "name=ab", "settings=profile"], capture_output=True, timeout=60)
+            import jfr
+            jfr.start_recording(pid)
 
     def stop(self, pid, path):
         if not (self.enabled and pid):
             return None
-        subprocess.run([self.jcmd, str(pid), "JFR.stop", "name=ab", f"filename={path}"], capture_output=True, timeout=120)
+        import jfr
+        jfr.stop_recording(pid, path)
         return str(path) if pathlib.Path(path).exists() else None
 
 
