@@ -4,6 +4,7 @@ Each broken case is a small kustomization in a temporary directory that takes a 
 kustomization) and breaks one thing with a patch, so what is validated is still kustomize's rendered output.
 Run through k8s/validate.sh (it pins kustomize and sets KUSTOMIZE), or: KUSTOMIZE=... pytest k8s/test_validate.py
 """
+import json
 import os
 import textwrap
 from pathlib import Path
@@ -33,6 +34,12 @@ def broken(tmp_path: Path, base: str, body: str) -> Path:
     return tmp_path
 
 
+def patched(tmp_path: Path, base: str, kind: str, name: str, *ops: dict) -> Path:
+    """base with JSON patch operations applied to one resource."""
+    return broken(tmp_path, base, f"patches:\n  - target: {{kind: {kind}, name: {name}}}\n"
+                                  f"    patch: '{json.dumps(list(ops))}'\n")
+
+
 def problems(target: Path, crds) -> str:
     report = validate.validate(target, KUSTOMIZE, crds, validate.DEFAULT_KUBERNETES_VERSION)
     return "\n".join(report.problems)
@@ -46,66 +53,38 @@ def test_every_overlay_example_and_the_load_pass(capsys):
 
 
 def test_a_deployment_with_replicas_three_fails(tmp_path, crds):
-    target = broken(tmp_path, "overlays/after", """
-        patches:
-          - target: {kind: Deployment, name: perflab}
-            patch: |-
-              - op: add
-                path: /spec/replicas
-                value: three
-        """)
+    target = patched(tmp_path, "overlays/after", "Deployment", "perflab",
+                     {"op": "add", "path": "/spec/replicas", "value": "three"})
     found = problems(target, crds)
     assert "Deployment perflab: spec.replicas: 'three' is not of type 'integer'" in found
 
 
 def test_a_testrun_with_parallelism_x_fails_against_the_crd(tmp_path, crds):
-    target = broken(tmp_path, "load", """
-        patches:
-          - target: {kind: TestRun, name: perflab-load}
-            patch: |-
-              - op: replace
-                path: /spec/parallelism
-                value: x
-        """)
+    target = patched(tmp_path, "load", "TestRun", "perflab-load",
+                     {"op": "replace", "path": "/spec/parallelism", "value": "x"})
     assert "TestRun perflab-load: spec.parallelism: 'x' is not of type 'integer' (CRD schema)" in problems(target, crds)
 
 
 def test_a_misspelt_testrun_field_fails(tmp_path, crds):
-    target = broken(tmp_path, "load", """
-        patches:
-          - target: {kind: TestRun, name: perflab-load}
-            patch: |-
-              - op: move
-                from: /spec/parallelism
-                path: /spec/paralelism
-        """)
+    target = patched(tmp_path, "load", "TestRun", "perflab-load",
+                     {"op": "move", "from": "/spec/parallelism", "path": "/spec/paralelism"})
     found = problems(target, crds)
     assert "'paralelism' was unexpected" in found
     assert "'parallelism' is a required property" in found
 
 
 def test_a_k6_library_file_left_out_of_the_volume_fails(tmp_path, crds):
-    target = broken(tmp_path, "load", """
-        patches:
-          - target: {kind: TestRun, name: perflab-load}
-            patch: |-
-              - op: remove
-                path: /spec/runner/volumes/0/projected/sources/1/configMap/items/1
-        """)
+    target = patched(tmp_path, "load", "TestRun", "perflab-load",
+                     {"op": "remove", "path": "/spec/runner/volumes/0/projected/sources/1/configMap/items/1"})
     found = problems(target, crds)
     assert "k6/lib/route-auth.js is not mounted at /scripts/lib/route-auth.js" in found
     assert "/scripts/routes.js imports ./lib/route-auth.js, which resolves to /scripts/lib/route-auth.js" in found
 
 
 def test_a_workload_referring_to_a_missing_config_map_fails(tmp_path, crds):
-    target = broken(tmp_path, "overlays/before", """
-        patches:
-          - target: {kind: Deployment, name: perflab}
-            patch: |-
-              - op: replace
-                path: /spec/template/spec/containers/0/envFrom/0/configMapRef/name
-                value: perflab-knobs
-        """)
+    target = patched(tmp_path, "overlays/before", "Deployment", "perflab",
+                     {"op": "replace", "path": "/spec/template/spec/containers/0/envFrom/0/configMapRef/name",
+                      "value": "perflab-knobs"})
     assert "Deployment perflab: refers to ConfigMap perflab-knobs" in problems(target, crds)
 
 

@@ -46,4 +46,5 @@ echo "== kustomize build + validate (kustomize $KUSTOMIZE_VERSION, Kubernetes $K
 "$VENV/bin/python" k8s/validate.py --kustomize "$KUSTOMIZE" --kubernetes-version "$KUBERNETES_VERSION" "$@"
 
 echo "== the validator fails on broken manifests"
-"$VENV/bin/python" -m pytest -q -p no:cacheprovider k8s/test_validate.py
+"$VENV/bin/python" -m pytest -q -p no:cacheprovider k8s/test_validate.py \
+  --deselect k8s/test_validate.py::test_every_overlay_example_and_the_load_pass   # validate.py has just done that
