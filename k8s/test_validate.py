@@ -88,6 +88,13 @@ def test_a_workload_referring_to_a_missing_config_map_fails(tmp_path, crds):
     assert "Deployment perflab: refers to ConfigMap perflab-knobs" in problems(target, crds)
 
 
+def test_a_missing_secret_key_fails(tmp_path, crds):
+    target = patched(tmp_path, "overlays/before", "StatefulSet", "mariadb",
+                     {"op": "replace", "path": "/spec/template/spec/containers/0/env/2/valueFrom/secretKeyRef/key",
+                      "value": "DB_USER"})
+    assert "StatefulSet mariadb: refers to key DB_USER of Secret perflab-credentials-" in problems(target, crds)
+
+
 def test_a_preset_naming_no_spring_profile_fails(tmp_path, crds):
     target = broken(tmp_path, "overlays/wallet-after", """
         configMapGenerator:

@@ -149,41 +149,48 @@ def pod_specs(doc: dict):
 
 
 def referenced(pod: dict):
-    """(kind, name) of every ConfigMap and Secret a pod spec (or a TestRun part) refers to."""
+    """(kind, name, key or None) of every ConfigMap and Secret a pod spec (or a TestRun part) refers to."""
+    def items(kind, name, source):
+        keys = [item["key"] for item in source.get("items") or []]
+        return [(kind, name, key) for key in keys] or [(kind, name, None)]
+
     for volume in pod.get("volumes") or []:
         if "configMap" in volume:
-            yield "ConfigMap", volume["configMap"]["name"]
+            yield from items("ConfigMap", volume["configMap"]["name"], volume["configMap"])
         if "secret" in volume:
-            yield "Secret", volume["secret"]["secretName"]
+            yield from items("Secret", volume["secret"]["secretName"], volume["secret"])
         for source in (volume.get("projected") or {}).get("sources") or []:
             if "configMap" in source:
-                yield "ConfigMap", source["configMap"]["name"]
+                yield from items("ConfigMap", source["configMap"]["name"], source["configMap"])
             if "secret" in source:
-                yield "Secret", source["secret"]["name"]
+                yield from items("Secret", source["secret"]["name"], source["secret"])
     containers = (pod.get("containers") or []) + (pod.get("initContainers") or [])
     if "env" in pod or "envFrom" in pod:  # a TestRun part is its own single container
         containers.append(pod)
     for container in containers:
         for source in container.get("envFrom") or []:
             if "configMapRef" in source:
-                yield "ConfigMap", source["configMapRef"]["name"]
+                yield "ConfigMap", source["configMapRef"]["name"], None
             if "secretRef" in source:
-                yield "Secret", source["secretRef"]["name"]
+                yield "Secret", source["secretRef"]["name"], None
         for env in container.get("env") or []:
             value_from = env.get("valueFrom") or {}
             if "configMapKeyRef" in value_from:
-                yield "ConfigMap", value_from["configMapKeyRef"]["name"]
+                yield "ConfigMap", value_from["configMapKeyRef"]["name"], value_from["configMapKeyRef"]["key"]
             if "secretKeyRef" in value_from:
-                yield "Secret", value_from["secretKeyRef"]["name"]
+                yield "Secret", value_from["secretKeyRef"]["name"], value_from["secretKeyRef"]["key"]
 
 
 def check_references(docs: list[dict], report: Report):
-    present = {(doc.get("kind"), doc["metadata"]["name"]) for doc in docs if "metadata" in doc}
+    keys = {(doc["kind"], doc["metadata"]["name"]): {*(doc.get("data") or {}), *(doc.get("binaryData") or {})}
+            for doc in docs if doc.get("kind") in ("ConfigMap", "Secret")}
     for doc in docs:
         for pod in pod_specs(doc):
-            for kind, name in referenced(pod):
-                if (kind, name) not in present:
+            for kind, name, key in referenced(pod):
+                if (kind, name) not in keys:
                     report.add(doc, f"refers to {kind} {name}, which the rendered output does not contain")
+                elif key is not None and key not in keys[(kind, name)]:
+                    report.add(doc, f"refers to key {key} of {kind} {name}, which has no such key")
 
 
 # ---------------------------------------------------------------------------------------------- the repository

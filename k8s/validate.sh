@@ -20,10 +20,11 @@ install_kustomize() { # go install into $BIN/kustomize-VERSION, the layout stack
   dir=$bin/kustomize-$KUSTOMIZE_VERSION
   if [ ! -x "$dir/kustomize" ]; then
     command -v go >/dev/null || die "Go is needed to build kustomize $KUSTOMIZE_VERSION (apt-get install golang-go)"
-    echo "building kustomize $KUSTOMIZE_VERSION with go install (about 1.5 minutes, once)" >&2
+    echo "building kustomize $KUSTOMIZE_VERSION with go install (minutes on 2 cores, once)" >&2
     mkdir -p "$dir"
     GOBIN=$dir GOFLAGS=-mod=mod go install "sigs.k8s.io/kustomize/kustomize/v5@$KUSTOMIZE_VERSION" >&2
   fi
+  ln -sfn "$dir/kustomize" "$bin/kustomize"
   echo "$dir/kustomize"
 }
 
