@@ -95,6 +95,18 @@ def test_a_missing_secret_key_fails(tmp_path, crds):
     assert "StatefulSet mariadb: refers to key DB_USER of Secret perflab-credentials-" in problems(target, crds)
 
 
+def test_an_hpa_on_cpu_without_a_cpu_request_fails(tmp_path, crds):
+    target = patched(tmp_path, "overlays/after", "Deployment", "perflab",
+                     {"op": "remove", "path": "/spec/template/spec/containers/0/resources/requests/cpu"})
+    assert "HorizontalPodAutoscaler perflab: scales on cpu, but container app" in problems(target, crds)
+
+
+def test_a_testrun_whose_args_start_with_the_script_fails(tmp_path, crds):
+    target = patched(tmp_path, "load", "TestRun", "perflab-load",
+                     {"op": "add", "path": "/spec/args/0", "value": "transfer.js"})
+    assert "spec.args starts with 'transfer.js'" in problems(target, crds)
+
+
 def test_a_preset_naming_no_spring_profile_fails(tmp_path, crds):
     target = broken(tmp_path, "overlays/wallet-after", """
         configMapGenerator:

@@ -6,8 +6,8 @@ For every target (by default each overlay, each example and the k6 load kustomiz
     field fails, as `kubectl apply --validate=strict` does);
   * custom resources (the k6 operator's TestRun, the Prometheus operator's ServiceMonitor) against the
     openAPIV3Schema of their CRD, vendored in crd/ and checked by SHA-256; strict in the same way;
-  * what no schema sees: every ConfigMap and Secret a workload refers to is rendered (kustomize renames hashed
-    ones), the preset's Spring profiles exist, every Grafana dashboard, stub mapping and k6 file of the repository
+  * what no schema sees: every ConfigMap and Secret a workload refers to is rendered with the keys it names
+    (kustomize renames hashed ones), an HPA's target requests what it scales on, the preset's Spring profiles exist, every Grafana dashboard, stub mapping and k6 file of the repository
     is in its ConfigMap unchanged, and every import of every k6 script resolves inside the TestRun's volume.
 
 Usage: validate.py --kustomize BIN [--kubernetes-version 1.33] [TARGET ...]   (TARGET: a kustomization directory)
@@ -193,6 +193,25 @@ def check_references(docs: list[dict], report: Report):
                     report.add(doc, f"refers to key {key} of {kind} {name}, which has no such key")
 
 
+def check_autoscalers(docs: list[dict], report: Report):
+    """An HPA on CPU utilisation divides by the CPU request: without one on every container it never scales."""
+    workloads = {(doc.get("kind"), doc["metadata"]["name"]): doc for doc in docs if "metadata" in doc}
+    for hpa in (doc for doc in docs if doc.get("kind") == "HorizontalPodAutoscaler"):
+        ref = hpa["spec"]["scaleTargetRef"]
+        target = workloads.get((ref["kind"], ref["name"]))
+        if target is None:
+            report.add(hpa, f"scales {ref['kind']} {ref['name']}, which the rendered output does not contain")
+            continue
+        resources = {metric["resource"]["name"] for metric in hpa["spec"].get("metrics") or []
+                     if metric.get("type") == "Resource"}
+        for pod in pod_specs(target):
+            for container in pod.get("containers") or []:
+                for resource in sorted(resources):
+                    if resource not in ((container.get("resources") or {}).get("requests") or {}):
+                        report.add(hpa, f"scales on {resource}, but container {container['name']} of "
+                                        f"{ref['kind']} {ref['name']} requests no {resource}")
+
+
 # ---------------------------------------------------------------------------------------------- the repository
 
 def spring_profiles() -> set[str]:
@@ -271,6 +290,10 @@ def check_k6(docs: list[dict], report: Report):
         for path, content in tree.items():
             if content is None:
                 report.add(run, f"{path}: its ConfigMap has no such key")
+        args = run["spec"].get("args") or []
+        if args and not args[0].startswith("-"):
+            report.add(run, f"spec.args starts with '{args[0]}': the operator takes only k6 run's flags and their "
+                            f"values, the script comes from spec.script")
         local = script.get("localFile")
         if local and local not in tree:
             report.add(run, f"script.localFile {local} is not in the runner's volumes")
@@ -307,6 +330,7 @@ def validate(target: Path, kustomize: str, crds: dict, kubernetes_version: str) 
         report.add(None, "kustomize rendered nothing")
     check_schemas(docs, crds, kubernetes_version, report)
     check_references(docs, report)
+    check_autoscalers(docs, report)
     check_profiles(docs, report)
     check_dashboards(docs, report)
     check_files_in(docs, report, "wiremock-mappings", ROOT / "wiremock" / "mappings", "*.json")
