@@ -225,7 +225,9 @@ def spring_profiles() -> set[str]:
 
 def config_map(docs: list[dict], name: str) -> dict | None:
     for doc in docs:
-        if doc.get("kind") == "ConfigMap" and re.fullmatch(rf"{re.escape(name)}(-[a-z0-9]{{10}})?", doc["metadata"]["name"]):
+        # kustomize's generators append a 10-character hash unless disableNameSuffixHash is set
+        if doc.get("kind") == "ConfigMap" and re.fullmatch(rf"{re.escape(name)}(-[a-z0-9]{{10}})?",
+                                                          doc["metadata"]["name"]):
             return doc
     return None
 
@@ -287,9 +289,6 @@ def check_k6(docs: list[dict], report: Report):
             if volume is not None:
                 for path, content in mounted_files(docs, volume).items():
                     tree[posixpath.join(mount["mountPath"], path)] = content
-        for path, content in tree.items():
-            if content is None:
-                report.add(run, f"{path}: its ConfigMap has no such key")
         args = run["spec"].get("args") or []
         if args and not args[0].startswith("-"):
             report.add(run, f"spec.args starts with '{args[0]}': the operator takes only k6 run's flags and their "
