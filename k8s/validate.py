@@ -7,8 +7,9 @@ For every target (by default each overlay, each example and the k6 load kustomiz
   * custom resources (the k6 operator's TestRun, the Prometheus operator's ServiceMonitor) against the
     openAPIV3Schema of their CRD, vendored in crd/ and checked by SHA-256; strict in the same way;
   * what no schema sees: every ConfigMap and Secret a workload refers to is rendered with the keys it names
-    (kustomize renames hashed ones), an HPA's target requests what it scales on, the preset's Spring profiles exist, every Grafana dashboard, stub mapping and k6 file of the repository
-    is in its ConfigMap unchanged, and every import of every k6 script resolves inside the TestRun's volume.
+    (kustomize renames hashed ones), an HPA's target requests what it scales on, the preset's Spring profiles
+    exist, every Grafana dashboard, stub mapping and k6 file of the repository is in its ConfigMap unchanged,
+    and every import of every k6 script resolves inside the TestRun's volume.
 
 Usage: validate.py --kustomize BIN [--kubernetes-version 1.33] [TARGET ...]   (TARGET: a kustomization directory)
 Exit code 0 when every target passes, 1 otherwise; one line per target, one per problem.
@@ -301,8 +302,8 @@ def check_k6(docs: list[dict], report: Report):
             relative = path.relative_to(ROOT / "k6").as_posix()
             mounted = tree.get(posixpath.join(mount_root, relative))
             if mounted is None:
-                report.add(run, f"k6/{relative} is not mounted at {posixpath.join(mount_root, relative)} "
-                                f"(list it in load/kustomization.yaml and, under lib/, in the projected volume's items)")
+                report.add(run, f"k6/{relative} is not mounted at {posixpath.join(mount_root, relative)} (list it "
+                                f"in load/kustomization.yaml and, under lib/, in the projected volume's items)")
             elif mounted != path.read_text():
                 report.add(run, f"k6/{relative} differs from what is mounted")
         for path, content in sorted(tree.items()):
