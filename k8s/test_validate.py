@@ -101,10 +101,10 @@ def test_an_hpa_on_cpu_without_a_cpu_request_fails(tmp_path, crds):
     assert "HorizontalPodAutoscaler perflab: scales on cpu, but container app" in problems(target, crds)
 
 
-def test_a_testrun_whose_args_start_with_the_script_fails(tmp_path, crds):
+def test_testrun_arguments_that_start_with_the_script_fail(tmp_path, crds):
     target = patched(tmp_path, "load", "TestRun", "perflab-load",
-                     {"op": "add", "path": "/spec/args/0", "value": "transfer.js"})
-    assert "spec.args starts with 'transfer.js'" in problems(target, crds)
+                     {"op": "replace", "path": "/spec/arguments", "value": "transfer.js -e RATE=10"})
+    assert "the k6 arguments start with 'transfer.js'" in problems(target, crds)
 
 
 def test_a_preset_naming_no_spring_profile_fails(tmp_path, crds):

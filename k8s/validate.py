@@ -22,6 +22,7 @@ import hashlib
 import json
 import posixpath
 import re
+import shlex
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -290,10 +291,10 @@ def check_k6(docs: list[dict], report: Report):
             if volume is not None:
                 for path, content in mounted_files(docs, volume).items():
                     tree[posixpath.join(mount["mountPath"], path)] = content
-        args = run["spec"].get("args") or []
+        args = run["spec"].get("args") or shlex.split(run["spec"].get("arguments") or "")
         if args and not args[0].startswith("-"):
-            report.add(run, f"spec.args starts with '{args[0]}': the operator takes only k6 run's flags and their "
-                            f"values, the script comes from spec.script")
+            report.add(run, f"the k6 arguments start with '{args[0]}': the operator takes only k6 run's flags and "
+                            f"their values, the script comes from spec.script")
         local = script.get("localFile")
         if local and local not in tree:
             report.add(run, f"script.localFile {local} is not in the runner's volumes")
