@@ -44,7 +44,8 @@ def run(script, base_url, env, testid, variant, out_dir=None, dashboard=False, p
 
 def start(script, base_url, env, testid, variant, out_dir=None, dashboard=False, prometheus_rw=None, segment=None):
     full_env = dict(os.environ, BASE_URL=base_url, VARIANT=variant, TESTID=testid, **{k: str(v) for k, v in env.items()})
-    command = [binary(), "run", "--quiet", "--no-color", "--tag", f"testid={testid}", "--tag", f"variant={variant}"]
+    # --address "": no REST API port, so that runs side by side (segments, other checkouts) do not collide
+    command = [binary(), "run", "--quiet", "--no-color", "--address", "", "--tag", f"testid={testid}", "--tag", f"variant={variant}"]
     name = testid if segment is None else f"{testid}-seg{segment[2]}"
     paths = {}
     if out_dir is not None:
@@ -54,7 +55,8 @@ def start(script, base_url, env, testid, variant, out_dir=None, dashboard=False,
         command += ["--out", f"csv={paths['csv']}"]
         if dashboard:
             paths["dashboard"] = out_dir / f"k6-{name}.html"
-            full_env.update(K6_WEB_DASHBOARD="true", K6_WEB_DASHBOARD_PORT="-1", K6_WEB_DASHBOARD_EXPORT=str(paths["dashboard"]))
+            full_env.update(K6_WEB_DASHBOARD="true", K6_WEB_DASHBOARD_PORT="-1", K6_WEB_DASHBOARD_PERIOD="1s",
+                            K6_WEB_DASHBOARD_EXPORT=str(paths["dashboard"]))  # 1 s: short runs still get a report
         if prometheus_rw:
             full_env.update(K6_PROMETHEUS_RW_SERVER_URL=prometheus_rw, K6_PROMETHEUS_RW_TREND_STATS="p(50),p(90),p(95),p(99),max")
             command += ["-o", "experimental-prometheus-rw"]
