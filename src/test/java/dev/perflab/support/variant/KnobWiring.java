@@ -115,6 +115,11 @@ final class KnobWiring {
         return switchedTypes(knob, selectedByValue(knob)).keySet().stream().map(KnobWiring::shortName).toList();
     }
 
+    /** The beans Spring would register with these properties set and every other knob unset. */
+    List<String> selectedWith(Map<String, String> properties) {
+        return names(selected(properties));
+    }
+
     /** Every rule broken, one readable line each, naming the class, the property and the value; empty when all hold. */
     List<String> problems() {
         List<String> problems = new ArrayList<>();
@@ -168,10 +173,10 @@ final class KnobWiring {
                 List<Candidate> pool = switched.getValue() ? byValue.getValue() : onlyKnobBeans(byValue.getValue(), knob);
                 List<String> beans = pool.stream().filter(c -> type.isAssignableFrom(c.type())).map(Candidate::name).toList();
                 if (beans.size() != 1) {
+                    String why = switched.getValue() ? "injected alone by " + String.join(", ", injectorsOf(type, knob))
+                            : "switched by " + knob.property();
                     problems.add(knob.property() + "=" + byValue.getKey() + " selects " + beans.size() + " beans of "
-                            + shortName(type) + " " + beans + ", needs exactly one ("
-                            + (switched.getValue() ? "injected alone by " + String.join(", ", injectorsOf(type, knob)) : "switched by " + knob.property())
-                            + ")");
+                            + shortName(type) + " " + beans + ", needs exactly one (" + why + ")");
                 }
             }
         }

@@ -3,6 +3,7 @@ package dev.perflab.support.variant;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -17,10 +18,12 @@ import org.springframework.context.annotation.ScannedGenericBeanDefinition;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.type.AnnotationMetadata;
 import org.springframework.core.type.classreading.MetadataReader;
+import org.springframework.mock.env.MockEnvironment;
 import org.springframework.stereotype.Component;
 import org.springframework.util.ClassUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A knob's values are declared once, in its enum: every {@code havingValue} in the app names one of them, and
@@ -137,6 +140,18 @@ class KnobWiringTest {
         assertThat(problems(MisspeltPropertyHttp.class)).singleElement().asString()
                 .startsWith("support.variant.KnobWiringTest.MisspeltPropertyHttp: @ConditionalOnProperty names"
                         + " perflab.demo.http-clinet, which is no knob");
+    }
+
+    @Test
+    void aValueWithSpacesAroundStopsStartupBecauseNoConditionWouldMatchIt() {
+        var spaced = Map.of("perflab.demo.http-client", " pooled ");
+        assertThat(KnobWiring.of(List.of(KnobsTest.DemoKnobs.class), List.of(PooledHttp.class)).selectedWith(spaced))
+                .as("@ConditionalOnProperty compares the raw value, spaces included").isEmpty();
+        var environment = new MockEnvironment();
+        spaced.forEach(environment::setProperty);
+        assertThatThrownBy(() -> Knobs.read(KnobsTest.DemoKnobs.class, environment))
+                .isInstanceOf(InvalidKnobException.class)
+                .hasMessage("Invalid value ' pooled ' for perflab.demo.http-client; allowed values: per-request, pooled");
     }
 
     private static List<String> problems(Class<?>... beanClasses) {
