@@ -54,8 +54,8 @@ public final class Knobs {
 
     /**
      * Validates and reads the knobs of one properties record. A raw value must be spelled exactly as
-     * one allowed value (any case), so that {@code @ConditionalOnProperty(havingValue=...)} and the
-     * bound enum can never disagree.
+     * one allowed value (any case, no spaces around it: the condition compares the raw value), so that
+     * {@code @ConditionalOnProperty(havingValue=...)} and the bound enum can never disagree.
      */
     public static List<Knob> read(Class<?> recordType, Environment environment) {
         String prefix = prefixOf(recordType.getAnnotation(ConfigurationProperties.class));
@@ -65,7 +65,7 @@ public final class Knobs {
             String property = prefix + "." + kebab(component.getName());
             List<String> allowed = allowedValues(component.getType());
             String raw = environment.getProperty(property);
-            if (raw != null && !allowed.contains(raw.trim().toLowerCase(Locale.ROOT))) {
+            if (raw != null && !allowed.contains(raw.toLowerCase(Locale.ROOT))) {
                 throw new InvalidKnobException(property, raw, allowed);
             }
         }
