@@ -116,9 +116,11 @@ def rows(paths):
             yield from csv.DictReader(f)
 
 
-def dropped_iterations(paths):
-    """Iterations k6 could not start in time (an open model that outran its VUs): counted as failures."""
-    return sum(int(float(row["metric_value"])) for row in rows(paths) if row["metric_name"] == "dropped_iterations")
+def dropped_iterations(paths, scenario=None):
+    """Iterations of the scenario (all when None) k6 could not start in time (an open model that outran its VUs):
+    the runner counts them as failed requests."""
+    return sum(int(float(row["metric_value"])) for row in rows(paths)
+               if row["metric_name"] == "dropped_iterations" and scenario in (None, row.get("scenario")))
 
 
 def read_summary(path):

@@ -95,7 +95,7 @@ def measured_run(ctx, app, variant, round_no, load, cell):
         if fault:
             ctx.toxiproxy.clear_fault(fault["link"])
     latencies, times, failed = k6io.read_requests(paths["csv"], load.get("scenario"))
-    dropped = k6io.dropped_iterations(paths["csv"])
+    dropped = k6io.dropped_iterations(paths["csv"], load.get("scenario"))
     sent = len(latencies) + dropped
     run = {"variant": app.label, "round": round_no, "testid": testid, "k6_exit": code, **stats.summarize(latencies),
            "tps": len(latencies) / (duration if load.get("shape") == "open" or "duration" in load else took),
@@ -131,7 +131,7 @@ def capacity_run(ctx, app, variant, round_no, load, cell):
         testid = f"{ctx.e['name']}-{cell['tag']}-{app.instance}-r{round_no}-{rate:g}"
         code, paths = k6io.run(load["script"], app.url, k6_env(step_load, variant), testid, app.label, ctx.out_dir)
         latencies, _, failed = k6io.read_requests(paths["csv"], load.get("scenario"))
-        dropped = k6io.dropped_iterations(paths["csv"])
+        dropped = k6io.dropped_iterations(paths["csv"], load.get("scenario"))
         sent = len(latencies) + dropped
         summary = stats.summarize(latencies)
         errors = (sum(failed) + dropped) / sent if sent else 1.0
