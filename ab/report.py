@@ -104,6 +104,8 @@ def at(value):
 
 
 def aa_sentence(c):
+    if "skipped" in c:
+        return f"A/A {c['profile']} ({c['metric']}): {c['skipped']}"
     lo, hi = c.get("fpr_interval", (math.nan, math.nan))
     return (f"A/A {c['profile']} ({c['metric']}): noise floor {100 * c['noise_floor']:.1f} %, δ {100 * c['delta']:.1f} %, "
             f"false-positive rate {c['false_positives']}/{c['analyses']} = {100 * c['false_positive_rate']:.1f} % "
@@ -197,7 +199,8 @@ def view(result, name):
     elif name == "aa":
         rows = [(c["profile"], c["metric"], f"{100 * c['noise_floor']:.1f} %", f"{100 * c['delta']:.1f} %",
                  f"{c['false_positives']}/{c['analyses']}", f"{100 * c['false_positive_rate']:.1f} %",
-                 f"{100 * c['fpr_interval'][0]:.1f}–{100 * c['fpr_interval'][1]:.1f} %") for c in result.get("calibration", [])]
+                 f"{100 * c['fpr_interval'][0]:.1f}–{100 * c['fpr_interval'][1]:.1f} %") for c in result.get("calibration", [])
+                if "skipped" not in c]
         rows += [(cell["profile"], "A/A verdict", c["primary"]["verdict"], "", "", "", "") for cell in result["cells"] for c in cell["comparisons"]]
         table = md_table(("network", "metric", "noise floor", "δ", "false positives", "rate", "95% interval"), rows)
     elif name in ("cold-start", "first-request", "runs"):

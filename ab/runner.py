@@ -397,6 +397,9 @@ def calibrate(e, cells):
     out = []
     for cell in cells:
         a_label, b_label = (v["label"] for v in e["variants"])
+        if len(values(cell["runs"], a_label, metric)) < 3:
+            out.append({"profile": cell["profile"], "metric": metric, "skipped": "fewer than 3 A/A rounds: no calibration"})
+            continue
         c = stats.calibrate(values(cell["runs"], a_label, metric), values(cell["runs"], b_label, metric),
                             rounds=len(values(cell["runs"], a_label, metric)), lower_is_better=lower_is_better(e, metric))
         out.append(dict(c, profile=cell["profile"], metric=metric))

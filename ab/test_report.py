@@ -67,3 +67,20 @@ def test_views_render_the_tables_the_docs_embed():
 def test_formatting_of_missing_values():
     assert report.fmt(math.nan) == "–"
     assert report.fmt(0.0123, "error_rate") == "1.23%"
+
+
+def test_an_aa_run_states_its_noise_floor_and_false_positive_rate():
+    import random
+    rng = random.Random(3)
+    e = experiment()
+    e["variants"] = [{"label": "B-side", "args": []}, {"label": "B-side (A/A)", "args": []}]
+    runs = [run(label, i, 100.0 * rng.gauss(1, 0.04), 5.0) for i in range(1, 11) for label in ("B-side", "B-side (A/A)")]
+    cell = {"profile": "localhost", "network": "localhost", "parameter": None, "value": None, "tag": "localhost", "runs": runs}
+    cell["comparisons"] = runner.compare(e, runs, 0.03)
+    calibration = runner.calibrate(e, [cell])
+    assert calibration[0]["false_positive_rate"] <= 0.05
+    assert 0 < calibration[0]["noise_floor"] < 0.5
+    r = dict(result(), experiment=e, cells=[cell], calibration=calibration)
+    table = report.view(r, "aa")
+    assert "noise floor" in table and "false positives" in table
+    assert "false-positive rate" in report.aa_sentence(calibration[0])
