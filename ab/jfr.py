@@ -1,0 +1,242 @@
+"""The why behind a verdict: a JSON-serializable profile summary of a run's JFR recording, and A against B.
+
+Recording (what the runner does around each run's measured window, JDK 25):
+
+    start_recording(pid)              jcmd <pid> JFR.start name=ab settings=profile jdk.Compilation#threshold=0ms
+    stop_recording(pid, "run.jfr")    jcmd <pid> JFR.stop name=ab filename=run.jfr
+
+Reading (all through JDK tools and async-profiler's converter, no parser of the binary format of our own):
+
+    summary(jfr, requests=None) -> dict   jfr: one .jfr or a list (several runs of one side, summed)
+    diff(profile_a, profile_b) -> dict    per section, rows {name, a, b, change, relative} by |change|
+
+Sections of a summary:
+    cpu         jdk.ExecutionSample: samples per method as the top frame (self) and anywhere on the stack
+                (total), as counts and shares of all samples (stacks from ab/flame.py's collapsed output)
+    allocation  jdk.ObjectAllocationSample weights summed by class: estimated bytes allocated, and bytes per
+                request when `requests` is given
+    locks       jdk.JavaMonitorEnter by monitor class, jdk.ThreadPark by parked-on class: count, total and
+                longest wait (only waits above JFR's 10 ms threshold in the profile settings are recorded)
+    gc          jdk.GarbageCollection: collections, summed and longest pause, by collector
+    jit         jdk.Compilation (threshold 0 ms when recorded with start_recording): compilations, compile
+                time, failures, OSR; jdk.Deoptimization by reason
+Events are read with `jfr print --json --stack-depth 0` and streamed (ijson), so a 60 s recording stays
+cheap in memory.
+"""
+import collections
+import re
+import subprocess
+
+import ijson
+
+import flame
+
+JCMD_START_OPTIONS = ["settings=profile", "jdk.Compilation#threshold=0ms"]
+EVENTS = ["jdk.ObjectAllocationSample", "jdk.JavaMonitorEnter", "jdk.ThreadPark", "jdk.GarbageCollection",
+          "jdk.Compilation", "jdk.Deoptimization"]
+TOP = 20
+KEEP = 200
+ISO_DURATION = re.compile(r"^PT(?:(-?\d+)H)?(?:(-?\d+)M)?(?:(-?\d+(?:\.\d+)?)S)?$")
+PRIMITIVES = {"Z": "boolean", "B": "byte", "C": "char", "S": "short", "I": "int", "J": "long", "F": "float",
+              "D": "double"}
+
+
+# ------------------------------------------------------------------------------------------------ recording
+
+def start_recording(pid, name="ab"):
+    """Starts a JFR recording in the running JVM `pid` (JDK 25 profile settings, every compilation)."""
+    flame.run([flame.jdk_tool("jcmd"), pid, "JFR.start", f"name={name}", *JCMD_START_OPTIONS])
+
+
+def stop_recording(pid, filename, name="ab"):
+    """Stops the recording and writes it to `filename` (made absolute: jcmd resolves it in the JVM's cwd)."""
+    path = str(flame.pathlib.Path(filename).resolve())
+    flame.run([flame.jdk_tool("jcmd"), pid, "JFR.stop", f"name={name}", f"filename={path}"])
+    return path
+
+
+# ------------------------------------------------------------------------------------------------- reading
+
+def millis(iso):
+    """JFR's ISO-8601 durations ("PT0.0123S", "PT1M2S") in milliseconds; negative ones (no timeout) as 0."""
+    match = ISO_DURATION.match(iso or "")
+    if not match:
+        return 0.0
+    hours, minutes, seconds = (float(part) if part else 0.0 for part in match.groups())
+    return max(0.0, (hours * 3600 + minutes * 60 + seconds) * 1000)
+
+
+def class_name(jfr_class):
+    """A JFR class value as Java spells it: java.lang.String, long[], java.util.HashMap$Node[]."""
+    if not jfr_class:
+        return "(none)"
+    name, dims = jfr_class["name"], 0
+    while name.startswith("["):
+        name, dims = name[1:], dims + 1
+    if dims:
+        name = name[1:-1] if name.startswith("L") else PRIMITIVES.get(name, name)
+    return name.replace("/", ".") + "[]" * dims
+
+
+def events(jfr):
+    """Yields (type, values) of the summarized event types in the recording(s)."""
+    for path in flame._files(jfr):
+        command = [flame.jdk_tool("jfr"), "print", "--json", "--stack-depth", "0", "--events", ",".join(EVENTS),
+                   str(path)]
+        with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+            for event in ijson.items(process.stdout, "recording.events.item", use_float=True):
+                yield event["type"], event["values"]
+            error = process.stderr.read().decode()
+        if process.returncode != 0:
+            raise flame.ToolError(f"{' '.join(command)} exited {process.returncode}: {error.strip()}")
+
+
+class _Waits:
+    """Count, total and longest wait by class."""
+
+    def __init__(self):
+        self.count, self.total, self.longest = collections.Counter(), collections.Counter(), {}
+
+    def add(self, name, ms):
+        self.count[name] += 1
+        self.total[name] += ms
+        self.longest[name] = max(self.longest.get(name, 0.0), ms)
+
+    def as_dict(self):
+        classes = [{"class": name, "count": self.count[name], "total_ms": round(total, 3),
+                    "max_ms": round(self.longest[name], 3)} for name, total in self.total.most_common(KEEP)]
+        return {"count": sum(self.count.values()), "total_ms": round(sum(self.total.values()), 3),
+                "classes": classes}
+
+
+def _per_request(value, requests):
+    return round(value / requests, 3) if requests else None
+
+
+def _cpu(jfr):
+    with flame.tempfile.TemporaryDirectory(prefix="perflab-jfr-") as tmp:
+        stacks = flame.read_collapsed(flame.collapsed(jfr, f"{tmp}/cpu.collapsed"))
+    self_samples, total_samples = collections.Counter(), collections.Counter()
+    for stack, count in stacks.items():
+        self_samples[stack[-1]] += count
+        for method in set(stack):
+            total_samples[method] += count
+    samples = sum(stacks.values())
+
+    def share(count):
+        return round(count / samples, 4) if samples else 0.0
+
+    def rows(counter):
+        return [{"method": method, "self": self_samples[method], "self_share": share(self_samples[method]),
+                 "total": total_samples[method], "total_share": share(total_samples[method])}
+                for method, _ in counter.most_common(KEEP)]
+
+    return {"samples": samples, "methods": rows(self_samples), "inclusive": rows(total_samples)}
+
+
+def summary(jfr, requests=None):
+    """The profile summary of one side: see the module's docstring for the sections."""
+    allocated = collections.Counter()
+    monitors, parks = _Waits(), _Waits()
+    gc_count, gc_pause, gc_longest, collectors = collections.Counter(), collections.Counter(), 0.0, set()
+    compile_ms, compile_longest, compiles, failed, osr = 0.0, 0.0, collections.Counter(), 0, 0
+    deopts = collections.Counter()
+    for kind, values in events(jfr):
+        if kind == "jdk.ObjectAllocationSample":
+            allocated[class_name(values.get("objectClass"))] += values.get("weight") or 0
+        elif kind == "jdk.JavaMonitorEnter":
+            monitors.add(class_name(values.get("monitorClass")), millis(values.get("duration")))
+        elif kind == "jdk.ThreadPark":
+            parks.add(class_name(values.get("parkedClass")), millis(values.get("duration")))
+        elif kind == "jdk.GarbageCollection":
+            name = values.get("name") or "(unknown)"
+            gc_count[name] += 1
+            gc_pause[name] += millis(values.get("sumOfPauses"))
+            gc_longest = max(gc_longest, millis(values.get("longestPause")))
+            collectors.add(name)
+        elif kind == "jdk.Compilation":
+            ms = millis(values.get("duration"))
+            compiles[values.get("compiler") or "(unknown)"] += 1
+            compile_ms += ms
+            compile_longest = max(compile_longest, ms)
+            failed += 0 if values.get("succeded", values.get("succeeded", True)) else 1
+            osr += 1 if values.get("isOsr") else 0
+        elif kind == "jdk.Deoptimization":
+            deopts[values.get("reason") or "(unknown)"] += 1
+
+    total_bytes = sum(allocated.values())
+    return {
+        "recordings": [str(path) for path in flame._files(jfr)],
+        "requests": requests,
+        "cpu": _cpu(jfr),
+        "allocation": {
+            "bytes": int(total_bytes), "bytes_per_request": _per_request(total_bytes, requests),
+            "classes": [{"class": name, "bytes": int(size), "share": round(size / total_bytes, 4),
+                         "bytes_per_request": _per_request(size, requests)}
+                        for name, size in allocated.most_common(KEEP)]},
+        "locks": {"monitor_enter": monitors.as_dict(), "thread_park": parks.as_dict()},
+        "gc": {"count": sum(gc_count.values()), "total_pause_ms": round(sum(gc_pause.values()), 3),
+               "max_pause_ms": round(gc_longest, 3),
+               "collectors": [{"name": name, "count": gc_count[name], "total_pause_ms": round(gc_pause[name], 3)}
+                              for name in sorted(collectors)]},
+        "jit": {"compilations": sum(compiles.values()), "compile_ms": round(compile_ms, 3),
+                "max_compile_ms": round(compile_longest, 3), "failed": failed, "osr": osr,
+                "by_compiler": dict(compiles), "deoptimizations": sum(deopts.values()),
+                "deopt_reasons": [{"reason": reason, "count": count} for reason, count in deopts.most_common()]},
+    }
+
+
+# ---------------------------------------------------------------------------------------------------- diff
+
+def rows(a, b, top=TOP):
+    """Side-by-side rows of two {name: number} maps, largest absolute change first; a missing name is 0."""
+    table = []
+    for name in set(a) | set(b):
+        value_a, value_b = a.get(name) or 0, b.get(name) or 0
+        table.append({"name": name, "a": value_a, "b": value_b, "change": round(value_b - value_a, 6),
+                      "relative": round(value_b / value_a - 1, 4) if value_a else None})
+    table.sort(key=lambda row: (-abs(row["change"]), row["name"]))
+    return table[:top]
+
+
+def _by(entries, key, value):
+    return {entry[key]: entry[value] for entry in entries}
+
+
+def diff(profile_a, profile_b, top=TOP):
+    """A against B for the report: each section is {"unit": ..., "rows": [{name, a, b, change, relative}]}."""
+    per_request = bool(profile_a.get("requests") and profile_b.get("requests"))
+    alloc_value = "bytes_per_request" if per_request else "bytes"
+
+    def section(unit, a, b):
+        return {"unit": unit, "rows": rows(a, b, top)}
+
+    def scalars(names, part):
+        return {label: profile_a[part][field] for label, field in names}, \
+               {label: profile_b[part][field] for label, field in names}
+
+    gc_names = [("collections", "count"), ("total pause ms", "total_pause_ms"), ("max pause ms", "max_pause_ms")]
+    jit_names = [("compilations", "compilations"), ("compile time ms", "compile_ms"),
+                 ("failed compilations", "failed"), ("deoptimizations", "deoptimizations")]
+    locks_a, locks_b = profile_a["locks"], profile_b["locks"]
+    return {
+        "cpu_self": section("share of CPU samples (top frame)", _by(profile_a["cpu"]["methods"], "method", "self_share"),
+                            _by(profile_b["cpu"]["methods"], "method", "self_share")),
+        "cpu_total": section("share of CPU samples (on the stack)",
+                             _by(profile_a["cpu"]["inclusive"], "method", "total_share"),
+                             _by(profile_b["cpu"]["inclusive"], "method", "total_share")),
+        "allocation": section(alloc_value.replace("_", " "),
+                              _by(profile_a["allocation"]["classes"], "class", alloc_value),
+                              _by(profile_b["allocation"]["classes"], "class", alloc_value)),
+        "monitor_enter": section("ms blocked entering synchronized",
+                                 _by(locks_a["monitor_enter"]["classes"], "class", "total_ms"),
+                                 _by(locks_b["monitor_enter"]["classes"], "class", "total_ms")),
+        "thread_park": section("ms parked", _by(locks_a["thread_park"]["classes"], "class", "total_ms"),
+                               _by(locks_b["thread_park"]["classes"], "class", "total_ms")),
+        "gc": section("", *scalars(gc_names, "gc")),
+        "jit": section("", *scalars(jit_names, "jit")),
+        "totals": section("", {"CPU samples": profile_a["cpu"]["samples"],
+                               "allocated " + alloc_value.replace("_", " "): profile_a["allocation"][alloc_value]},
+                          {"CPU samples": profile_b["cpu"]["samples"],
+                           "allocated " + alloc_value.replace("_", " "): profile_b["allocation"][alloc_value]}),
+    }

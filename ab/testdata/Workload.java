@@ -1,0 +1,111 @@
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A tiny program whose profile is known in advance, recorded by the tests of ab/jfr.py and ab/flame.py.
+ *
+ * <p>Usage: {@code java Workload.java a|b SECONDS}. Variant a burns CPU in {@link #crunchA} and allocates
+ * {@link ParcelA}; variant b burns CPU in {@link #crunchB} and allocates {@link ParcelB} (kept in a ring so escape analysis cannot remove them). Both contend on a
+ * {@code synchronized} {@link Ledger} and on a {@link ReentrantLock} (held about 15 ms each time, above JFR's
+ * 10 ms locking threshold) and make enough garbage for young collections.
+ *
+ * <p>Handshake on stdin/stdout so a test can record exactly the measured window with jcmd: prints
+ * {@code ready <pid>} after a short warm-up, waits for a {@code go} line, works SECONDS seconds, prints
+ * {@code done}, then exits on the next line (or end of input).
+ */
+public class Workload {
+    static final class Ledger { long entries; }
+    record ParcelA(long id, long x, long y, long z, long w) { }
+    record ParcelB(long id, String label, int x, int y, int z, int w, int v, int u) { }
+
+    static final Ledger LEDGER = new Ledger();
+    static final ReentrantLock GATE = new ReentrantLock();
+    static final Object[] RECENT = new Object[4096];
+    static volatile long sink;
+    static volatile boolean running = true;
+
+    public static void main(String[] args) throws Exception {
+        char variant = args.length > 0 ? args[0].charAt(0) : 'a';
+        double seconds = args.length > 1 ? Double.parseDouble(args[1]) : 3;
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+
+        work(variant, 0.3);
+        System.out.println("ready " + ProcessHandle.current().pid());
+        System.out.flush();
+        in.readLine();
+        work(variant, seconds);
+        System.out.println("done");
+        System.out.flush();
+        in.readLine();
+    }
+
+    static void work(char variant, double seconds) throws InterruptedException {
+        running = true;
+        List<Thread> threads = new ArrayList<>();
+        threads.add(Thread.ofPlatform().name("cruncher").start(() -> {
+            while (running) sink += variant == 'a' ? crunchA() : crunchB();
+        }));
+        for (int i = 0; i < 2; i++) {
+            threads.add(Thread.ofPlatform().name("ledger-" + i).start(Workload::holdLedger));
+            threads.add(Thread.ofPlatform().name("gate-" + i).start(Workload::holdGate));
+        }
+        Thread.sleep((long) (seconds * 1000));
+        running = false;
+        for (Thread thread : threads) thread.join();
+    }
+
+    /** Variant a's hot method: arithmetic plus ParcelA garbage. */
+    static long crunchA() {
+        long sum = 0;
+        for (int i = 0; i < 20_000; i++) {
+            ParcelA parcel = new ParcelA(i, sum, i * 3L, i ^ sum, sum >>> 2);
+            RECENT[i & (RECENT.length - 1)] = parcel;
+            sum += parcel.id() * 31 + parcel.z();
+            sum ^= (sum << 7) | (sum >>> 3);
+        }
+        return sum;
+    }
+
+    /** Variant b's hot method: different arithmetic plus ParcelB garbage. */
+    static long crunchB() {
+        long sum = 0;
+        for (int i = 0; i < 20_000; i++) {
+            ParcelB parcel = new ParcelB(i, "b", i, (int) sum, i * 7, i >>> 1, 3, (int) (sum >>> 9));
+            RECENT[i & (RECENT.length - 1)] = parcel;
+            sum += parcel.id() * 17 + parcel.y() + parcel.label().length();
+            sum = Long.rotateLeft(sum, 5) + i;
+        }
+        return sum;
+    }
+
+    static void holdLedger() {
+        while (running) {
+            synchronized (LEDGER) {
+                LEDGER.entries++;
+                pause();
+            }
+        }
+    }
+
+    static void holdGate() {
+        while (running) {
+            GATE.lock();
+            try {
+                pause();
+            } finally {
+                GATE.unlock();
+            }
+        }
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(15);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
