@@ -7,10 +7,11 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * A tiny program whose profile is known in advance, recorded by the tests of ab/jfr.py and ab/flame.py.
  *
- * <p>Usage: {@code java Workload.java a|b SECONDS}. Variant a burns CPU in {@link #crunchA} and allocates
- * {@link ParcelA}; variant b burns CPU in {@link #crunchB} and allocates {@link ParcelB} (kept in a ring so escape analysis cannot remove them). Both contend on a
- * {@code synchronized} {@link Ledger} and on a {@link ReentrantLock} (held about 15 ms each time, above JFR's
- * 10 ms locking threshold) and make enough garbage for young collections.
+ * <p>Usage: {@code java Workload.java a|b SECONDS}. Variant a spends three quarters of its CPU in
+ * {@link #crunchA}, allocating {@link ParcelA}, and a quarter in {@link #crunchB}, allocating {@link ParcelB};
+ * variant b the other way round. Parcels are kept in a ring, so escape analysis cannot remove them. Both
+ * variants contend on a {@code synchronized} {@link Ledger} and on a {@link ReentrantLock} (each held about
+ * 15 ms at a time, above JFR's 10 ms locking threshold) and make enough garbage for young collections.
  *
  * <p>Handshake on stdin/stdout so a test can record exactly the measured window with jcmd: prints
  * {@code ready <pid>} after a short warm-up, waits for a {@code go} line, works SECONDS seconds, prints
@@ -46,7 +47,10 @@ public class Workload {
         running = true;
         List<Thread> threads = new ArrayList<>();
         threads.add(Thread.ofPlatform().name("cruncher").start(() -> {
-            while (running) sink += variant == 'a' ? crunchA() : crunchB();
+            for (int round = 0; running; round++) {
+                boolean major = round % 4 != 0;
+                sink += (variant == 'a') == major ? crunchA() : crunchB();
+            }
         }));
         for (int i = 0; i < 2; i++) {
             threads.add(Thread.ofPlatform().name("ledger-" + i).start(Workload::holdLedger));
