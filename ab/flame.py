@@ -56,7 +56,8 @@ def converter_jar():
     return run(["bash", AB / "tools.sh", "converter"]).strip().splitlines()[-1]
 
 
-def _files(jfr):
+def recordings(jfr):
+    """The list of .jfr paths in `jfr` (one path or a list of them)."""
     return [pathlib.Path(p) for p in ([jfr] if isinstance(jfr, (str, os.PathLike)) else jfr)]
 
 
@@ -69,7 +70,7 @@ def _new_file(workdir, suffix):
 
 def cpu_recording(jfr, workdir):
     """One .jfr in workdir with only the jdk.ExecutionSample events of the given recording(s)."""
-    files = _files(jfr)
+    files = recordings(jfr)
     if not files:
         raise ValueError("no JFR recording given")
     workdir = pathlib.Path(workdir)

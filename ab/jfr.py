@@ -24,8 +24,11 @@ Events are read with `jfr print --json --stack-depth 0` and streamed (ijson), so
 cheap in memory.
 """
 import collections
+import concurrent.futures
+import pathlib
 import re
 import subprocess
+import tempfile
 
 import ijson
 
@@ -50,7 +53,7 @@ def start_recording(pid, name="ab"):
 
 def stop_recording(pid, filename, name="ab"):
     """Stops the recording and writes it to `filename` (made absolute: jcmd resolves it in the JVM's cwd)."""
-    path = str(flame.pathlib.Path(filename).resolve())
+    path = str(pathlib.Path(filename).resolve())
     flame.run([flame.jdk_tool("jcmd"), pid, "JFR.stop", f"name={name}", f"filename={path}"])
     return path
 
@@ -80,15 +83,19 @@ def class_name(jfr_class):
 
 def events(jfr):
     """Yields (type, values) of the summarized event types in the recording(s)."""
-    for path in flame._files(jfr):
+    for path in flame.recordings(jfr):
         command = [flame.jdk_tool("jfr"), "print", "--json", "--stack-depth", "0", "--events", ",".join(EVENTS),
                    str(path)]
+        broken = None
         with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
-            for event in ijson.items(process.stdout, "recording.events.item", use_float=True):
-                yield event["type"], event["values"]
-            error = process.stderr.read().decode()
-        if process.returncode != 0:
-            raise flame.ToolError(f"{' '.join(command)} exited {process.returncode}: {error.strip()}")
+            try:
+                for event in ijson.items(process.stdout, "recording.events.item", use_float=True):
+                    yield event["type"], event["values"]
+            except ijson.JSONError as error:
+                broken = error
+            error_output = process.stderr.read().decode().strip()
+        if process.returncode != 0 or broken:
+            raise flame.ToolError(f"{' '.join(command)} exited {process.returncode}: {error_output or broken}")
 
 
 class _Waits:
@@ -114,7 +121,7 @@ def _per_request(value, requests):
 
 
 def _cpu(jfr):
-    with flame.tempfile.TemporaryDirectory(prefix="perflab-jfr-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="perflab-jfr-") as tmp:
         stacks = flame.read_collapsed(flame.collapsed(jfr, f"{tmp}/cpu.collapsed"))
     self_samples, total_samples = collections.Counter(), collections.Counter()
     for stack, count in stacks.items():
@@ -126,16 +133,24 @@ def _cpu(jfr):
     def share(count):
         return round(count / samples, 4) if samples else 0.0
 
-    def rows(counter):
+    def ranked(counter):
         return [{"method": method, "self": self_samples[method], "self_share": share(self_samples[method]),
                  "total": total_samples[method], "total_share": share(total_samples[method])}
                 for method, _ in counter.most_common(KEEP)]
 
-    return {"samples": samples, "methods": rows(self_samples), "inclusive": rows(total_samples)}
+    return {"samples": samples, "methods": ranked(self_samples), "inclusive": ranked(total_samples)}
 
 
 def summary(jfr, requests=None):
     """The profile summary of one side: see the module's docstring for the sections."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as background:
+        cpu = background.submit(_cpu, jfr)  # scrub + converter in their own JVMs while this reads the events
+        sections = _events_summary(jfr, requests)
+        return {"recordings": [str(path) for path in flame.recordings(jfr)], "requests": requests,
+                "cpu": cpu.result(), **sections}
+
+
+def _events_summary(jfr, requests):
     allocated = collections.Counter()
     monitors, parks = _Waits(), _Waits()
     gc_count, gc_pause, gc_longest, collectors = collections.Counter(), collections.Counter(), 0.0, set()
@@ -166,9 +181,6 @@ def summary(jfr, requests=None):
 
     total_bytes = sum(allocated.values())
     return {
-        "recordings": [str(path) for path in flame._files(jfr)],
-        "requests": requests,
-        "cpu": _cpu(jfr),
         "allocation": {
             "bytes": int(total_bytes), "bytes_per_request": _per_request(total_bytes, requests),
             "classes": [{"class": name, "bytes": int(size), "share": round(size / total_bytes, 4),
@@ -204,39 +216,26 @@ def _by(entries, key, value):
 
 
 def diff(profile_a, profile_b, top=TOP):
-    """A against B for the report: each section is {"unit": ..., "rows": [{name, a, b, change, relative}]}."""
-    per_request = bool(profile_a.get("requests") and profile_b.get("requests"))
-    alloc_value = "bytes_per_request" if per_request else "bytes"
-
-    def section(unit, a, b):
-        return {"unit": unit, "rows": rows(a, b, top)}
-
-    def scalars(names, part):
-        return {label: profile_a[part][field] for label, field in names}, \
-               {label: profile_b[part][field] for label, field in names}
-
-    gc_names = [("collections", "count"), ("total pause ms", "total_pause_ms"), ("max pause ms", "max_pause_ms")]
-    jit_names = [("compilations", "compilations"), ("compile time ms", "compile_ms"),
-                 ("failed compilations", "failed"), ("deoptimizations", "deoptimizations")]
-    locks_a, locks_b = profile_a["locks"], profile_b["locks"]
-    return {
-        "cpu_self": section("share of CPU samples (top frame)", _by(profile_a["cpu"]["methods"], "method", "self_share"),
-                            _by(profile_b["cpu"]["methods"], "method", "self_share")),
-        "cpu_total": section("share of CPU samples (on the stack)",
-                             _by(profile_a["cpu"]["inclusive"], "method", "total_share"),
-                             _by(profile_b["cpu"]["inclusive"], "method", "total_share")),
-        "allocation": section(alloc_value.replace("_", " "),
-                              _by(profile_a["allocation"]["classes"], "class", alloc_value),
-                              _by(profile_b["allocation"]["classes"], "class", alloc_value)),
-        "monitor_enter": section("ms blocked entering synchronized",
-                                 _by(locks_a["monitor_enter"]["classes"], "class", "total_ms"),
-                                 _by(locks_b["monitor_enter"]["classes"], "class", "total_ms")),
-        "thread_park": section("ms parked", _by(locks_a["thread_park"]["classes"], "class", "total_ms"),
-                               _by(locks_b["thread_park"]["classes"], "class", "total_ms")),
-        "gc": section("", *scalars(gc_names, "gc")),
-        "jit": section("", *scalars(jit_names, "jit")),
-        "totals": section("", {"CPU samples": profile_a["cpu"]["samples"],
-                               "allocated " + alloc_value.replace("_", " "): profile_a["allocation"][alloc_value]},
-                          {"CPU samples": profile_b["cpu"]["samples"],
-                           "allocated " + alloc_value.replace("_", " "): profile_b["allocation"][alloc_value]}),
+    """A against B for the report: each section is {"unit": ..., "rows": [{name, a, b, change, relative}]}.
+    Allocation is compared per request when both profiles know their request count, else in bytes."""
+    allocated = "bytes_per_request" if profile_a.get("requests") and profile_b.get("requests") else "bytes"
+    allocated_unit = allocated.replace("_", " ")
+    sections = {  # name: (unit, {row name: number} of one profile)
+        "cpu_self": ("share of CPU samples (top frame)",
+                     lambda p: _by(p["cpu"]["methods"], "method", "self_share")),
+        "cpu_total": ("share of CPU samples (on the stack)",
+                      lambda p: _by(p["cpu"]["inclusive"], "method", "total_share")),
+        "allocation": (allocated_unit, lambda p: _by(p["allocation"]["classes"], "class", allocated)),
+        "monitor_enter": ("ms blocked entering synchronized",
+                          lambda p: _by(p["locks"]["monitor_enter"]["classes"], "class", "total_ms")),
+        "thread_park": ("ms parked", lambda p: _by(p["locks"]["thread_park"]["classes"], "class", "total_ms")),
+        "gc": ("", lambda p: {"collections": p["gc"]["count"], "total pause ms": p["gc"]["total_pause_ms"],
+                              "max pause ms": p["gc"]["max_pause_ms"]}),
+        "jit": ("", lambda p: {"compilations": p["jit"]["compilations"], "compile time ms": p["jit"]["compile_ms"],
+                               "failed compilations": p["jit"]["failed"],
+                               "deoptimizations": p["jit"]["deoptimizations"]}),
+        "totals": ("", lambda p: {"CPU samples": p["cpu"]["samples"],
+                                  f"allocated {allocated_unit}": p["allocation"][allocated]}),
     }
+    return {name: {"unit": unit, "rows": rows(pick(profile_a), pick(profile_b), top)}
+            for name, (unit, pick) in sections.items()}

@@ -14,9 +14,9 @@ Usage: python3 ab/screenshot.py results/<run>/report.html [--png out.png]   (exi
 when the page fails). In Python: problems = check(report_html, png) -> [] when all is well.
 
 The page is measured in the browser after its scripts ran: a copy of it with a small measuring script (and
-a <base> pointing at the report's folder, so relative links still work) is loaded with --dump-dom, and the
-script leaves its measurements, computed styles included, in an attribute of <html>. Chromium comes from
-Debian's package, installed by `ab/tools.sh chromium`.
+a <base> pointing at the report's folder, so relative links still work) is loaded once with --dump-dom and
+--screenshot, and the script leaves its measurements, computed styles included, in an attribute of <html>.
+Chromium comes from Debian's package, installed by `ab/tools.sh chromium`.
 """
 import argparse
 import html
@@ -110,8 +110,9 @@ def screenshot(report_html, out_png):
     return str(out_png)
 
 
-def measure(report_html):
-    """{element id: its measurements in the rendered page, or None when absent}."""
+def measure(report_html, png=None):
+    """{element id: its measurements in the rendered page, or None when absent}; one Chromium run that also
+    writes the screenshot to `png` when given."""
     report = pathlib.Path(report_html).resolve()
     page = report.read_text(encoding="utf-8")
     probe = MEASURE % {"ids": json.dumps(IDS), "mark": MARK}
@@ -120,10 +121,13 @@ def measure(report_html):
     page = page if heads else base + page
     page, bodies = re.subn(r"(</body\s*>)", lambda m: probe + m.group(1), page, count=1, flags=re.I)
     page = page if bodies else page + probe
+    shot = [f"--screenshot={pathlib.Path(png).resolve()}"] if png else []
     with tempfile.TemporaryDirectory(prefix="perflab-report-") as tmp:
         copy = pathlib.Path(tmp) / report.name
         copy.write_text(page, encoding="utf-8")
-        dom = _headless(copy.as_uri(), "--dump-dom")
+        dom = _headless(copy.as_uri(), "--dump-dom", *shot)
+    if png and not pathlib.Path(png).is_file():
+        raise ChromiumError(f"chromium wrote no screenshot to {png}")
     found = re.search(MARK + r'="([^"]*)"', dom)
     if not found:
         raise ChromiumError("the measuring script did not run: the page's scripts may have failed to load")
@@ -178,9 +182,9 @@ def check(report_html, png=None):
     report = pathlib.Path(report_html).resolve()
     if not report.is_file():
         return [f"{report} does not exist"]
-    problems = problems_in(measure(report), report.parent)
     with tempfile.TemporaryDirectory(prefix="perflab-shot-") as tmp:
-        shot = screenshot(report, png or os.path.join(tmp, "report.png"))
+        shot = png or os.path.join(tmp, "report.png")
+        problems = problems_in(measure(report, shot), report.parent)
         colours = distinct_colours(shot)
     if colours < MIN_COLOURS:
         problems.append(f"the screenshot looks blank: {colours} distinct colours (< {MIN_COLOURS})")

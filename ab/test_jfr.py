@@ -11,17 +11,16 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "testdata"))
 import workload  # noqa: E402
 
 needs_jdk25 = pytest.mark.skipif(workload.jdk25_missing() is not None, reason=str(workload.jdk25_missing()))
-REQUESTS = 1000
 
 
 @pytest.fixture(scope="module")
 def profile_a():
-    return jfr.summary(workload.recording("a"), requests=REQUESTS)
+    return jfr.summary(workload.recording("a"), requests=workload.rounds("a"))
 
 
 @pytest.fixture(scope="module")
 def profile_b():
-    return jfr.summary(workload.recording("b"), requests=REQUESTS)
+    return jfr.summary(workload.recording("b"), requests=workload.rounds("b"))
 
 
 def by(entries, key):
@@ -71,7 +70,7 @@ def test_allocation_is_by_class_and_per_request(profile_a):
     top = allocation["classes"][0]
     assert top["class"] == "Workload$ParcelA"
     assert top["bytes"] > 0
-    assert top["bytes_per_request"] == pytest.approx(top["bytes"] / REQUESTS, rel=1e-3)
+    assert top["bytes_per_request"] == pytest.approx(top["bytes"] / workload.rounds("a"), rel=1e-3)
     assert allocation["bytes"] >= sum(entry["bytes"] for entry in allocation["classes"][:5])
 
 

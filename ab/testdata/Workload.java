@@ -15,7 +15,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Handshake on stdin/stdout so a test can record exactly the measured window with jcmd: prints
  * {@code ready <pid>} after a short warm-up, waits for a {@code go} line, works SECONDS seconds, prints
- * {@code done}, then exits on the next line (or end of input).
+ * {@code done <rounds>} (calls of crunchA or crunchB: the "requests" served), then exits on the next line.
  */
 public class Workload {
     static final class Ledger { long entries; }
@@ -26,6 +26,7 @@ public class Workload {
     static final ReentrantLock GATE = new ReentrantLock();
     static final Object[] RECENT = new Object[4096];
     static volatile long sink;
+    static long rounds;
     static volatile boolean running = true;
 
     public static void main(String[] args) throws Exception {
@@ -37,8 +38,9 @@ public class Workload {
         System.out.println("ready " + ProcessHandle.current().pid());
         System.out.flush();
         in.readLine();
+        rounds = 0;
         work(variant, seconds);
-        System.out.println("done");
+        System.out.println("done " + rounds);
         System.out.flush();
         in.readLine();
     }
@@ -50,6 +52,7 @@ public class Workload {
             for (int round = 0; running; round++) {
                 boolean major = round % 4 != 0;
                 sink += (variant == 'a') == major ? crunchA() : crunchB();
+                rounds++;
             }
         }));
         for (int i = 0; i < 2; i++) {

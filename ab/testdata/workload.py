@@ -1,6 +1,7 @@
 """Records Workload.java's measured window with JFR, the way the runner does (jcmd JFR.start / JFR.stop).
 
     recording("a") -> path of a .jfr of variant a (recorded once per test session, then reused)
+    rounds("a")    -> the rounds of work (crunchA or crunchB calls) done in that recording: its "requests"
 
 Tests skip, with the reason, when no JDK 25 is found (JAVA_HOME or /usr/lib/jvm/temurin-25-jdk-amd64).
 """
@@ -53,7 +54,7 @@ def recording(variant):
                 jfr.start_recording(pid)
                 process.stdin.write("go\n")
                 process.stdin.flush()
-                _expect(process, "done")
+                done = int(_expect(process, "done")[1])
                 jfr.stop_recording(pid, out)
                 process.stdin.write("exit\n")
                 process.stdin.flush()
@@ -61,5 +62,10 @@ def recording(variant):
             finally:
                 if process.poll() is None:
                     process.kill()
-        _recorded[variant] = out
-    return _recorded[variant]
+        _recorded[variant] = out, done
+    return _recorded[variant][0]
+
+
+def rounds(variant):
+    recording(variant)
+    return _recorded[variant][1]
