@@ -14,9 +14,14 @@ would otherwise mix in jdk.NativeMethodSample, threads waiting in native code, w
 hidden-class names are normalized (--norm) and class names dotted (--dot), so that the same code matches
 across two JVMs.
 
+Command line: python3 ab/flame.py a.jfr out.html [--against b.jfr]
+
 The converter jar is installed by `ab/tools.sh converter` (called on first use). JDK tools (jfr, jcmd, java)
-come from JAVA_HOME, else /usr/lib/jvm/temurin-25-jdk-amd64, else PATH.
+come from JAVA_HOME when it is a JDK 25 or newer, else from /usr/lib/jvm/temurin-25-jdk-amd64 or another
+JDK 25+ under /usr/lib/jvm.
 """
+import argparse
+import glob
 import os
 import pathlib
 import re
@@ -25,7 +30,8 @@ import subprocess
 import tempfile
 
 AB = pathlib.Path(__file__).resolve().parent
-JDK_CANDIDATES = [os.environ.get("JAVA_HOME", ""), "/usr/lib/jvm/temurin-25-jdk-amd64"]
+JDK_CANDIDATES = ["/usr/lib/jvm/temurin-25-jdk-amd64"]
+MIN_JAVA = 25  # the recordings come from JDK 25; older jfr tools cannot read them reliably
 FRAME_SUFFIX = re.compile(r"_\[[0-9a-z]\]$")
 
 
@@ -33,15 +39,22 @@ class ToolError(RuntimeError):
     """A JDK or converter command failed; the message names the command and its error output."""
 
 
+def _java_major(home):
+    try:
+        release = (pathlib.Path(home) / "release").read_text()
+    except OSError:
+        return 0
+    found = re.search(r'^JAVA_VERSION="(\d+)', release, re.M)
+    return int(found.group(1)) if found else 0
+
+
 def jdk_tool(name):
-    """Path of a JDK tool (jfr, jcmd, java), JDK 25 preferred."""
-    for home in JDK_CANDIDATES:
-        if home and os.access(os.path.join(home, "bin", name), os.X_OK):
+    """Path of a JDK tool (jfr, jcmd, java) of a JDK 25 or newer: JAVA_HOME, else /usr/lib/jvm/*."""
+    homes = [os.environ.get("JAVA_HOME", ""), *JDK_CANDIDATES, *sorted(glob.glob("/usr/lib/jvm/*"), reverse=True)]
+    for home in homes:
+        if home and _java_major(home) >= MIN_JAVA and os.access(os.path.join(home, "bin", name), os.X_OK):
             return os.path.join(home, "bin", name)
-    found = shutil.which(name)
-    if not found:
-        raise ToolError(f"JDK tool '{name}' not found: set JAVA_HOME to a JDK 25")
-    return found
+    raise ToolError(f"JDK tool '{name}' of a JDK {MIN_JAVA}+ not found: set JAVA_HOME to a JDK {MIN_JAVA}")
 
 
 def run(command, **kwargs):
@@ -120,3 +133,17 @@ def diff_flamegraph(jfr_a, jfr_b, out_html, title="CPU samples, B against A"):
     with tempfile.TemporaryDirectory(prefix="perflab-flame-") as tmp:
         inputs = [cpu_recording(jfr_a, tmp), cpu_recording(jfr_b, tmp)]
         return _convert(inputs, out_html, "--diff", "--title", title)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="CPU flame graph of a JFR recording, or B against A")
+    parser.add_argument("jfr", help="recording of A (or the only one)")
+    parser.add_argument("out_html")
+    parser.add_argument("--against", metavar="JFR_B", help="recording of B: write the differential flame graph")
+    args = parser.parse_args(argv)
+    print(diff_flamegraph(args.jfr, args.against, args.out_html) if args.against
+          else flamegraph(args.jfr, args.out_html))
+
+
+if __name__ == "__main__":
+    main()

@@ -40,11 +40,12 @@ def test_a_flame_graph_is_a_self_contained_page(tmp_path):
 
 
 def reds_and_blues(png):
-    """Pixels of the converter's diff palette: rgb(255, v, v) more in B, rgb(v, v, 255) fewer."""
+    """Pixels of the converter's diff palette: rgb(255, v, v) more in B, rgb(v, v, 255) fewer; the fainter, the
+    smaller the change against the largest one."""
     with Image.open(png) as image:
         colours = image.convert("RGB").getcolors(maxcolors=1 << 24)
-    red = sum(n for n, (r, g, b) in colours if r == 255 and g == b < 200)
-    blue = sum(n for n, (r, g, b) in colours if b == 255 and r == g < 200)
+    red = sum(n for n, (r, g, b) in colours if r == 255 and g == b < 255)
+    blue = sum(n for n, (r, g, b) in colours if b == 255 and r == g < 255)
     return red, blue
 
 

@@ -28,11 +28,10 @@ atexit.register(shutil.rmtree, _folder, True)
 def jdk25_missing():
     """None when a JDK 25 is there, else why not."""
     try:
-        java = flame.jdk_tool("java")
-        version = subprocess.run([java, "-version"], capture_output=True, text=True).stderr
-    except (flame.ToolError, OSError) as error:
-        return f"no JDK 25: {error}"
-    return None if 'version "25' in version else f"no JDK 25: {java} is {version.splitlines()[0]}"
+        flame.jdk_tool("java")
+    except flame.ToolError as error:
+        return str(error)
+    return None
 
 
 def _expect(process, prefix):
