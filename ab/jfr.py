@@ -15,8 +15,10 @@ Sections of a summary:
                 (total), as counts and shares of all samples (stacks from ab/flame.py's collapsed output)
     allocation  jdk.ObjectAllocationSample weights summed by class: estimated bytes allocated, and bytes per
                 request when `requests` is given
-    locks       jdk.JavaMonitorEnter by monitor class, jdk.ThreadPark by parked-on class: count, total and
-                longest wait (only waits above JFR's 10 ms threshold in the profile settings are recorded)
+    locks       jdk.JavaMonitorEnter by monitor class, jdk.ThreadPark by parked-on class, each also by site
+                (the waiting method: the first frame outside java.util.concurrent and the JDK's internals):
+                count, total and longest wait (JFR's profile settings record waits of 10 ms or more; idle pool
+                threads waiting for work count too, so read the change between A and B, not the level)
     gc          jdk.GarbageCollection: collections, summed and longest pause, by collector
     jit         jdk.Compilation (threshold 0 ms when recorded with start_recording): compilations, compile
                 time, failures, OSR; jdk.Deoptimization by reason
@@ -40,8 +42,11 @@ import ijson
 import flame
 
 JCMD_START_OPTIONS = ["settings=profile", "jdk.Compilation#threshold=0ms"]
-EVENTS = ["jdk.ObjectAllocationSample", "jdk.JavaMonitorEnter", "jdk.ThreadPark", "jdk.GarbageCollection",
-          "jdk.Compilation", "jdk.Deoptimization"]
+COUNTED = ["jdk.ObjectAllocationSample", "jdk.GarbageCollection", "jdk.Compilation", "jdk.Deoptimization"]
+WAITS = ["jdk.JavaMonitorEnter", "jdk.ThreadPark"]
+WAIT_STACK_DEPTH = 12  # enough to climb out of java.util.concurrent to the code that waits
+LIBRARY_FRAMES = ("java.util.concurrent.", "jdk.internal.misc.", "java.lang.Thread.", "java.lang.VirtualThread.",
+                  "java.lang.Object.wait")
 TOP = 20
 KEEP = 200
 ISO_DURATION = re.compile(r"^PT(?:(-?\d+)H)?(?:(-?\d+)M)?(?:(-?\d+(?:\.\d+)?)S)?$")
@@ -86,11 +91,11 @@ def class_name(jfr_class):
     return name.replace("/", ".") + "[]" * dims
 
 
-def events(jfr):
-    """Yields (type, values) of the summarized event types in the recording(s)."""
+def events(jfr, types, stack_depth=0):
+    """Yields (type, values) of the given event types in the recording(s), stacks cut to stack_depth frames."""
     for path in flame.recordings(jfr):
-        command = [flame.jdk_tool("jfr"), "print", "--json", "--stack-depth", "0", "--events", ",".join(EVENTS),
-                   str(path)]
+        command = [flame.jdk_tool("jfr"), "print", "--json", "--stack-depth", str(stack_depth),
+                   "--events", ",".join(types), str(path)]
         broken = None
         with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
             try:
@@ -103,22 +108,47 @@ def events(jfr):
             raise flame.ToolError(f"{' '.join(command)} exited {process.returncode}: {error_output or broken}")
 
 
+def waiting_site(values):
+    """The first frame of the waiting thread's stack outside the JDK's locking code: who waits."""
+    frames = (values.get("stackTrace") or {}).get("frames") or []
+    for frame in frames:
+        method = frame.get("method") or {}
+        name = f"{class_name(method.get('type'))}.{method.get('name')}"
+        if not name.startswith(LIBRARY_FRAMES):
+            return name
+    return f"(deeper than {WAIT_STACK_DEPTH} frames)" if frames else "(no stack)"
+
+
 class _Waits:
-    """Count, total and longest wait by class."""
+    """Count, total and longest wait by a key (a class or a waiting site)."""
 
     def __init__(self):
         self.count, self.total, self.longest = collections.Counter(), collections.Counter(), {}
 
-    def add(self, name, ms):
-        self.count[name] += 1
-        self.total[name] += ms
-        self.longest[name] = max(self.longest.get(name, 0.0), ms)
+    def add(self, key, ms):
+        self.count[key] += 1
+        self.total[key] += ms
+        self.longest[key] = max(self.longest.get(key, 0.0), ms)
 
-    def as_dict(self):
-        classes = [{"class": name, "count": self.count[name], "total_ms": round(total, 3),
-                    "max_ms": round(self.longest[name], 3)} for name, total in self.total.most_common(KEEP)]
-        return {"count": sum(self.count.values()), "total_ms": round(sum(self.total.values()), 3),
-                "classes": classes}
+    def ranked(self, label):
+        return [{label: key, "count": self.count[key], "total_ms": round(total, 3),
+                 "max_ms": round(self.longest[key], 3)} for key, total in self.total.most_common(KEEP)]
+
+
+def _waits(jfr):
+    """locks section: jdk.JavaMonitorEnter by monitor class, jdk.ThreadPark by parked-on class, both by site."""
+    kinds = {"jdk.JavaMonitorEnter": ("monitor_enter", "monitorClass"),
+             "jdk.ThreadPark": ("thread_park", "parkedClass")}
+    by_class = {kind: _Waits() for kind in kinds}
+    by_site = {kind: _Waits() for kind in kinds}
+    for kind, values in events(jfr, WAITS, WAIT_STACK_DEPTH):
+        ms = millis(values.get("duration"))
+        by_class[kind].add(class_name(values.get(kinds[kind][1])), ms)
+        by_site[kind].add(waiting_site(values), ms)
+    return {name: {"count": sum(by_class[kind].count.values()),
+                   "total_ms": round(sum(by_class[kind].total.values()), 3),
+                   "classes": by_class[kind].ranked("class"), "sites": by_site[kind].ranked("site")}
+            for kind, (name, _) in kinds.items()}
 
 
 def _per_request(value, requests):
@@ -148,26 +178,22 @@ def _cpu(jfr):
 
 def summary(jfr, requests=None):
     """The profile summary of one side: see the module's docstring for the sections."""
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as background:
-        cpu = background.submit(_cpu, jfr)  # scrub + converter in their own JVMs while this reads the events
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as background:
+        cpu = background.submit(_cpu, jfr)  # each part runs its own JDK tools
+        locks = background.submit(_waits, jfr)
         sections = _events_summary(jfr, requests)
         return {"recordings": [str(path) for path in flame.recordings(jfr)], "requests": requests,
-                "cpu": cpu.result(), **sections}
+                "cpu": cpu.result(), "allocation": sections.pop("allocation"), "locks": locks.result(), **sections}
 
 
 def _events_summary(jfr, requests):
     allocated = collections.Counter()
-    monitors, parks = _Waits(), _Waits()
     gc_count, gc_pause, gc_longest, collectors = collections.Counter(), collections.Counter(), 0.0, set()
     compile_ms, compile_longest, compiles, failed, osr = 0.0, 0.0, collections.Counter(), 0, 0
     deopts = collections.Counter()
-    for kind, values in events(jfr):
+    for kind, values in events(jfr, COUNTED):
         if kind == "jdk.ObjectAllocationSample":
             allocated[class_name(values.get("objectClass"))] += values.get("weight") or 0
-        elif kind == "jdk.JavaMonitorEnter":
-            monitors.add(class_name(values.get("monitorClass")), millis(values.get("duration")))
-        elif kind == "jdk.ThreadPark":
-            parks.add(class_name(values.get("parkedClass")), millis(values.get("duration")))
         elif kind == "jdk.GarbageCollection":
             name = values.get("name") or "(unknown)"
             gc_count[name] += 1
@@ -191,7 +217,6 @@ def _events_summary(jfr, requests):
             "classes": [{"class": name, "bytes": int(size), "share": round(size / total_bytes, 4),
                          "bytes_per_request": _per_request(size, requests)}
                         for name, size in allocated.most_common(KEEP)]},
-        "locks": {"monitor_enter": monitors.as_dict(), "thread_park": parks.as_dict()},
         "gc": {"count": sum(gc_count.values()), "total_pause_ms": round(sum(gc_pause.values()), 3),
                "max_pause_ms": round(gc_longest, 3),
                "collectors": [{"name": name, "count": gc_count[name], "total_pause_ms": round(gc_pause[name], 3)}
@@ -234,6 +259,10 @@ def diff(profile_a, profile_b, top=TOP):
         "monitor_enter": ("ms blocked entering synchronized",
                           lambda p: _by(p["locks"]["monitor_enter"]["classes"], "class", "total_ms")),
         "thread_park": ("ms parked", lambda p: _by(p["locks"]["thread_park"]["classes"], "class", "total_ms")),
+        "monitor_sites": ("ms blocked entering synchronized, by waiting method",
+                          lambda p: _by(p["locks"]["monitor_enter"]["sites"], "site", "total_ms")),
+        "park_sites": ("ms parked, by waiting method",
+                       lambda p: _by(p["locks"]["thread_park"]["sites"], "site", "total_ms")),
         "gc": ("", lambda p: {"collections": p["gc"]["count"], "total pause ms": p["gc"]["total_pause_ms"],
                               "max pause ms": p["gc"]["max_pause_ms"]}),
         "jit": ("", lambda p: {"compilations": p["jit"]["compilations"], "compile time ms": p["jit"]["compile_ms"],

@@ -37,6 +37,19 @@ def test_iso_durations_become_milliseconds():
     assert jfr.millis(None) == 0
 
 
+def test_the_waiting_site_is_the_first_frame_outside_the_jdk_locking_code():
+    def frame(class_path, method):
+        return {"method": {"type": {"name": class_path}, "name": method}}
+    park = {"stackTrace": {"frames": [frame("jdk/internal/misc/Unsafe", "park"),
+                                      frame("java/util/concurrent/locks/LockSupport", "parkNanos"),
+                                      frame("java/util/concurrent/SynchronousQueue", "poll"),
+                                      frame("com/zaxxer/hikari/util/ConcurrentBag", "borrow"),
+                                      frame("com/zaxxer/hikari/pool/HikariPool", "getConnection")]}}
+    assert jfr.waiting_site(park) == "com.zaxxer.hikari.util.ConcurrentBag.borrow"
+    assert jfr.waiting_site({"stackTrace": {"frames": park["stackTrace"]["frames"][:3]}}).startswith("(deeper than")
+    assert jfr.waiting_site({}) == "(no stack)"
+
+
 def test_class_names_are_spelled_as_in_java():
     assert jfr.class_name({"name": "java/lang/String"}) == "java.lang.String"
     assert jfr.class_name({"name": "[J"}) == "long[]"
@@ -81,6 +94,9 @@ def test_lock_contention_names_the_monitor_and_the_parked_on_lock(profile_a):
     ledger = monitors["Workload$Ledger"]
     assert ledger["count"] >= 1 and ledger["total_ms"] >= ledger["max_ms"] >= 10
     assert parks["java.util.concurrent.locks.ReentrantLock$NonfairSync"]["count"] >= 1
+    # the waiting code itself, past LockSupport and AbstractQueuedSynchronizer
+    assert profile_a["locks"]["monitor_enter"]["sites"][0]["site"] == "Workload.holdLedger"
+    assert profile_a["locks"]["thread_park"]["sites"][0]["site"] == "Workload.holdGate"
 
 
 @needs_jdk25
@@ -112,6 +128,7 @@ def test_the_diff_shows_the_work_moving_from_crunch_a_to_crunch_b(profile_a, pro
         magnitudes = [abs(row["change"]) for row in section["rows"]]
         assert magnitudes == sorted(magnitudes, reverse=True)
     assert {row["name"] for row in changes["gc"]["rows"]} == {"collections", "total pause ms", "max pause ms"}
+    assert {row["name"] for row in changes["monitor_sites"]["rows"]} >= {"Workload.holdLedger"}
 
 
 @needs_jdk25
