@@ -37,9 +37,10 @@ MIN_COLOURS = 16
 WINDOW = (1400, 3000)
 MARK = "data-perflab-check"
 TIMEOUT_S = 60
+SETTLE_MS = 1000  # virtual milliseconds after load for charts drawn by timers
 
 MEASURE = """<script>
-addEventListener('load', () => {
+function perflabMeasure() {
   const out = {};
   const lines = el => [...el.querySelectorAll('polyline, path')];
   for (const id of %(ids)s) {
@@ -67,7 +68,9 @@ addEventListener('load', () => {
     };
   }
   document.documentElement.setAttribute('%(mark)s', JSON.stringify(out));
-});
+}
+// at load, and again once charts drawn by timers after load are there (virtual time: no real wait)
+addEventListener('load', () => { perflabMeasure(); setTimeout(perflabMeasure, %(settle)d); });
 </script>"""
 
 
@@ -115,7 +118,7 @@ def measure(report_html, png=None):
     writes the screenshot to `png` when given."""
     report = pathlib.Path(report_html).resolve()
     page = report.read_text(encoding="utf-8")
-    probe = MEASURE % {"ids": json.dumps(IDS), "mark": MARK}
+    probe = MEASURE % {"ids": json.dumps(IDS), "mark": MARK, "settle": SETTLE_MS}
     base = f'<base href="{html.escape(report.parent.as_uri())}/">'
     page, heads = re.subn(r"(<head[^>]*>)", lambda m: m.group(1) + base, page, count=1, flags=re.I)
     page = page if heads else base + page

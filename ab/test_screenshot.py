@@ -49,13 +49,15 @@ def test_a_report_missing_one_piece_fails(tmp_path, missing):
 
 def test_charts_drawn_by_script_count_once_the_scripts_ran(tmp_path):
     parts = dict(PARTS, **{"rounds-chart": """<svg id="rounds-chart" width="500" height="160"></svg><script>
-        const svg = document.getElementById('rounds-chart'), ns = 'http://www.w3.org/2000/svg';
-        for (const [tag, attrs] of [['line', {x1: 0, y1: 80, x2: 500, y2: 80, stroke: '#888'}],
-                                    ['circle', {cx: 100, cy: 70, r: 5}], ['circle', {cx: 200, cy: 90, r: 5}]]) {
-          const node = document.createElementNS(ns, tag);
-          for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
-          svg.appendChild(node);
-        }</script>"""})
+        addEventListener('load', () => setTimeout(() => {
+          const svg = document.getElementById('rounds-chart'), ns = 'http://www.w3.org/2000/svg';
+          for (const [tag, attrs] of [['line', {x1: 0, y1: 80, x2: 500, y2: 80, stroke: '#888'}],
+                                      ['circle', {cx: 100, cy: 70, r: 5}], ['circle', {cx: 200, cy: 90, r: 5}]]) {
+            const node = document.createElementNS(ns, tag);
+            for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
+            svg.appendChild(node);
+          }
+        }, 200));</script>"""})
     assert screenshot.check(write_report(tmp_path, parts)) == []
 
 
