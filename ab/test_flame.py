@@ -53,10 +53,11 @@ def test_the_diff_flame_graph_shows_b_in_red_where_it_does_more(tmp_path):
     page = flame.diff_flamegraph(workload.recording("a"), workload.recording("b"), tmp_path / "diff.html")
     assert "<canvas" in pathlib.Path(page).read_text()  # frame names are prefix-compressed in the page
     red, blue = reds_and_blues(screenshot.screenshot(page, tmp_path / "diff.png"))
-    assert red > 100 and blue > 100, (red, blue)  # crunchB grew (red), crunchA shrank (blue)
+    assert red > 1000 and blue > 1000, (red, blue)  # crunchB grew (red), crunchA shrank (blue): frames, not specks
 
     same = flame.diff_flamegraph(workload.recording("a"), workload.recording("a"), tmp_path / "same.html")
-    assert reds_and_blues(screenshot.screenshot(same, tmp_path / "same.png")) == (0, 0)
+    red, blue = reds_and_blues(screenshot.screenshot(same, tmp_path / "same.png"))
+    assert red < 100 and blue < 100, (red, blue)  # grey frames; a few tinted pixels in the toolbar icons
 
 
 def test_several_recordings_of_one_side_are_merged(tmp_path):

@@ -7,15 +7,16 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * A tiny program whose profile is known in advance, recorded by the tests of ab/jfr.py and ab/flame.py.
  *
- * <p>Usage: {@code java Workload.java a|b SECONDS}. Variant a spends three quarters of its CPU in
+ * <p>Usage: {@code java Workload.java a|b ROUNDS}. Variant a spends three quarters of its CPU in
  * {@link #crunchA}, allocating {@link ParcelA}, and a quarter in {@link #crunchB}, allocating {@link ParcelB};
  * variant b the other way round. Parcels are kept in a ring, so escape analysis cannot remove them. Both
  * variants contend on a {@code synchronized} {@link Ledger} and on a {@link ReentrantLock} (each held about
  * 15 ms at a time, above JFR's 10 ms locking threshold) and make enough garbage for young collections.
  *
  * <p>Handshake on stdin/stdout so a test can record exactly the measured window with jcmd: prints
- * {@code ready <pid>} after a short warm-up, waits for a {@code go} line, works SECONDS seconds, prints
- * {@code done <rounds>} (calls of crunchA or crunchB: the "requests" served), then exits on the next line.
+ * {@code ready <pid>} after a warm-up of ROUNDS/10, waits for a {@code go} line, does ROUNDS rounds (a fixed
+ * amount of work, like the runner's fixed load: the "requests" served), prints {@code done ROUNDS}, then exits
+ * on the next line.
  */
 public class Workload {
     static final class Ledger { long entries; }
@@ -26,42 +27,40 @@ public class Workload {
     static final ReentrantLock GATE = new ReentrantLock();
     static final Object[] RECENT = new Object[4096];
     static volatile long sink;
-    static long rounds;
     static volatile boolean running = true;
 
     public static void main(String[] args) throws Exception {
         char variant = args.length > 0 ? args[0].charAt(0) : 'a';
-        double seconds = args.length > 1 ? Double.parseDouble(args[1]) : 3;
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 10_000;
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
 
-        work(variant, 0.3);
+        work(variant, rounds / 10);
         System.out.println("ready " + ProcessHandle.current().pid());
         System.out.flush();
         in.readLine();
-        rounds = 0;
-        work(variant, seconds);
+        work(variant, rounds);
         System.out.println("done " + rounds);
         System.out.flush();
         in.readLine();
     }
 
-    static void work(char variant, double seconds) throws InterruptedException {
+    /** ROUNDS calls of crunchA or crunchB (3:1 or 1:3) while the other threads contend on the locks. */
+    static void work(char variant, int rounds) throws InterruptedException {
         running = true;
-        List<Thread> threads = new ArrayList<>();
-        threads.add(Thread.ofPlatform().name("cruncher").start(() -> {
-            for (int round = 0; running; round++) {
+        Thread cruncher = Thread.ofPlatform().name("cruncher").start(() -> {
+            for (int round = 0; round < rounds; round++) {
                 boolean major = round % 4 != 0;
                 sink += (variant == 'a') == major ? crunchA() : crunchB();
-                rounds++;
             }
-        }));
+        });
+        List<Thread> contenders = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
-            threads.add(Thread.ofPlatform().name("ledger-" + i).start(Workload::holdLedger));
-            threads.add(Thread.ofPlatform().name("gate-" + i).start(Workload::holdGate));
+            contenders.add(Thread.ofPlatform().name("ledger-" + i).start(Workload::holdLedger));
+            contenders.add(Thread.ofPlatform().name("gate-" + i).start(Workload::holdGate));
         }
-        Thread.sleep((long) (seconds * 1000));
+        cruncher.join();
         running = false;
-        for (Thread thread : threads) thread.join();
+        for (Thread thread : contenders) thread.join();
     }
 
     /** Variant a's hot method: arithmetic plus ParcelA garbage. */

@@ -18,8 +18,8 @@ sys.path.insert(0, str(HERE.parent))
 import flame  # noqa: E402
 import jfr  # noqa: E402
 
-SECONDS = 3
-HEAP = "-Xmx256m"  # small enough for young collections within SECONDS
+ROUNDS = 10_000  # about 3 s of CPU for the cruncher thread
+HEAP = "-Xmx256m"  # small enough for young collections within ROUNDS
 _recorded = {}
 _folder = pathlib.Path(tempfile.mkdtemp(prefix="perflab-jfr-test-"))
 atexit.register(shutil.rmtree, _folder, True)
@@ -45,7 +45,7 @@ def recording(variant):
     """A .jfr of Workload.java's variant ('a' or 'b'), its measured window only."""
     if variant not in _recorded:
         out = _folder / f"{variant}.jfr"
-        command = [flame.jdk_tool("java"), HEAP, str(HERE / "Workload.java"), variant, str(SECONDS)]
+        command = [flame.jdk_tool("java"), HEAP, str(HERE / "Workload.java"), variant, str(ROUNDS)]
         with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True) as process:
             try:
