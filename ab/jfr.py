@@ -22,8 +22,10 @@ Sections of a summary:
     gc          jdk.GarbageCollection: collections, summed and longest pause, by collector
     jit         jdk.Compilation (threshold 0 ms when recorded with start_recording): compilations, compile
                 time, failures, OSR; jdk.Deoptimization by reason
-Events are read with `jfr print --json --stack-depth 0` and streamed (ijson), so a 60 s recording stays
-cheap in memory (about 15 s and 170 MB for a 40 s recording of a busy Jetty server on 2 loaded cores).
+Events are read with `jfr print --json` (stacks cut to 0 frames, 12 for lock waits) and streamed with ijson;
+the CPU stacks, the lock waits and the other events are read in parallel. Measured: a 40 s recording of a
+Jetty server at 300 requests/s (11,000 allocation samples, 1,600 parks, 2,900 compilations) takes 21 s and
+160 MB on 2 cores shared with a load average of 28; the summary's JSON is 115 kB (KEEP rows per table).
 
 Command line: python3 ab/jfr.py run.jfr [--requests N] [--against b.jfr --requests-b N]   (JSON on stdout)
 """
