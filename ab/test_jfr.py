@@ -1,0 +1,140 @@
+"""ab/jfr.py on real recordings of ab/testdata/Workload.java (variant a: crunchA/ParcelA, b: crunchB/ParcelB)."""
+import json
+import pathlib
+import sys
+
+import pytest
+
+import jfr
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "testdata"))
+import workload  # noqa: E402
+
+needs_jdk25 = pytest.mark.skipif(workload.jdk25_missing() is not None, reason=str(workload.jdk25_missing()))
+
+
+@pytest.fixture(scope="module")
+def profile_a():
+    return jfr.summary(workload.recording("a"), requests=workload.rounds("a"))
+
+
+@pytest.fixture(scope="module")
+def profile_b():
+    return jfr.summary(workload.recording("b"), requests=workload.rounds("b"))
+
+
+def by(entries, key):
+    return {entry[key]: entry for entry in entries}
+
+
+# ------------------------------------------------------------------------------------------ pure helpers
+
+def test_iso_durations_become_milliseconds():
+    assert jfr.millis("PT0.012375796S") == pytest.approx(12.375796)
+    assert jfr.millis("PT1M2.5S") == pytest.approx(62_500)
+    assert jfr.millis("PT2H") == pytest.approx(7_200_000)
+    assert jfr.millis("PT-2562047788015215H-30M-8S") == 0  # a park without timeout
+    assert jfr.millis(None) == 0
+
+
+def test_the_waiting_site_is_the_first_frame_outside_the_jdk_locking_code():
+    def frame(class_path, method):
+        return {"method": {"type": {"name": class_path}, "name": method}}
+    park = {"stackTrace": {"frames": [frame("jdk/internal/misc/Unsafe", "park"),
+                                      frame("java/util/concurrent/locks/LockSupport", "parkNanos"),
+                                      frame("java/util/concurrent/SynchronousQueue", "poll"),
+                                      frame("com/zaxxer/hikari/util/ConcurrentBag", "borrow"),
+                                      frame("com/zaxxer/hikari/pool/HikariPool", "getConnection")]}}
+    assert jfr.waiting_site(park) == "com.zaxxer.hikari.util.ConcurrentBag.borrow"
+    assert jfr.waiting_site({"stackTrace": {"frames": park["stackTrace"]["frames"][:3]}}).startswith("(deeper than")
+    assert jfr.waiting_site({}) == "(no stack)"
+
+
+def test_class_names_are_spelled_as_in_java():
+    assert jfr.class_name({"name": "java/lang/String"}) == "java.lang.String"
+    assert jfr.class_name({"name": "[J"}) == "long[]"
+    assert jfr.class_name({"name": "[[Ljava/util/HashMap$Node;"}) == "java.util.HashMap$Node[][]"
+    assert jfr.class_name(None) == "(none)"
+
+
+def test_rows_put_the_largest_change_first_and_count_a_missing_name_as_zero():
+    table = jfr.rows({"x": 10, "y": 5, "gone": 3}, {"x": 11, "y": 1, "new": 2}, top=3)
+    assert [row["name"] for row in table] == ["y", "gone", "new"]
+    assert table[0] == {"name": "y", "a": 5, "b": 1, "change": -4, "relative": -0.8}
+    assert table[2]["relative"] is None
+
+
+# ------------------------------------------------------------------------------------ real recordings
+
+@needs_jdk25
+def test_the_hot_method_leads_the_cpu_samples(profile_a):
+    methods = profile_a["cpu"]["methods"]
+    assert profile_a["cpu"]["samples"] > 50
+    assert methods[0]["method"] == "Workload.crunchA"
+    assert methods[0]["self_share"] > 0.4
+    assert by(methods, "method")["Workload.crunchB"]["self"] < methods[0]["self"]
+    inclusive = by(profile_a["cpu"]["inclusive"], "method")
+    assert inclusive["Workload.lambda$work$0"]["total"] >= methods[0]["self"]
+
+
+@needs_jdk25
+def test_allocation_is_by_class_and_per_request(profile_a):
+    allocation = profile_a["allocation"]
+    top = allocation["classes"][0]
+    assert top["class"] == "Workload$ParcelA"
+    assert top["bytes"] > 0
+    assert top["bytes_per_request"] == pytest.approx(top["bytes"] / workload.rounds("a"), rel=1e-3)
+    assert allocation["bytes"] >= sum(entry["bytes"] for entry in allocation["classes"][:5])
+
+
+@needs_jdk25
+def test_lock_contention_names_the_monitor_and_the_parked_on_lock(profile_a):
+    monitors = by(profile_a["locks"]["monitor_enter"]["classes"], "class")
+    parks = by(profile_a["locks"]["thread_park"]["classes"], "class")
+    ledger = monitors["Workload$Ledger"]
+    assert ledger["count"] >= 1 and ledger["total_ms"] >= ledger["max_ms"] >= 10
+    assert parks["java.util.concurrent.locks.ReentrantLock$NonfairSync"]["count"] >= 1
+    # the waiting code itself, past LockSupport and AbstractQueuedSynchronizer
+    assert profile_a["locks"]["monitor_enter"]["sites"][0]["site"] == "Workload.holdLedger"
+    assert profile_a["locks"]["thread_park"]["sites"][0]["site"] == "Workload.holdGate"
+
+
+@needs_jdk25
+def test_gc_pauses_and_jit_activity_are_counted(profile_a):
+    gc, jit = profile_a["gc"], profile_a["jit"]
+    assert gc["count"] >= 1
+    assert gc["total_pause_ms"] >= gc["max_pause_ms"] > 0
+    assert sum(collector["count"] for collector in gc["collectors"]) == gc["count"]
+    assert jit["compilations"] >= 1 and jit["compile_ms"] > 0
+    assert sum(jit["by_compiler"].values()) == jit["compilations"]
+    assert jit["deoptimizations"] == sum(reason["count"] for reason in jit["deopt_reasons"])
+
+
+@needs_jdk25
+def test_the_summary_is_json(profile_a):
+    assert json.loads(json.dumps(profile_a)) == profile_a
+
+
+@needs_jdk25
+def test_the_diff_shows_the_work_moving_from_crunch_a_to_crunch_b(profile_a, profile_b):
+    changes = jfr.diff(profile_a, profile_b)
+    cpu = by(changes["cpu_self"]["rows"], "name")
+    assert cpu["Workload.crunchB"]["change"] > 0.2
+    assert cpu["Workload.crunchA"]["change"] < -0.2
+    allocation = by(changes["allocation"]["rows"], "name")
+    assert changes["allocation"]["unit"] == "bytes per request"
+    assert allocation["Workload$ParcelB"]["change"] > 0 > allocation["Workload$ParcelA"]["change"]
+    for section in changes.values():
+        magnitudes = [abs(row["change"]) for row in section["rows"]]
+        assert magnitudes == sorted(magnitudes, reverse=True)
+    assert {row["name"] for row in changes["gc"]["rows"]} == {"collections", "total pause ms", "max pause ms"}
+    assert {row["name"] for row in changes["monitor_sites"]["rows"]} >= {"Workload.holdLedger"}
+
+
+@needs_jdk25
+def test_several_runs_of_one_side_add_up(profile_a):
+    twice = jfr.summary([workload.recording("a")] * 2)
+    assert twice["cpu"]["samples"] == 2 * profile_a["cpu"]["samples"]
+    assert twice["allocation"]["bytes"] == 2 * profile_a["allocation"]["bytes"]
+    assert twice["gc"]["count"] == 2 * profile_a["gc"]["count"]
+    assert twice["allocation"]["bytes_per_request"] is None
