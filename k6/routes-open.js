@@ -1,5 +1,5 @@
 // The open model of k6/routes.js: requests arrive at RATE per second whatever the server does, so a slow
-// variant cannot slow the clock that measures it (DESIGN.md). Pick RATE below the variant's closed-model TPS.
+// variant cannot slow the clock that measures it (docs/design.md). Pick RATE below the variant's closed-model TPS.
 //   RATE=20 DURATION=60s VARIANT=route-after ./perflab k6 routes-open.js
 //   UNIVS (1,2,3)  MAX_VUS (200)  SUMMARY (k6/lib/summary.js)
 // Needs the route data set (./perflab up loads it; ./perflab seed route).
