@@ -79,6 +79,20 @@ clear_redis() {
   fi
 }
 
+# load_in_parts FILE "TABLE (COLUMNS)": LOAD DATA in parts of 500,000 rows, one progress line each
+load_in_parts() {
+  local file=$1 target=$2 parts part done=0 total
+  parts=$(mktemp -d)
+  total=$(wc -l <"$file")
+  split -l 500000 -d "$file" "$parts/part-"
+  for part in "$parts"/part-*; do
+    sql -e "SET foreign_key_checks = 0; SET unique_checks = 0; LOAD DATA LOCAL INFILE '$part' INTO TABLE $target;"
+    done=$((done + $(wc -l <"$part")))
+    say "      $done of $total rows"
+  done
+  rm -rf "$parts"
+}
+
 load() {
   require_schema
   if [ ! -f "$SEED_DIR/.done-$MEMBERS-$TRANSFERS" ]; then
@@ -92,19 +106,16 @@ load() {
   say "[2/5] emptying the wallet tables"
   sql -e "SET foreign_key_checks = 0;
     TRUNCATE idempotency_key; TRUNCATE ledger_entry; TRUNCATE wallet_transaction; TRUNCATE wallet; TRUNCATE member;"
-  local common="SET foreign_key_checks = 0; SET unique_checks = 0;"
   say "[3/5] loading $MEMBERS members and wallets"
-  sql -e "$common
+  sql -e "SET foreign_key_checks = 0; SET unique_checks = 0;
     LOAD DATA LOCAL INFILE '$SEED_DIR/member.tsv' INTO TABLE member (id, login_id, name, phone);
     LOAD DATA LOCAL INFILE '$SEED_DIR/wallet.tsv' INTO TABLE wallet (id, member_id, balance)
       SET pin_hash = SHA2(CONCAT('perflab-pin:', member_id, ':1234'), 256);"
   say "[4/5] loading $((2 * TRANSFERS)) history rows"
-  sql -e "$common LOAD DATA LOCAL INFILE '$SEED_DIR/history.tsv' INTO TABLE wallet_transaction
-    (id, group_id, wallet_id, member_id, type, amount, balance_before, balance_after, counterparty_member_id,
-     counterparty_name, status, created_at);"
+  load_in_parts "$SEED_DIR/history.tsv" "wallet_transaction (id, group_id, wallet_id, member_id, type, amount,
+    balance_before, balance_after, counterparty_member_id, counterparty_name, status, created_at)"
   say "[5/5] loading $((4 * TRANSFERS)) ledger rows"
-  sql -e "$common LOAD DATA LOCAL INFILE '$SEED_DIR/ledger.tsv' INTO TABLE ledger_entry
-    (id, group_id, wallet_id, ledger_code_id, debit, credit, created_at);"
+  load_in_parts "$SEED_DIR/ledger.tsv" "ledger_entry (id, group_id, wallet_id, ledger_code_id, debit, credit, created_at)"
   sql -e "ANALYZE TABLE member, wallet, wallet_transaction, ledger_entry" >/dev/null
   clear_redis
   say "wallet data set loaded into $DB"
