@@ -19,7 +19,7 @@ RUN java -Djarmode=tools -jar /tmp/perflab.jar extract --destination /app && rm 
 
 # the training run: the app records what it loads, links and profiles while k6 drives the cold-start mix
 # (login, transfer, routes) through it; the JVM writes /app/perflab.aot as it exits. The stack's published ports
-# must answer on the build host (docker build --network host), with the data of scripts/coldstart/prepare.sh.
+# must answer on the build host (docker build --network host), with the data of ./perflab seed coldstart.
 FROM grafana/k6:1.8.1 AS k6
 FROM extracted AS aot-train
 ARG PERFLAB_DB_NAME=perflab_wallet_after

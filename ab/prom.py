@@ -34,3 +34,16 @@ def knobs(samples):
     """The knobs the app runs with, from its perflab_variant_info series: ['login.client=pooled', ...]."""
     return sorted(f"{s.labels['feature']}.{s.labels['knob']}={s.labels['value']}"
                   for s in samples if s.name == "perflab_variant_info")
+
+
+def variant_line(samples):
+    """'variant after: perflab.login.client=pooled, ...' for ./perflab status."""
+    names = {s.labels.get("variant") for s in samples if s.name == "perflab_variant_info"} - {None, ""}
+    return f"variant {', '.join(sorted(names)) or 'default'}: " + ", ".join(f"perflab.{k}" for k in knobs(samples))
+
+
+if __name__ == "__main__":
+    import sys
+    if len(sys.argv) != 3 or sys.argv[1] != "variant":
+        raise SystemExit("usage: prom.py variant BASE_URL")
+    print(variant_line(scrape(sys.argv[2], timeout=3)))

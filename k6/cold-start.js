@@ -5,8 +5,11 @@
 //
 //   RATE (200/s)  REQUESTS (10000: the first 8000 are the record, the last 2000 the steady state)
 //   TIMEOUT (1s)  a slower answer is a failure
-//   SUMMARY_OUT   where handleSummary writes the windows as JSON
-//   UNIVS (11,12) small universities (exp-cold-start.sh seeds them)   MEMBERS (100000) the wallet data set
+//   SUMMARY       where the full summary goes as JSON, with readyEpochMs, dropped and the windows on top
+//   UNIVS (11,12) small universities   MEMBERS (100000) the wallet data set
+// Data: ./perflab seed coldstart (the experiment's database); ./perflab up loads the same into the app's.
+// When the app is already up as setup() starts (a run by hand), setup() checks the data and a login first; when
+// it is not (the experiment starts the app after k6), it checks nothing, so that the first requests stay cold.
 // The mix, by request number: 2 in 10 log in (the external API), 4 transfer (MariaDB + Redis), 4 read routes.
 import http from 'k6/http';
 import exec from 'k6/execution';
@@ -14,6 +17,10 @@ import { sleep } from 'k6';
 import { Trend, Rate, Gauge } from 'k6/metrics';
 import { BASE_URL, tags } from './lib/common.js';
 import { bearer } from './lib/route-auth.js';
+import { requireLogin, requireRoutes, requireWalletData, seedCommand } from './lib/preconditions.js';
+import { summaryFields, summaryLine } from './lib/summary.js';
+
+export { handleSummary } from './lib/summary.js';
 
 const RATE = Number(__ENV.RATE || 200);
 const REQUESTS = Number(__ENV.REQUESTS || 10000);
@@ -42,15 +49,25 @@ export const options = {
 
 export function setup() {
   const deadline = Date.now() + 170000;
+  let polls = 0;
   while (Date.now() < deadline) {
     const res = http.get(`${BASE_URL}/actuator/health/readiness`, { timeout: '1s', tags: { name: 'readiness' } });
+    polls += 1;
     if (res.status === 200) {
       readyAt.add(Date.now());
+      if (polls === 1) checkData();
       return {};
     }
     sleep(0.01);
   }
   throw new Error(`${BASE_URL} did not report readiness within 170 s`);
+}
+
+// the app was up before k6: a run by hand, so make sure the mix can succeed
+function checkData() {
+  const token = requireLogin(`user${MEMBERS}`);
+  requireWalletData(token);
+  requireRoutes(UNIVS, bearer(), seedCommand('route', ` --univs ${UNIVS.join(',')} --routes 500`));
 }
 
 const pick = (n) => 1 + Math.floor(Math.random() * n);
@@ -99,14 +116,15 @@ function window(data, w) {
     p50: t.values.med, p95: t.values['p(95)'], p99: t.values['p(99)'], max: t.values.max };
 }
 
-export function handleSummary(data) {
+function coldStartFields(data) {
   const ready = data.metrics.cold_ready_epoch_ms;
   const dropped = data.metrics.dropped_iterations;
-  const out = {
+  return {
     readyEpochMs: ready ? ready.values.value : null,
     dropped: dropped ? dropped.values.count : 0,
     windows: Object.fromEntries(WINDOWS.map(([w]) => [w, window(data, w)])),
   };
-  const text = `${JSON.stringify(out)}\n`;
-  return __ENV.SUMMARY_OUT ? { [__ENV.SUMMARY_OUT]: text, stdout: text } : { stdout: text };
 }
+
+summaryFields(coldStartFields);
+summaryLine((data) => `${JSON.stringify(coldStartFields(data))}\n`);

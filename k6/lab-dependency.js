@@ -1,8 +1,13 @@
 // Seed 002's `ab -n 100 -c 20` against a 1 s dependency: 100 requests from 20 concurrent clients
 // (a closed model on purpose: it is the seed's own). ./perflab exp slow-dependency runs it per thread model.
+// DELAY_MS (1000: 100, 500, 1000 or 2000, the stub's /slow delays)  CONCURRENCY (20)  REQUESTS (100)  SUMMARY
 import http from 'k6/http';
 import { Trend, Counter } from 'k6/metrics';
-import { BASE_URL, tags, json } from './lib/common.js';
+import { BASE_URL, tags } from './lib/common.js';
+import { requireApp, requireLogin } from './lib/preconditions.js';
+import { summaryLine } from './lib/summary.js';
+
+export { handleSummary } from './lib/summary.js';
 
 const DELAY = Number(__ENV.DELAY_MS || 1000);
 const accepted = new Trend('lab_accepted_ms', true);
@@ -20,11 +25,8 @@ export const options = {
 };
 
 export function setup() {
-  const res = http.post(`${BASE_URL}/api/auth/login`, JSON.stringify({ loginId: 'user1', password: 'perflab-pass' }),
-    { headers: { 'Content-Type': 'application/json' } });
-  const body = json(res);
-  if (res.status !== 200 || body === null) throw new Error(`login for the lab failed: ${res.status} ${res.body}`);
-  return { token: body.accessToken };
+  requireApp();
+  return { token: requireLogin('user1') };
 }
 
 export default function (data) {
@@ -38,7 +40,7 @@ export default function (data) {
   if (res.status !== 200) failures.add(1);
 }
 
-export function handleSummary(data) {
+summaryLine((data) => {
   const m = data.metrics;
   const d = m['http_req_duration{scenario:ab}'].values;
   const count = m['http_reqs{scenario:ab}'].values.count;
@@ -47,7 +49,5 @@ export function handleSummary(data) {
     `p50 ${d.med.toFixed(0)} ms, p90 ${d['p(90)'].toFixed(0)} ms, max ${d.max.toFixed(0)} ms, ` +
     `failures ${m.lab_failures ? m.lab_failures.values.count : 0}/${count}; ` +
     `accepted ${line(m.lab_accepted_ms)}; rejected ${line(m.lab_rejected_ms)}\n`;
-  const out = { stdout: text };
-  if (__ENV.SUMMARY) out[__ENV.SUMMARY] = JSON.stringify(data, null, 1);
-  return out;
-}
+  return text;
+});

@@ -1,10 +1,15 @@
 // The open model of k6/routes.js: requests arrive at RATE per second whatever the server does, so a slow
-// variant cannot slow the clock that measures it (DESIGN.md). Pick RATE below the variant's closed-model TPS.
+// variant cannot slow the clock that measures it (docs/design.md). Pick RATE below the variant's closed-model TPS.
 //   RATE=20 DURATION=60s VARIANT=route-after ./perflab k6 routes-open.js
+//   UNIVS (1,2,3)  MAX_VUS (200)  SUMMARY (k6/lib/summary.js)
+// Needs the route data set (./perflab up loads it; ./perflab seed route).
 import http from 'k6/http';
 import { check } from 'k6';
 import { BASE_URL, tags, arrivalRate } from './lib/common.js';
 import { bearer } from './lib/route-auth.js';
+import { requireApp, requireRoutes, seedCommand } from './lib/preconditions.js';
+
+export { handleSummary } from './lib/summary.js';
 
 const UNIVS = (__ENV.UNIVS || '1,2,3').split(',').map(Number);
 
@@ -16,7 +21,10 @@ export const options = {
 };
 
 export function setup() {
-  return { headers: { Authorization: bearer() } };
+  requireApp();
+  const headers = { Authorization: bearer() };
+  requireRoutes(UNIVS, headers.Authorization, seedCommand('route', UNIVS.join(',') === '1,2,3' ? '' : ` --univs ${UNIVS.join(',')}`));
+  return { headers };
 }
 
 export function routes(data) {

@@ -3,12 +3,18 @@
 // k6 does not parse 4 MB of JSON per request on the machine it shares with the app; setup() checks one in full.
 //   ./perflab k6 routes.js                                  seed shape
 //   VUS=50 DURATION=60s VARIANT=route-after ./perflab k6 routes.js
-//   ENDPOINT=cached-bytes ...                               the ceiling harness (cache=redis only)
+//   ENDPOINT=cached-bytes ...                               the ceiling harness (cache=redis only:
+//                                                           ./perflab up --profile route-after)
+//   UNIVS (1,2,3)  SUMMARY (k6/lib/summary.js)
+// Needs the route data set (./perflab up loads it; ./perflab seed route).
 // Auth: a token signed in k6 with the app's JWT secret (k6/lib/route-auth.js).
 import http from 'k6/http';
 import { check } from 'k6';
 import { BASE_URL, tags } from './lib/common.js';
 import { bearer } from './lib/route-auth.js';
+import { requireApp, requireKnobs, requireRoutes, seedCommand } from './lib/preconditions.js';
+
+export { handleSummary } from './lib/summary.js';
 
 const UNIVS = (__ENV.UNIVS || '1,2,3').split(',').map(Number);
 const ENDPOINT = __ENV.ENDPOINT || 'routes'; // routes | cached-bytes
@@ -24,12 +30,11 @@ export const options = {
 };
 
 export function setup() {
+  requireApp();
+  if (ENDPOINT === 'cached-bytes') requireKnobs({ 'route.cache': 'redis' }, './perflab up --profile route-after');
   const headers = { Authorization: bearer() };
-  for (const univ of UNIVS) { // one full response per university: correct, and the cache is warm
-    const res = http.get(`${BASE_URL}/api/universities/${univ}/routes`, { headers, timeout: '120s' });
-    const body = res.status === 200 ? res.json() : null;
-    check(res, { 'setup: routes 200 with all routes': () => body !== null && body.routeCount > 0 && body.coreRoutes.length > 0 });
-  }
+  // one full response per university: the data is there, and the cache is warm
+  requireRoutes(UNIVS, headers.Authorization, seedCommand('route', UNIVS.join(',') === '1,2,3' ? '' : ` --univs ${UNIVS.join(',')}`));
   return { headers };
 }
 

@@ -4,6 +4,9 @@
 import http from 'k6/http';
 import { check } from 'k6';
 import { BASE_URL, tags, arrivalRate, json, checkProblem } from './lib/common.js';
+import { requireApp, requireLogin } from './lib/preconditions.js';
+
+export { handleSummary } from './lib/summary.js';
 
 export const options = {
   tags,
@@ -48,6 +51,8 @@ export function login() {
 }
 
 export function setup() {
+  requireApp();
+  requireLogin('user1');
   const metrics = http.get(`${BASE_URL}/actuator/prometheus`);
   check(metrics, { 'variant gauge exported': (r) => r.status === 200 && r.body.includes('perflab_variant_info') });
 }

@@ -12,6 +12,8 @@
 //   RECEIVERS            receivers are random among user(SENDERS+1)..user(SENDERS+RECEIVERS) (default 2000: people
 //                        send to people they know, and the phone cache warms); RECEIVERS=100000 for all members
 //   MAX_VUS              cap on k6's virtual users (default 1000)
+//   SUMMARY              where to write the full summary as JSON (k6/lib/summary.js)
+// Needs the wallet data set (./perflab up loads it; ./perflab seed wallet); any wallet variant.
 // In ramp mode each request is tagged step=<target> on a plateau and step=ramp while the rate climbs, and every
 // plateau gets its own thresholds, so the summary says which rates held p95 < 300 ms and < 1% errors.
 import http from 'k6/http';
@@ -19,6 +21,9 @@ import exec from 'k6/execution';
 import { check } from 'k6';
 import { Counter } from 'k6/metrics';
 import { BASE_URL, tags, json } from './lib/common.js';
+import { requireApp, requireLogin, requireWalletData } from './lib/preconditions.js';
+
+export { handleSummary } from './lib/summary.js';
 
 const MODE = __ENV.MODE || 'ramp';
 const RATE = Number(__ENV.RATE || 300);
@@ -76,8 +81,11 @@ export const options = {
   summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'],
 };
 
-// log in user1..userSENDERS, 25 at a time; the token's subject is the member id
+// preconditions (the app, a login, the wallet data set), then log in user1..userSENDERS, 25 at a time; the
+// token's subject is the member id
 export function setup() {
+  requireApp();
+  requireWalletData(requireLogin('user1'));
   const tokens = [];
   for (let first = 1; first <= SENDERS; first += 25) {
     const batch = [];

@@ -1,98 +1,134 @@
 #!/usr/bin/env bash
 # The wallet data set of seed 004: 100,000 members and wallets, 1,000,000 history rows, 2,000,000 ledger rows.
 #
-#   scripts/seed-wallet.sh [--db NAME] [load|reset|check]     (./perflab seed wallet [--db NAME] [...])
+#   ./perflab seed wallet [--db NAME] [--index unique|non-unique] [--redis-db N] [ensure|load|reset|verify|check|status]
 #
-#   load   (default) replace the wallet data with the seed: generate TSV files (python3, deterministic, cached
-#          under $WALLET_SEED_DIR) and LOAD DATA LOCAL INFILE them; re-running gives the same state
+#   ensure (default) cheap check (the seed's last rows are there); if not: create and migrate the database when
+#          needed (the app in migrate-only mode), then load. What ./perflab up runs; seconds when loaded.
+#   load   replace the wallet data with the seed: generate TSV files (python3, deterministic, cached under
+#          $WALLET_SEED_DIR) and LOAD DATA LOCAL INFILE them; re-running gives the same state (about 40 s)
 #   reset  between runs, in seconds: delete what transfers added (history and ledger rows past the seed, every
 #          idempotency record, members and wallets past 100,000), put balances and phones back, and delete the
-#          wallet's Redis keys (db $WALLET_REDIS_DB, default 4)
+#          wallet's Redis keys (wallet:* in Redis db --redis-db)
+#   verify exit 0 only when the seed's members are there, money is conserved, no balance is negative and the
+#          ledger balances
 #   check  print counts and the invariants: sum of balances, no negative balance, debits = credits
+#   status one line: loaded or not (the cheap check); ./perflab status prints it
 #
-# The database is --db, else PERFLAB_DB_NAME, else perflab. Note that ./perflab sources .env, which sets
-# PERFLAB_DB_NAME=perflab, so through ./perflab pass --db. The schema is the app's (Flyway, at startup), and
-# the side of the index A/B is fixed when a database is first migrated, so this script does not create
-# tables: it refuses a database without the wallet migration and says how to get it
-# (scripts/wallet/app.sh start before|after migrates perflab_wallet_before|after).
+# --db: the database (default PERFLAB_DB_NAME, perflab). --index: the wallet.member_id index a NEW database gets
+# (the Flyway placeholder wallet_member_index, perflab.wallet.index); default: the active profile's
+# (SPRING_PROFILES_ACTIVE), else non-unique. A database keeps the index it was first migrated with; asking for
+# the other one is an error. --redis-db: where the app under test caches (default WALLET_REDIS_DB, else
+# PERFLAB_REDIS_DB, else 0).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-DB=${PERFLAB_DB_NAME:-perflab}
-ACTION=load
+DB= INDEX= REDIS_DB=${WALLET_REDIS_DB:-${PERFLAB_REDIS_DB:-0}} ACTION=ensure
+usage() { echo "usage: ./perflab seed wallet [--db NAME] [--index unique|non-unique] [--redis-db N] [ensure|load|reset|verify|check|status]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
     --db) DB=${2:?--db needs a name}; shift 2 ;;
     --db=*) DB=${1#--db=}; shift ;;
-    load|reset|check|verify) ACTION=$1; shift ;;
-    *) echo "usage: $0 [--db NAME] [load|reset|check|verify]" >&2; exit 2 ;;
+    --index) INDEX=${2:?--index needs unique or non-unique}; shift 2 ;;
+    --index=*) INDEX=${1#--index=}; shift ;;
+    --redis-db) REDIS_DB=${2:?--redis-db needs a number}; shift 2 ;;
+    --redis-db=*) REDIS_DB=${1#--redis-db=}; shift ;;
+    ensure|load|reset|check|verify|status) ACTION=$1; shift ;;
+    *) usage ;;
   esac
 done
+case $INDEX in ''|unique|non-unique) ;; *) echo "perflab: --index must be unique or non-unique, not '$INDEX'" >&2; exit 2 ;; esac
+. "$ROOT/scripts/seed/lib.sh"
+DB=${DB:-${PERFLAB_DB_NAME:-perflab}}
 MEMBERS=100000
 TRANSFERS=500000
 SEED_DIR=${WALLET_SEED_DIR:-${TMPDIR:-/tmp}/perflab-wallet-seed}
-REDIS_DB=${WALLET_REDIS_DB:-4}
-STARTED=$(date +%s%N)
 
-sql() {
-  mariadb --local-infile=1 -h"${PERFLAB_DB_HOST:-127.0.0.1}" -P"${PERFLAB_DB_PORT:-3306}" \
-    -u"${PERFLAB_DB_USER:-perflab}" -p"${PERFLAB_DB_PASSWORD:-perflab}" "$DB" "$@"
+# present: the cheap check, primary-key lookups of the seed's last member, history row and ledger row
+present() {
+  [ "$(value "SELECT (SELECT COUNT(*) FROM member WHERE id = $MEMBERS) + (SELECT COUNT(*) FROM wallet WHERE id = $MEMBERS)
+    + (SELECT COUNT(*) FROM wallet_transaction WHERE id = $((2 * TRANSFERS))) + (SELECT COUNT(*) FROM ledger_entry WHERE id = $((4 * TRANSFERS)))")" = 4 ]
 }
-say() { printf '[%6.1fs] %s\n' "$(( ($(date +%s%N) - STARTED) / 1000000 ))e-3" "$*"; }
+
+# the index of wallet.member_id in $DB: unique, non-unique, or empty before the wallet migration
+index_of() {
+  value "SELECT IF(MIN(non_unique) = 0, 'unique', 'non-unique') FROM information_schema.statistics
+    WHERE table_schema = DATABASE() AND table_name = 'wallet' AND column_name = 'member_id'" | sed 's/^NULL$//'
+}
 
 require_schema() {
-  local migrated
-  migrated=$(sql -N -e "SELECT COUNT(*) FROM flyway_schema_history WHERE version = '3.1' AND success = 1" 2>/dev/null || echo 0)
-  if [ "$migrated" != 1 ]; then
-    echo "database '$DB' has no wallet schema (Flyway V3_1). Start the app once against it, which migrates it and" >&2
-    echo "fixes its side of the index A/B: scripts/wallet/app.sh start before|after (databases perflab_wallet_<side>)." >&2
+  ensure_migrated "$INDEX"
+  local index
+  index=$(index_of)
+  if [ -n "$INDEX" ] && [ "$index" != "$INDEX" ]; then
+    echo "perflab: database $DB was migrated with the $index wallet.member_id index, not $INDEX; use another --db, or drop it (DROP DATABASE $DB) and seed again" >&2
     exit 1
   fi
-  say "database $DB, wallet.member_id index: $(sql -N -e "SELECT IF(MIN(non_unique) = 0, 'unique', 'non-unique')
-    FROM information_schema.statistics WHERE table_schema = DATABASE() AND table_name = 'wallet' AND column_name = 'member_id'")"
+  say "database $DB, wallet.member_id index: $index"
 }
 
 clear_redis() {
-  if command -v redis-cli >/dev/null; then
-    local n
-    n=$(redis-cli -p "${PERFLAB_REDIS_PORT:-6379}" -n "$REDIS_DB" --scan --pattern 'wallet:*' | wc -l)
-    redis-cli -p "${PERFLAB_REDIS_PORT:-6379}" -n "$REDIS_DB" --scan --pattern 'wallet:*' \
-      | xargs -r -n 500 redis-cli -p "${PERFLAB_REDIS_PORT:-6379}" -n "$REDIS_DB" DEL >/dev/null
-    say "deleted $n wallet:* keys in Redis db $REDIS_DB"
-  else
+  if ! command -v redis-cli >/dev/null; then
     say "redis-cli not found: delete the wallet:* keys in Redis db $REDIS_DB yourself"
+  elif ! service_up redis; then
+    say "Redis is not running on $(service_address redis): no cached wallet keys to delete"
+  else
+    local cli=(redis-cli -h "${PERFLAB_REDIS_HOST:-127.0.0.1}" -p "${PERFLAB_REDIS_PORT:-6379}" -n "$REDIS_DB") n
+    n=$("${cli[@]}" --scan --pattern 'wallet:*' | wc -l)
+    "${cli[@]}" --scan --pattern 'wallet:*' | xargs -r -n 500 "${cli[@]}" DEL >/dev/null
+    say "deleted $n wallet:* keys in Redis db $REDIS_DB"
   fi
+}
+
+# load_in_parts FILE "TABLE (COLUMNS)": LOAD DATA in parts of 500,000 rows, one progress line each
+load_in_parts() {
+  local file=$1 target=$2 parts part done=0 total
+  parts=$(mktemp -d)
+  total=$(wc -l <"$file")
+  split -l 500000 -d "$file" "$parts/part-"
+  for part in "$parts"/part-*; do
+    sql -e "SET foreign_key_checks = 0; SET unique_checks = 0; LOAD DATA LOCAL INFILE '$part' INTO TABLE $target;"
+    done=$((done + $(wc -l <"$part")))
+    say "      $done of $total rows"
+  done
+  rm -rf "$parts"
 }
 
 load() {
   require_schema
   if [ ! -f "$SEED_DIR/.done-$MEMBERS-$TRANSFERS" ]; then
-    say "generating the seed files in $SEED_DIR"
+    say "[1/5] generating the seed files in $SEED_DIR (python3, once)"
     rm -f "$SEED_DIR"/.done-*
-    python3 "$ROOT/scripts/wallet/generate.py" "$SEED_DIR" "$MEMBERS" "$TRANSFERS"
+    python3 "$ROOT/scripts/seed/generate_wallet.py" "$SEED_DIR" "$MEMBERS" "$TRANSFERS"
     touch "$SEED_DIR/.done-$MEMBERS-$TRANSFERS"
   else
-    say "reusing the seed files in $SEED_DIR"
+    say "[1/5] reusing the seed files in $SEED_DIR"
   fi
-  say "emptying the wallet tables"
+  say "[2/5] emptying the wallet tables"
   sql -e "SET foreign_key_checks = 0;
     TRUNCATE idempotency_key; TRUNCATE ledger_entry; TRUNCATE wallet_transaction; TRUNCATE wallet; TRUNCATE member;"
-  local common="SET foreign_key_checks = 0; SET unique_checks = 0;"
-  say "loading $MEMBERS members and wallets"
-  sql -e "$common
+  say "[3/5] loading $MEMBERS members and wallets"
+  sql -e "SET foreign_key_checks = 0; SET unique_checks = 0;
     LOAD DATA LOCAL INFILE '$SEED_DIR/member.tsv' INTO TABLE member (id, login_id, name, phone);
     LOAD DATA LOCAL INFILE '$SEED_DIR/wallet.tsv' INTO TABLE wallet (id, member_id, balance)
       SET pin_hash = SHA2(CONCAT('perflab-pin:', member_id, ':1234'), 256);"
-  say "loading $((2 * TRANSFERS)) history rows"
-  sql -e "$common LOAD DATA LOCAL INFILE '$SEED_DIR/history.tsv' INTO TABLE wallet_transaction
-    (id, group_id, wallet_id, member_id, type, amount, balance_before, balance_after, counterparty_member_id,
-     counterparty_name, status, created_at);"
-  say "loading $((4 * TRANSFERS)) ledger rows"
-  sql -e "$common LOAD DATA LOCAL INFILE '$SEED_DIR/ledger.tsv' INTO TABLE ledger_entry
-    (id, group_id, wallet_id, ledger_code_id, debit, credit, created_at);"
+  say "[4/5] loading $((2 * TRANSFERS)) history rows"
+  load_in_parts "$SEED_DIR/history.tsv" "wallet_transaction (id, group_id, wallet_id, member_id, type, amount,
+    balance_before, balance_after, counterparty_member_id, counterparty_name, status, created_at)"
+  say "[5/5] loading $((4 * TRANSFERS)) ledger rows"
+  load_in_parts "$SEED_DIR/ledger.tsv" "ledger_entry (id, group_id, wallet_id, ledger_code_id, debit, credit, created_at)"
   sql -e "ANALYZE TABLE member, wallet, wallet_transaction, ledger_entry" >/dev/null
   clear_redis
-  say "seeded"
-  check
+  say "wallet data set loaded into $DB"
+}
+
+ensure() {
+  if database_exists && [ -z "$(pending_migrations)" ] && present; then
+    if [ -n "$INDEX" ] && [ "$(index_of)" != "$INDEX" ]; then require_schema; fi
+    say "wallet data set: in place in $DB"
+    return 0
+  fi
+  say "wallet data set: not in $DB; loading it (once)"
+  load
 }
 
 reset() {
@@ -122,7 +158,7 @@ check() {
 # verify: exits 0 only when the seed's members are there, money is conserved (every wallet started at
 # 1,000,000.00 and transfers only move money), no balance is negative and the ledger's debits equal its credits
 verify() {
-  local row
+  local row wallets conserved non_negative balanced
   row=$(sql -N -e "SELECT COUNT(*), COALESCE(SUM(balance) = COUNT(*) * 1000000.00, 0), COALESCE(MIN(balance) >= 0, 0),
       (SELECT COALESCE(SUM(debit), 0) = COALESCE(SUM(credit), 0) FROM ledger_entry) FROM wallet")
   read -r wallets conserved non_negative balanced <<<"$row"
@@ -130,9 +166,20 @@ verify() {
   [ "$wallets" -ge "$MEMBERS" ] && [ "$conserved" = 1 ] && [ "$non_negative" = 1 ] && [ "$balanced" = 1 ]
 }
 
+status() {
+  if present; then
+    echo "wallet: loaded in $DB ($MEMBERS members, index $(index_of))"
+  else
+    echo "wallet: not loaded in $DB (./perflab seed wallet --db $DB)"
+  fi
+}
+
+require_services mariadb
 case $ACTION in
+  ensure) ensure ;;
   load) load ;;
   reset) reset ;;
-  check) require_schema; check ;;
+  check) require_schema >/dev/null; check ;;
   verify) require_schema >/dev/null; verify ;;
+  status) status ;;
 esac

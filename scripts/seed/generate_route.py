@@ -4,7 +4,7 @@
 Each university is a jittered grid of intersections (some grid edges missing, like buildings in the way)
 joined by walkways; every walkway is a chain of short routes through degree-2 nodes, and dead-end spurs lead
 to building entrances. The chain lengths are scaled so that each university has exactly ROUTES routes.
-usage: generate.py OUT_DIR UNIV_IDS ROUTES   (e.g. generate.py /tmp/route 1,2,3 50000)
+usage: generate_route.py OUT_DIR UNIV_IDS ROUTES   (e.g. generate_route.py /tmp/route 1,2,3 50000)
 """
 import math
 import random
@@ -55,7 +55,7 @@ def university(univ, routes_wanted, node_out, route_out):
         end_pos = (start[1][0] + math.sin(angle) * step_lat * 0.4, start[1][1] + math.cos(angle) * step_lng * 0.4)
         walkways.append((start, (None, end_pos), rnd.uniform(1, 6)))
     if len(walkways) > routes_wanted:
-        sys.exit(f"generate.py: {routes_wanted} routes cannot cover the {len(walkways)} walkways of university {univ}")
+        sys.exit(f"generate_route.py: {routes_wanted} routes cannot cover the {len(walkways)} walkways of university {univ}")
     total = sum(w for _, _, w in walkways)
     lengths = [max(1, round(w * routes_wanted / total)) for _, _, w in walkways]
     i = 0

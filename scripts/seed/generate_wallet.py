@@ -2,7 +2,7 @@
 """Writes the wallet seed as tab-separated files for LOAD DATA LOCAL INFILE. Deterministic: the same
 arguments give the same bytes. Python 3 standard library only.
 
-usage: generate.py OUT_DIR [members] [transfers]
+usage: generate_wallet.py OUT_DIR [members] [transfers]
   members    wallets and members (100000): login user{n}, phone 010 + n in 8 digits, balance 1,000,000.00
   transfers  seeded transfers (500000): two history rows and four ledger rows each (1M and 2M rows)
 """

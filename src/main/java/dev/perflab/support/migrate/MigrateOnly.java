@@ -1,0 +1,33 @@
+package dev.perflab.support.migrate;
+
+import org.springframework.boot.Banner;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+
+/**
+ * The app's migrate-only mode: the same {@code application.yml} (datasource, Flyway locations and the wallet's
+ * {@code wallet_member_index} placeholder from {@code perflab.wallet.index}), but only the data source and
+ * Flyway, no web server, no warm-up; it migrates the database and exits. {@code ./perflab migrate} and the
+ * seed commands run it (through Spring Boot's {@code PropertiesLauncher} with {@code loader.main}), so a new
+ * database never needs the app to have been started once first.
+ *
+ * <p>Not a {@code @Configuration}: the main application's component scan must not pick it up.
+ */
+@ImportAutoConfiguration({DataSourceAutoConfiguration.class, FlywayAutoConfiguration.class})
+public final class MigrateOnly {
+
+    private MigrateOnly() {
+    }
+
+    public static void main(String[] args) {
+        new SpringApplicationBuilder(MigrateOnly.class)
+                .web(WebApplicationType.NONE)
+                .bannerMode(Banner.Mode.OFF)
+                .logStartupInfo(false)
+                .run(args)
+                .close();
+    }
+}
