@@ -193,14 +193,14 @@ def first_request_run(ctx, app, variant, round_no, cell):
 def cold_start_run(ctx, app, variant, round_no, load, cell):
     reset(ctx, variant)
     testid = f"{ctx.e['name']}-{cell['tag']}-{app.instance}-r{round_no}"
-    summary = ctx.out_dir / f"k6-{testid}.json"
     app.start_in_background()
-    env = k6_env(load, variant, SUMMARY_OUT=summary)
-    code, paths = k6io.run(load["script"], app.url, env, testid, app.label, ctx.out_dir)
+    code, paths = k6io.run(load["script"], app.url, k6_env(load, variant), testid, app.label, ctx.out_dir)
     app.wait_started()
     started = app.started_epoch_ms()
     app.stop()
-    data = json.loads(pathlib.Path(paths["summary"] if pathlib.Path(paths["summary"]).exists() else summary).read_text())
+    if not pathlib.Path(paths["summary"]).exists():
+        raise SystemExit(f"{app.label}: k6 wrote no summary (log {paths['log']})")
+    data = json.loads(pathlib.Path(paths["summary"]).read_text())
     w = data["windows"]
     first = w["first8000"] or w["first1000"]
     total = first["count"] + data.get("dropped", 0)

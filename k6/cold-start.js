@@ -1,5 +1,5 @@
 // Seed 000's cold-start measurement: the first requests after a start, under a fixed arrival rate, with a short
-// client timeout, as Gatling's KO counted them. Run by `./perflab exp cold-start`, which starts this script first
+// client timeout, as Gatling's KO counted them. Run by `./perflab ab cold-start`, which starts this script first
 // and the app right after: setup() polls readiness every 10 ms and the load begins the moment it says
 // ACCEPTING_TRAFFIC.
 //

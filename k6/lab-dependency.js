@@ -1,5 +1,5 @@
 // Seed 002's `ab -n 100 -c 20` against a 1 s dependency: 100 requests from 20 concurrent clients
-// (a closed model on purpose: it is the seed's own). ./perflab exp slow-dependency runs it per thread model.
+// (a closed model on purpose: it is the seed's own). ./perflab ab slow-dependency runs it per thread model.
 // DELAY_MS (1000: 100, 500, 1000 or 2000, the stub's /slow delays)  CONCURRENCY (20)  REQUESTS (100)  SUMMARY
 import http from 'k6/http';
 import { Trend, Counter } from 'k6/metrics';

@@ -1,5 +1,5 @@
 // Logins while the auth API is down: every answer must be a fast 503 with Retry-After.
-// Used by ./perflab exp circuit-open, which cuts the API off with Toxiproxy first; setup() stops the run when
+// Used by ./perflab ab circuit-open, which cuts the API off with Toxiproxy first; setup() stops the run when
 // the API still answers. RATE (50)  DURATION (15s)  SUMMARY (k6/lib/summary.js)
 import http from 'k6/http';
 import { check } from 'k6';
@@ -23,7 +23,7 @@ export function setup() {
     { headers: { 'Content-Type': 'application/json' }, responseCallback: http.expectedStatuses(200, 503), tags: { name: 'precondition' } });
   if (res.status !== 503) {
     const body = json(res);
-    fail(`this script needs the auth API down, but a login answers ${res.status}${body && body.code ? ` ${body.code}` : ''}: run ./perflab exp circuit-open, which cuts it off with Toxiproxy`);
+    fail(`this script needs the auth API down, but a login answers ${res.status}${body && body.code ? ` ${body.code}` : ''}: run ./perflab ab circuit-open, which cuts it off with Toxiproxy`);
   }
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The cold-start data set (seed 000): what ./perflab exp cold-start and ./perflab aot build read, in one database
+# The cold-start data set (seed 000): what ./perflab ab cold-start and ./perflab aot build read, in one database
 # so that one app serves the whole mix: the wallet data set with the UNIQUE index (the `after` side) and two small
 # universities, 11 and 12, with 500 routes each.
 #

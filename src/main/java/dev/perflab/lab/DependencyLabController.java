@@ -11,7 +11,7 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * Seed 002's slow dependency: {@code GET /api/lab/dependency?delayMs=1000} calls the stub's {@code /slow}
  * through login's auth API client and guard, so the thread model and the bulkhead decide what happens
- * when 20 clients wait on a 1 s dependency ({@code ./perflab exp slow-dependency}).
+ * when 20 clients wait on a 1 s dependency ({@code ./perflab ab slow-dependency}).
  */
 @RestController
 class DependencyLabController {

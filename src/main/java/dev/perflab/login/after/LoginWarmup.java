@@ -37,7 +37,7 @@ import org.springframework.stereotype.Component;
  * account through the app's own port, so Tomcat, security, Jackson, validation, the client, MyBatis and
  * the token code are loaded and JIT-compiled. Only the warm-up account's member row is written. Bounded
  * by {@code perflab.login.auth-api.warmup.timeout}. Shows as the first/second login ratio of
- * {@code ./perflab exp first-request} and {@code perflab_login_warmup_seconds}.
+ * {@code ./perflab ab first-request} and {@code perflab_login_warmup_seconds}.
  */
 @Component
 @ConditionalOnProperty(name = "perflab.login.warmup", havingValue = "on")

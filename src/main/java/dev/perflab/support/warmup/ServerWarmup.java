@@ -29,7 +29,7 @@ import org.springframework.stereotype.Component;
  * Seed 000's fix, the rest of it: before readiness turns ACCEPTING_TRAFFIC, sends {@code perflab.warmup.requests}
  * (300) of every feature's hot requests through the app's own port, so the first users find the whole path
  * loaded, linked and compiled, and the pools open. Shows as the first-100 and first-1,000 windows of
- * {@code ./perflab exp cold-start} and as {@code perflab_server_warmup_seconds}.
+ * {@code ./perflab ab cold-start} and as {@code perflab_server_warmup_seconds}.
  */
 @Component
 @ConditionalOnProperty(name = "perflab.server.warmup", havingValue = "on")
