@@ -7,6 +7,7 @@ import java.util.Optional;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.validation.ConstraintViolationException;
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,6 +63,13 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         ProblemDetail problem = ProblemResponses.problem(HttpStatus.BAD_REQUEST, "invalid-request", "The request is invalid.");
         problem.setProperty("errors", errors);
         return ResponseEntity.badRequest().body(problem);
+    }
+
+    /** Tomcat could not decode the query string or form ({@code ?delayMs=%zz}): the client's mistake. */
+    @ExceptionHandler(InvalidParameterException.class)
+    ResponseEntity<Object> undecodableParameters(InvalidParameterException e) {
+        return ResponseEntity.badRequest().body(ProblemResponses.problem(HttpStatus.BAD_REQUEST, "invalid-parameter",
+                "The query string or form could not be decoded."));
     }
 
     @ExceptionHandler(Exception.class)
