@@ -23,7 +23,7 @@ transfer nobody was told about); no 2xx without a transfer id; no transfer left 
 Several instances: --instances-url URL ... targets apps that are already running (behind a load balancer, or
 each one); the suite then starts none, spreads requests over the URLs, and kills/restarts instance i with
 --kill-cmd/--start-cmd (`{index}` and `{url}` are replaced), or skips that fault without them. Those apps must
-use the database --db (default perflab_chaos_<side>) through the chaos proxies (ports below) for the Toxiproxy
+use the database --db (default ${PERFLAB_DB_NAME}_chaos_<side>, e.g. perflab_chaos_after) through the chaos proxies (ports below) for the Toxiproxy
 faults to reach them.
 
 Environment: the stack's PERFLAB_* ports from .env; PERFLAB_CHAOS_APP_PORT (8085), PERFLAB_CHAOS_DB_PROXY_PORT
@@ -279,7 +279,7 @@ class Clients:
                 with self.tally.lock:
                     self.tally.rejections[code] = self.tally.rejections.get(code, 0) + 1
                 return
-            time.sleep(min(retry_after, 2.0) if retry_after else 0.25)
+            time.sleep(min(retry_after, 2.0) if retry_after else min(0.25 * attempt, 1.0))
         with self.tally.lock:
             self.tally.undecided += 1
 
@@ -427,7 +427,7 @@ def check(stack, database, members, tally):
 
 def run_preset(preset, args, stack, secret):
     side = preset.split("-")[-1]
-    database = args.db or f"perflab_chaos_{side}"
+    database = args.db or f"{env('PERFLAB_DB_NAME', 'perflab')}_chaos_{side}"  # inside the perflab% grant
     redis_db = int(env("PERFLAB_CHAOS_REDIS_DB", "5"))
     instances = Instances(args.instances_url, args.kill_cmd, args.start_cmd, preset, stack, database, redis_db)
     hold, calm, load = (2, 2, 4) if args.smoke else (6, 6, 15)
@@ -491,7 +491,7 @@ def parse(argv):
                         help="running app instances to target instead of starting one")
     parser.add_argument("--kill-cmd", help="kills instance {index} ({url}) with -9, for --instances-url")
     parser.add_argument("--start-cmd", help="starts instance {index} ({url}) and waits until it is ready")
-    parser.add_argument("--db", help="the database of the data set (default perflab_chaos_<side>, recreated)")
+    parser.add_argument("--db", help="the database of the data set (default $PERFLAB_DB_NAME_chaos_<side>, recreated)")
     parser.add_argument("--clients", type=int, default=8, help="concurrent client threads (default 8)")
     parser.add_argument("--members", type=int, default=40, help="members of the chaos data set (default 40)")
     parser.add_argument("--json", help="also write the figures as JSON to this file")
