@@ -178,6 +178,9 @@ class Instances:
         os.kill(pid, 9)
         while Path(f"/proc/{pid}").exists():
             time.sleep(0.05)
+        log_file = ROOT / ".perflab" / "app.log"  # the restart overwrites it: keep the killed instance's log
+        if log_file.exists():
+            log_file.replace(ROOT / ".perflab" / f"chaos-{self.preset}-killed-app.log")
         self.start()
 
     def stop(self):

@@ -86,14 +86,15 @@ public record Outage(String dependency) {
 
     /**
      * SQLSTATE class 08 (connection exception), the JDBC connection exception types (a socket reset or EOF, a
-     * connection killed by {@code KILL}, Hikari's connection-timeout), and MariaDB's "connection was killed"
-     * (1927) and server shutdown (1053).
+     * connection killed by {@code KILL}, Hikari's connection-timeout), and what MariaDB answers while it shuts down
+     * or kills a session: 1053 server shutdown, 1317 query interrupted, 1927 connection killed (SQLSTATE 70100).
      */
     private static boolean isConnectionFailure(SQLException sql) {
         String state = sql.getSQLState();
+        int code = sql.getErrorCode();
         return sql instanceof SQLNonTransientConnectionException || sql instanceof SQLTransientConnectionException
                 || sql instanceof SQLRecoverableException
-                || state != null && state.startsWith("08")
-                || sql.getErrorCode() == 1927 || sql.getErrorCode() == 1053;
+                || state != null && (state.startsWith("08") || state.equals("70100"))
+                || code == 1053 || code == 1317 || code == 1927;
     }
 }

@@ -18,6 +18,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
+import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.transaction.TransactionSystemException;
 
 class ProblemHandlerTest {
@@ -41,14 +42,28 @@ class ProblemHandlerTest {
         assertThat(handler.unexpected(brokenPipe).getStatusCode().is2xxSuccessful()).isFalse();
     }
 
-    /** Issue 14, finding 1: a database socket's EOF was taken for the client's and answered 200 with no body. */
+    /**
+     * Issue 14, finding 1: a database socket's EOF or reset, wrapped in a transaction exception (not a
+     * DataAccessException, which Spring's helper excludes), was taken for the client's and answered 200 with no body.
+     */
     @Test
-    void aDatabaseSocketsEofIsA503DatabaseUnavailableNotAnEmpty200() {
-        Exception eof = new DataAccessResourceFailureException("read failed", new SQLNonTransientConnectionException(
-                "(conn=42) unexpected end of stream", "08000", new EOFException("unexpected end of stream")));
+    void aDatabaseSocketsEofOrResetIsA503DatabaseUnavailableNotAnEmpty200() {
+        Exception eof = new CannotCreateTransactionException("Could not open JDBC Connection for transaction",
+                new SQLNonTransientConnectionException("(conn=42) unexpected end of stream", "08000",
+                        new EOFException("unexpected end of stream")));
+        Exception reset = new TransactionSystemException("Could not commit JDBC transaction",
+                new SQLNonTransientConnectionException("(conn=42) Socket error", "08000",
+                        new SocketException("Connection reset by peer")));
 
         assertUnavailable(handler.unexpected(eof), "database-unavailable");
-        assertThat(registry.get("perflab.dependency.unavailable").tag("dependency", "database").counter().count()).isEqualTo(1);
+        assertUnavailable(handler.unexpected(reset), "database-unavailable");
+        assertThat(registry.get("perflab.dependency.unavailable").tag("dependency", "database").counter().count()).isEqualTo(2);
+    }
+
+    @Test
+    void aDataAccessFailureIsA503Too() {
+        assertUnavailable(handler.unexpected(new DataAccessResourceFailureException("read failed",
+                new SQLNonTransientConnectionException("(conn=42) unexpected end of stream", "08000"))), "database-unavailable");
     }
 
     @Test
