@@ -50,6 +50,7 @@ public record Outage(String dependency) {
         }
         for (Throwable t : chain) {
             if (t instanceof SQLException sql && isConnectionFailure(sql)
+                    || t instanceof TransactionSystemException tx && tx.getCause() instanceof SQLException // commit/rollback failed
                     || t instanceof CannotCreateTransactionException
                     || t instanceof DataAccessResourceFailureException
                     || t instanceof QueryTimeoutException

@@ -60,6 +60,13 @@ class ProblemHandlerTest {
         assertThat(registry.get("perflab.dependency.unavailable").tag("dependency", "database").counter().count()).isEqualTo(2);
     }
 
+    /** Seen in the chaos suite during a MariaDB restart: the commit failed, then the rollback on the dead connection. */
+    @Test
+    void aRollbackOnAClosedConnectionIsA503() {
+        assertUnavailable(handler.unexpected(new TransactionSystemException("JDBC rollback failed",
+                new java.sql.SQLException("Connection is closed"))), "database-unavailable");
+    }
+
     @Test
     void aDataAccessFailureIsA503Too() {
         assertUnavailable(handler.unexpected(new DataAccessResourceFailureException("read failed",
