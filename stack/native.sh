@@ -2,10 +2,18 @@
 # perflab's stack without Docker: MariaDB, Redis, Prometheus (Debian packages), k6 and Toxiproxy
 # (go install), WireMock standalone (Maven Central). Idempotent: `up` installs what is missing and starts
 # what is not running. Usage: stack/native.sh up|down|status|install [service...]
+# Every .env value and PERFLAB_STATE may be overridden from the environment, so that a second stack can run
+# beside the shared one (e.g. for the chaos suite, which stops MariaDB and Redis):
+#   PERFLAB_STATE=/var/lib/perflab-2 PERFLAB_DB_PORT=3406 PERFLAB_REDIS_PORT=6479 PERFLAB_TOXIPROXY_PORT=8574 \
+#   PERFLAB_WIREMOCK_PORT=8189 PERFLAB_WIREMOCK_HTTPS_PORT=8543 PERFLAB_TOXI_DB_PORT=13406 PERFLAB_TOXI_REDIS_PORT=16479 \
+#   PERFLAB_TOXI_AUTH_HTTPS_PORT=18543 PERFLAB_TOXI_AUTH_HTTP_PORT=18189 stack/native.sh up mariadb redis toxiproxy wiremock
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-set -a; . "$ROOT/.env"; set +a
+# .env gives defaults; a variable already set in the environment wins (as in ./perflab)
+while IFS='=' read -r key value; do
+  if [[ $key =~ ^[A-Z_][A-Z0-9_]*$ ]] && [ -z "${!key+x}" ]; then export "$key=$value"; fi
+done < "$ROOT/.env"
 
 if [ "$(id -u)" = 0 ]; then STATE_DEFAULT=/var/lib/perflab; else STATE_DEFAULT=${XDG_STATE_HOME:-$HOME/.local/state}/perflab; fi
 STATE=${PERFLAB_STATE:-$STATE_DEFAULT}
@@ -139,9 +147,29 @@ up_wiremock() {
   wait_port "$PERFLAB_WIREMOCK_PORT" wiremock 60
 }
 
+# stack/toxiproxy.json with its listen and upstream ports taken from the environment (.env defaults: the same ports)
+toxiproxy_config() {
+  python3 - "$ROOT/stack/toxiproxy.json" >"$RUN/toxiproxy.json" <<'PY'
+import json, os, sys
+ports = {  # proxy -> (listen port variable, upstream port variable)
+    "auth-api-https": ("PERFLAB_TOXI_AUTH_HTTPS_PORT", "PERFLAB_WIREMOCK_HTTPS_PORT"),
+    "auth-api-http": ("PERFLAB_TOXI_AUTH_HTTP_PORT", "PERFLAB_WIREMOCK_PORT"),
+    "mariadb": ("PERFLAB_TOXI_DB_PORT", "PERFLAB_DB_PORT"),
+    "redis": ("PERFLAB_TOXI_REDIS_PORT", "PERFLAB_REDIS_PORT"),
+}
+proxies = json.load(open(sys.argv[1]))
+for proxy in proxies:
+    listen, upstream = ports[proxy["name"]]
+    proxy["listen"] = proxy["listen"].rsplit(":", 1)[0] + ":" + os.environ[listen]
+    proxy["upstream"] = proxy["upstream"].rsplit(":", 1)[0] + ":" + os.environ[upstream]
+json.dump(proxies, sys.stdout, indent=1)
+PY
+}
+
 up_toxiproxy() {
   if ! port_open "$PERFLAB_TOXIPROXY_PORT"; then
-    nohup "$BIN/toxiproxy-server" -host 127.0.0.1 -port "$PERFLAB_TOXIPROXY_PORT" -config "$ROOT/stack/toxiproxy.json" \
+    toxiproxy_config
+    nohup "$BIN/toxiproxy-server" -host 127.0.0.1 -port "$PERFLAB_TOXIPROXY_PORT" -config "$RUN/toxiproxy.json" \
       >"$LOG/toxiproxy.log" 2>&1 &
     echo $! >"$RUN/toxiproxy.pid"
     wait_port "$PERFLAB_TOXIPROXY_PORT" toxiproxy 20

@@ -8,4 +8,11 @@ import java.math.BigDecimal;
  */
 public record TransferCommand(long senderId, MemberRef receiver, String idempotencyKey, String requestHash,
         String transferId, BigDecimal amount, String pin) {
+
+    /** Without the PIN and the request hash, so that a log line never carries either. */
+    @Override
+    public String toString() {
+        return "TransferCommand[senderId=" + senderId + ", receiver=" + receiver + ", idempotencyKey=" + idempotencyKey
+                + ", transferId=" + transferId + ", amount=" + amount + ", pin=******]";
+    }
 }

@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.Timer;
 
 import dev.perflab.support.parse.IdempotencyKeyParser;
 import dev.perflab.support.problem.ApiException;
+import dev.perflab.support.security.KeyedHash;
 import dev.perflab.support.sql.SqlStatements;
 
 import org.springframework.dao.DuplicateKeyException;
@@ -35,10 +36,12 @@ public class Transfers {
     private final WalletProperties properties;
     private final MeterRegistry registry;
     private final TransactionTemplate rolledBack;
+    private final KeyedHash requestHashes;
 
     Transfers(TransferService service, MemberDirectory members, IdempotencyRecords idempotency,
             IdempotencyKeyParser keys, LockRetry retry, WalletProperties properties, MeterRegistry registry,
-            PlatformTransactionManager transactions) {
+            PlatformTransactionManager transactions, KeyedHash requestHashes) {
+        this.requestHashes = requestHashes;
         this.service = service;
         this.members = members;
         this.idempotency = idempotency;
@@ -88,7 +91,7 @@ public class Transfers {
         BigDecimal amount = amount(request.amount());
         String phone = phone(request.receiverPhone());
         String pin = required(request.pin(), "pin");
-        String requestHash = Pins.sha256Hex(phone + "|" + amount.toPlainString() + "|" + pin);
+        String requestHash = requestHashes.hex(phone + "|" + amount.toPlainString() + "|" + pin); // keyed: covers the PIN
         try {
             MemberRef receiver = members.byPhone(phone).orElseThrow(() -> new ApiException(HttpStatus.NOT_FOUND,
                     "receiver-not-found", "No member has this phone number."));

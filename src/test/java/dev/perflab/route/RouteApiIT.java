@@ -90,4 +90,20 @@ class RouteApiIT extends RouteTestSupport {
         assertThat(dbDistance(route)).isEqualTo(before);
         assertThat(dbVersion(UNIV)).isEqualTo(version);
     }
+
+    /** Issue 14, finding 4: any logged-in member could change routes. */
+    @Test
+    void aMemberMayNotChangeARouteOnlyAnAdminMay() {
+        long route = RouteFixture.directRouteId(UNIV);
+        double before = dbDistance(route);
+
+        Http.Response member = changeAs(UNIV, route, "{\"distance\":5}", auth());
+
+        assertThat(member.status()).isEqualTo(403);
+        assertThat(member.contentType()).startsWith("application/problem+json");
+        assertThat(member.json().get("code").asString()).isEqualTo("forbidden");
+        assertThat(dbDistance(route)).isEqualTo(before);
+        assertThat(dbVersion(UNIV)).isEqualTo(version);
+        assertThat(change(UNIV, route, "{\"distance\":5}").status()).isEqualTo(200);
+    }
 }

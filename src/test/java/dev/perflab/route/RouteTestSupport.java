@@ -42,8 +42,17 @@ abstract class RouteTestSupport {
         return http().get("/api/universities/" + univId + "/routes", auth());
     }
 
+    /** A token with the admin role, as login gives {@code perflab-admin}. */
+    String[] adminAuth() {
+        return new String[] {"Authorization", "Bearer " + tokens.issue(1, "route-admin", java.util.List.of(TokenService.ADMIN)).accessToken()};
+    }
+
     Http.Response change(long univId, long routeId, String json) {
-        return http().put("/api/admin/universities/" + univId + "/routes/" + routeId, json, auth());
+        return changeAs(univId, routeId, json, adminAuth());
+    }
+
+    Http.Response changeAs(long univId, long routeId, String json, String... auth) {
+        return http().put("/api/admin/universities/" + univId + "/routes/" + routeId, json, auth);
     }
 
     RouteFixture fixture() {

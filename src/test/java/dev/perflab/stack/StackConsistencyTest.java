@@ -96,7 +96,7 @@ class StackConsistencyTest {
     @SuppressWarnings("unchecked")
     void theNativeStackStartsEveryServiceOnItsDotEnvPort() throws IOException {
         String script = read("stack/native.sh");
-        assertThat(script).contains(". \"$ROOT/.env\"");
+        assertThat(script).contains("done < \"$ROOT/.env\"");
         for (String var : List.of("PERFLAB_DB_PORT", "PERFLAB_REDIS_PORT", "PERFLAB_WIREMOCK_PORT",
                 "PERFLAB_WIREMOCK_HTTPS_PORT", "PERFLAB_TOXIPROXY_PORT", "PERFLAB_PROMETHEUS_PORT")) {
             assertThat(script).as("stack/native.sh uses " + var).contains("\"$" + var + "\"");
@@ -129,6 +129,8 @@ class StackConsistencyTest {
             assertThat(port(c.get("listen").asString())).isEqualTo(port(n.get("listen").asString()));
             assertThat(port(c.get("upstream").asString())).isEqualTo(port(n.get("upstream").asString()));
             assertThat(env.values()).as("upstream port of " + n.get("name")).contains(port(n.get("upstream").asString()));
+            assertThat(env.values()).as("listen port of " + n.get("name") + " in .env (PERFLAB_TOXI_*)")
+                    .contains(port(n.get("listen").asString()));
         }
     }
 

@@ -2,8 +2,12 @@ package dev.perflab.support.problem;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.validation.ConstraintViolationException;
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,18 +31,24 @@ import org.springframework.web.method.annotation.HandlerMethodValidationExceptio
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
-import org.springframework.web.util.DisconnectedClientHelper;
 
 /**
  * Every error a controller raises becomes {@code application/problem+json} with a stable {@code code}.
- * A client's mistake is a 4xx; anything unexpected is a 500 that says nothing about the internals.
+ * A client's mistake is a 4xx; an unreachable database or Redis is a 503 {@code database-unavailable} /
+ * {@code redis-unavailable} with {@code Retry-After} ({@link Outage}); anything else unexpected is a 500 that says
+ * nothing about the internals. Only a failure to write to this very client ({@link ClientDisconnect}) gets no
+ * answer: a database socket's EOF or reset is an outage, never "the client went away" (which would be a 200).
  */
 @RestControllerAdvice
 class ProblemHandler extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
-    /** Logs a client that went away at DEBUG (category {@code perflab.disconnected-client}), in one line. */
-    private final DisconnectedClientHelper disconnectedClient = new DisconnectedClientHelper("perflab.disconnected-client");
+    static final String RETRY_AFTER_SECONDS = "1";
+    private final MeterRegistry registry;
+
+    ProblemHandler(MeterRegistry registry) {
+        this.registry = registry;
+    }
 
     @ExceptionHandler(ApiException.class)
     ResponseEntity<Object> api(ApiException e) {
@@ -55,14 +65,45 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         return ResponseEntity.badRequest().body(problem);
     }
 
+    /** Tomcat could not decode the query string or form ({@code ?delayMs=%zz}): the client's mistake. */
+    @ExceptionHandler(InvalidParameterException.class)
+    ResponseEntity<Object> undecodableParameters(InvalidParameterException e) {
+        return ResponseEntity.badRequest().body(ProblemResponses.problem(HttpStatus.BAD_REQUEST, "invalid-parameter",
+                "The query string or form could not be decoded."));
+    }
+
     @ExceptionHandler(Exception.class)
     @Nullable ResponseEntity<Object> unexpected(Exception e) {
-        if (disconnectedClient.checkAndLogClientDisconnectedException(e)) {
-            return null; // the client gave up (a k6 timeout): nobody reads an answer, and it is not our error
+        if (ClientDisconnect.isWhileAnswering(e)) {
+            log.debug("the client went away while we answered: {}", e.toString());
+            return null; // writing to this client failed: nobody reads an answer, and it is not our error
+        }
+        Optional<Outage> outage = Outage.of(e);
+        if (outage.isPresent()) {
+            return unavailable(outage.get(), e);
         }
         log.error("unhandled error", e);
         return ResponseEntity.internalServerError()
                 .body(ProblemResponses.problem(HttpStatus.INTERNAL_SERVER_ERROR, "internal", "An unexpected error occurred."));
+    }
+
+    /** 503 + {@code Retry-After}, counted in {@code perflab_dependency_unavailable_total{dependency}}. */
+    private ResponseEntity<Object> unavailable(Outage outage, Exception e) {
+        Counter.builder("perflab.dependency.unavailable")
+                .description("requests answered 503 because the database or Redis was unavailable")
+                .tag("dependency", outage.dependency()).register(registry).increment();
+        log.warn("{} unavailable: {}", outage.dependency(), rootCause(e));
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS)
+                .body(ProblemResponses.problem(HttpStatus.SERVICE_UNAVAILABLE, outage.code(),
+                        "The " + outage.dependency() + " is unavailable; retry later (with the same Idempotency-Key)."));
+    }
+
+    private static String rootCause(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.toString();
     }
 
     @Override

@@ -30,12 +30,16 @@ import org.springframework.security.oauth2.jwt.JwtEncoder;
 import org.springframework.security.oauth2.jwt.JwtValidators;
 import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
 import org.springframework.security.oauth2.jwt.NimbusJwtEncoder;
+import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationConverter;
+import org.springframework.security.oauth2.server.resource.authentication.JwtGrantedAuthoritiesConverter;
 import org.springframework.security.oauth2.server.resource.web.BearerTokenResolver;
 import org.springframework.security.web.SecurityFilterChain;
 
 /**
- * Stateless JWT security: {@code POST /api/auth/login}, health, prometheus and the other actuator
- * read endpoints are open; every other {@code /api/**} path needs a valid HS256 Bearer token.
+ * Stateless JWT security: {@code POST /api/auth/login} and the actuator's health, info and prometheus are open;
+ * every other {@code /api/**} path needs a valid HS256 Bearer token, and {@code /api/admin/**} and the other
+ * actuator endpoints (metrics, configprops) need the admin role ({@code roles: ["admin"]} in the token, given at
+ * login to the {@link AdminAccounts}).
  * Failures are problem+json with codes {@code unauthorized} and {@code forbidden}.
  */
 @Configuration(proxyBeanMethods = false)
@@ -52,11 +56,15 @@ class SecurityConfiguration {
                 .requestCache(cache -> cache.disable())
                 .authorizeHttpRequests(auth -> auth
                         .requestMatchers(HttpMethod.POST, "/api/auth/login").permitAll()
+                        .requestMatchers("/api/admin/**").hasRole(TokenService.ADMIN)
                         .requestMatchers("/api/**").authenticated()
+                        .requestMatchers("/actuator/health", "/actuator/health/**", "/actuator/prometheus", "/actuator/info")
+                        .permitAll()
+                        .requestMatchers("/actuator/**").hasRole(TokenService.ADMIN)
                         .anyRequest().permitAll())
                 .oauth2ResourceServer(rs -> rs
                         .bearerTokenResolver(bearerTokens)
-                        .jwt(jwt -> { })
+                        .jwt(jwt -> jwt.jwtAuthenticationConverter(rolesFromClaim()))
                         .authenticationEntryPoint((request, response, e) -> problems.write(response,
                                 HttpStatus.UNAUTHORIZED, "unauthorized", "A valid Bearer token is required."))
                         .accessDeniedHandler((request, response, e) -> problems.write(response,
@@ -65,6 +73,16 @@ class SecurityConfiguration {
                         .authenticationEntryPoint((request, response, e) -> problems.write(response,
                                 HttpStatus.UNAUTHORIZED, "unauthorized", "A valid Bearer token is required.")))
                 .build();
+    }
+
+    /** Each entry of the {@code roles} claim becomes {@code ROLE_<entry>}; a token without the claim has no role. */
+    private static JwtAuthenticationConverter rolesFromClaim() {
+        JwtGrantedAuthoritiesConverter roles = new JwtGrantedAuthoritiesConverter();
+        roles.setAuthoritiesClaimName(TokenService.ROLES_CLAIM);
+        roles.setAuthorityPrefix("ROLE_");
+        JwtAuthenticationConverter converter = new JwtAuthenticationConverter();
+        converter.setJwtGrantedAuthoritiesConverter(roles);
+        return converter;
     }
 
     /** {@code perflab.parse.header=naive}: the seed 000 style parser of the {@code Authorization} header. */

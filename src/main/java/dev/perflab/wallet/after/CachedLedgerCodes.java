@@ -59,10 +59,10 @@ class CachedLedgerCodes implements LedgerCodes {
     }
 
     private Map<String, LedgerCode> fromRedisOrDatabase(String key, List<String> codes) {
-        LedgerCode[] found = cache.get(key, LedgerCode[].class);
+        LedgerCode[] found = OptionalRedis.get(cache, key, LedgerCode[].class);
         if (found == null) {
             found = ledger.findByCodes(codes).toArray(LedgerCode[]::new);
-            cache.put(key, found);
+            OptionalRedis.put(cache, key, found);
         }
         return Map.copyOf(Arrays.stream(found).collect(Collectors.toMap(LedgerCode::code, Function.identity())));
     }

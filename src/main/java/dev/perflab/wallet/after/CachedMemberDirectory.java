@@ -30,13 +30,13 @@ class CachedMemberDirectory implements MemberDirectory {
 
     @Override
     public Optional<MemberRef> byPhone(String phone) {
-        MemberRef cached = cache.get(phone, MemberRef.class);
+        MemberRef cached = OptionalRedis.get(cache, phone, MemberRef.class);
         if (cached != null) {
             return Optional.of(cached);
         }
         MemberRef loaded = members.findByPhone(phone);
         if (loaded != null) {
-            cache.put(phone, loaded);
+            OptionalRedis.put(cache, phone, loaded);
         }
         return Optional.ofNullable(loaded);
     }

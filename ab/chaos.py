@@ -1,0 +1,521 @@
+#!/usr/bin/env python3
+"""perflab's chaos suite for the wallet (issue 14): transfers under faults, then the books are checked.
+
+usage: ./perflab chaos [--preset wallet-before|wallet-after|both] [--smoke] [--instances-url URL ...]
+                       [--kill-cmd CMD --start-cmd CMD] [--db NAME] [--clients N] [--members N] [--json FILE]
+
+Load: --clients threads send transfers among --members members of their own data set (created here), half of
+them as reverse pairs (A->B and B->A at the same moment). Every transfer has one Idempotency-Key and is retried
+with it until the answer is definitive (201 or a 4xx), however long the outage.
+
+Faults, one after the other, with calm in between: Redis down and back, MariaDB restarted, the app killed with -9
+and restarted, Toxiproxy resetting the database connections (reset_peer) and a latency spike on them. The app
+reaches MariaDB and Redis through two proxies this suite creates on the stack's Toxiproxy (chaos-mariadb,
+chaos-redis); the shared proxies are never touched. MariaDB and Redis are stopped with stack/native.sh, so run it
+against a stack of your own if others use the default one (every .env value can be overridden from the
+environment, see stack/native.sh).
+
+Checked afterwards: money conserved and no negative balance; debits = credits overall and per transfer; every
+transfer has 2 history rows and 4 ledger rows; each member's balance moved by exactly what the clients saw
+succeed; the transfers in the database are exactly the ones answered 201 (no 2xx without a transfer in it, no
+transfer nobody was told about); no 2xx without a transfer id; no transfer left undecided.
+
+Several instances: --instances-url URL ... targets apps that are already running (behind a load balancer, or
+each one); the suite then starts none, spreads requests over the URLs, and kills/restarts instance i with
+--kill-cmd/--start-cmd (`{index}` and `{url}` are replaced), or skips that fault without them. Those apps must
+use the database --db (default ${PERFLAB_DB_NAME}_chaos_<side>, e.g. perflab_chaos_after) through the chaos proxies (ports below) for the Toxiproxy
+faults to reach them.
+
+Environment: the stack's PERFLAB_* ports from .env; PERFLAB_CHAOS_APP_PORT (8085), PERFLAB_CHAOS_DB_PROXY_PORT
+(23306), PERFLAB_CHAOS_REDIS_PROXY_PORT (26379), PERFLAB_CHAOS_REDIS_DB (5), PERFLAB_SECURITY_JWT_SECRET.
+Stdlib only; needs the `mariadb` client (installed by the native stack).
+"""
+import argparse
+import base64
+import hashlib
+import hmac
+import http.client
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+import uuid
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEV_JWT_SECRET = "perflab-dev-secret-change-me-0123456789abcdef"
+START_BALANCE = Decimal("1000.00")
+PIN = "1234"
+
+
+def env(name, default):
+    value = os.environ.get(name, "")
+    return value if value else default
+
+
+def log(message):
+    print(f"[chaos {time.strftime('%H:%M:%S')}] {message}", flush=True)
+
+
+# ------------------------------------------------------------------------------------------- the stack
+
+class Stack:
+    """MariaDB, Redis and Toxiproxy of the (native) stack, at the ports the environment gives."""
+
+    def __init__(self):
+        self.db_port = int(env("PERFLAB_DB_PORT", "3306"))
+        self.redis_port = int(env("PERFLAB_REDIS_PORT", "6379"))
+        self.toxiproxy = f"127.0.0.1:{env('PERFLAB_TOXIPROXY_PORT', '8474')}"
+        self.db_user = env("PERFLAB_DB_USER", "perflab")
+        self.db_password = env("PERFLAB_DB_PASSWORD", "perflab")
+        self.db_proxy_port = int(env("PERFLAB_CHAOS_DB_PROXY_PORT", "23306"))
+        self.redis_proxy_port = int(env("PERFLAB_CHAOS_REDIS_PROXY_PORT", "26379"))
+
+    def sql(self, database, statement):
+        """Runs SQL with the mariadb client over TCP; returns rows as lists of strings."""
+        command = ["mariadb", "-h127.0.0.1", f"-P{self.db_port}", f"-u{self.db_user}", f"-p{self.db_password}",
+                   "--batch", "--skip-column-names"] + ([database] if database else []) + ["-e", statement]
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"MariaDB at 127.0.0.1:{self.db_port}: {done.stderr.strip()}")
+        return [line.split("\t") for line in done.stdout.splitlines()]
+
+    def native(self, action, service):
+        done = subprocess.run([str(ROOT / "stack" / "native.sh"), action, service], capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"stack/native.sh {action} {service}: {done.stderr.strip() or done.stdout.strip()}")
+
+    def toxi(self, method, path, body=None):
+        connection = http.client.HTTPConnection(self.toxiproxy, timeout=10)
+        try:
+            connection.request(method, path, body=None if body is None else json.dumps(body),
+                               headers={"Content-Type": "application/json"})
+            answer = connection.getresponse()
+            text = answer.read().decode()
+            if answer.status >= 400 and not (method == "DELETE" and answer.status == 404):
+                raise RuntimeError(f"Toxiproxy {method} {path}: {answer.status} {text}")
+            return text
+        except OSError as e:
+            raise RuntimeError(f"Toxiproxy is not reachable at {self.toxiproxy}: {e} (./perflab stack up)") from e
+        finally:
+            connection.close()
+
+    def create_proxies(self):
+        for name, listen, upstream in (("chaos-mariadb", self.db_proxy_port, self.db_port),
+                                       ("chaos-redis", self.redis_proxy_port, self.redis_port)):
+            self.toxi("DELETE", f"/proxies/{name}")
+            self.toxi("POST", "/proxies", {"name": name, "listen": f"127.0.0.1:{listen}",
+                                           "upstream": f"127.0.0.1:{upstream}", "enabled": True})
+
+    def delete_proxies(self):
+        for name in ("chaos-mariadb", "chaos-redis"):
+            self.toxi("DELETE", f"/proxies/{name}")
+
+    def flush_redis(self, database):
+        with socket.create_connection(("127.0.0.1", self.redis_port), timeout=5) as s:
+            s.sendall(f"*2\r\n$6\r\nSELECT\r\n${len(str(database))}\r\n{database}\r\n*1\r\n$7\r\nFLUSHDB\r\n".encode())
+            reply = b""
+            while reply.count(b"\r\n") < 2:
+                chunk = s.recv(64)
+                if not chunk:
+                    break
+                reply += chunk
+        if not reply.startswith(b"+OK"):
+            raise RuntimeError(f"Redis FLUSHDB {database}: {reply!r}")
+
+
+def wait_port(port, seconds):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return True
+        except OSError:
+            time.sleep(0.2)
+    return False
+
+
+# ------------------------------------------------------------------------------------------- the apps
+
+class Instances:
+    """The app instances under test: one started here through ./perflab app start, or URLs given by the user."""
+
+    def __init__(self, urls, kill_cmd, start_cmd, preset, stack, database, redis_db):
+        self.external = bool(urls)
+        self.port = int(env("PERFLAB_CHAOS_APP_PORT", "8085"))
+        self.urls = urls or [f"http://127.0.0.1:{self.port}"]
+        self.kill_cmd, self.start_cmd = kill_cmd, start_cmd
+        self.preset, self.stack, self.database, self.redis_db = preset, stack, database, redis_db
+
+    def can_kill(self):
+        return not self.external or bool(self.kill_cmd and self.start_cmd)
+
+    def start(self):
+        if self.external:
+            return
+        args = [str(ROOT / "perflab"), "app", "start", "--profile", self.preset, "--",
+                f"--spring.datasource.url=jdbc:mariadb://127.0.0.1:{self.stack.db_proxy_port}/{self.database}",
+                f"--spring.data.redis.port={self.stack.redis_proxy_port}", f"--spring.data.redis.database={self.redis_db}",
+                f"--perflab.variant=chaos-{self.preset}"]
+        done = subprocess.run(args, env=dict(os.environ, PERFLAB_APP_PORT=str(self.port)), capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"the app did not start: {done.stderr.strip()[-2000:]}")
+
+    def kill(self, index=0):
+        """kill -9 of instance `index`, then its restart; returns when it is ready again."""
+        if self.external:
+            for command in (self.kill_cmd, self.start_cmd):
+                subprocess.run(command.format(index=index, url=self.urls[index]), shell=True, check=True)
+            return
+        pid = int((ROOT / ".perflab" / "app.pid").read_text().strip())
+        os.kill(pid, 9)
+        while Path(f"/proc/{pid}").exists():
+            time.sleep(0.05)
+        log_file = ROOT / ".perflab" / "app.log"  # the restart overwrites it: keep the killed instance's log
+        if log_file.exists():
+            log_file.replace(ROOT / ".perflab" / f"chaos-{self.preset}-killed-app.log")
+        self.start()
+
+    def stop(self):
+        if not self.external:
+            subprocess.run([str(ROOT / "perflab"), "app", "stop"], capture_output=True)
+
+
+# ------------------------------------------------------------------------------------------- the clients
+
+def token(secret, member_id, login):
+    def b64(data):
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+    now = int(time.time())
+    head = b64(json.dumps({"alg": "HS256", "typ": "JWT"}).encode())
+    body = b64(json.dumps({"iss": "perflab", "sub": str(member_id), "login": login, "iat": now,
+                           "exp": now + 4 * 3600}).encode())
+    signature = b64(hmac.new(secret.encode(), f"{head}.{body}".encode(), hashlib.sha256).digest())
+    return f"{head}.{body}.{signature}"
+
+
+@dataclass
+class Tally:
+    """What the clients saw, shared by every client thread (under `lock`)."""
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    requests: int = 0
+    statuses: dict = field(default_factory=dict)
+    server_errors: int = 0
+    connection_errors: int = 0
+    successes: list = field(default_factory=list)     # (transferId, sender, receiver, amount)
+    rejections: dict = field(default_factory=dict)    # code -> count
+    bad_2xx: list = field(default_factory=list)
+    undecided: int = 0
+    success_times: list = field(default_factory=list)  # monotonic time of each 201
+
+    def count(self, status, code=None):
+        with self.lock:
+            self.requests += 1
+            key = str(status) + (f" {code}" if code else "")
+            self.statuses[key] = self.statuses.get(key, 0) + 1
+            if isinstance(status, int) and status >= 500:
+                self.server_errors += 1
+            if status == "no answer":
+                self.connection_errors += 1
+
+
+class Clients:
+    def __init__(self, urls, members, tally, threads, give_up_seconds):
+        self.urls, self.members, self.tally = urls, members, tally
+        self.threads, self.give_up = threads, give_up_seconds
+        self.stop = threading.Event()
+        self.workers = []
+
+    def start(self):
+        for i in range(self.threads):
+            worker = threading.Thread(target=self.run, args=(random.Random(i),), daemon=True)
+            worker.start()
+            self.workers.append(worker)
+
+    def finish(self):
+        self.stop.set()
+        for worker in self.workers:
+            worker.join()
+
+    def run(self, rng):
+        while not self.stop.is_set():
+            a, b = rng.sample(self.members, 2)
+            amount = Decimal(rng.randint(100, 999)) / 100
+            if rng.random() < 0.5:  # a reverse pair: A->B and B->A at the same moment
+                reverse = threading.Thread(target=self.transfer, args=(b, a, amount, rng.random()))
+                reverse.start()
+                self.transfer(a, b, amount, rng.random())
+                reverse.join()
+            else:
+                self.transfer(a, b, amount, rng.random())
+
+    def transfer(self, sender, receiver, amount, pick):
+        key = str(uuid.uuid4())
+        body = f'{{"receiverPhone":"{receiver["phone"]}","amount":{amount},"pin":"{PIN}"}}'
+        headers = {"Authorization": f"Bearer {sender['token']}", "Idempotency-Key": key,
+                   "Content-Type": "application/json"}
+        deadline = time.monotonic() + self.give_up
+        attempt = 0
+        while time.monotonic() < deadline:
+            url = urllib.parse.urlsplit(self.urls[(int(pick * len(self.urls)) + attempt) % len(self.urls)])
+            attempt += 1
+            status, answer, retry_after = self.post(url, body, headers)
+            self.tally.count(status, answer.get("code") if isinstance(answer, dict) else None)
+            if status == 201 and isinstance(answer, dict) and answer.get("transferId"):
+                with self.tally.lock:
+                    self.tally.successes.append((answer["transferId"], sender["id"], receiver["id"], amount))
+                    self.tally.success_times.append(time.monotonic())
+                return
+            if isinstance(status, int) and 200 <= status < 300:
+                with self.tally.lock:
+                    self.tally.bad_2xx.append((status, str(answer)[:200]))
+                return
+            if isinstance(status, int) and 400 <= status < 500 and status not in (408, 429):
+                code = answer.get("code") if isinstance(answer, dict) else str(status)
+                with self.tally.lock:
+                    self.tally.rejections[code] = self.tally.rejections.get(code, 0) + 1
+                return
+            time.sleep(min(retry_after, 2.0) if retry_after else min(0.25 * attempt, 1.0))
+        with self.tally.lock:
+            self.tally.undecided += 1
+
+    @staticmethod
+    def post(url, body, headers):
+        connection = http.client.HTTPConnection(url.hostname, url.port, timeout=15)
+        try:
+            connection.request("POST", "/api/transfers", body=body, headers=headers)
+            response = connection.getresponse()
+            text = response.read().decode("utf-8", "replace")
+            try:
+                answer = json.loads(text) if text else None
+            except ValueError:
+                answer = text
+            retry_after = response.getheader("Retry-After")
+            return response.status, answer, float(retry_after) if retry_after and retry_after.isdigit() else None
+        except (OSError, http.client.HTTPException):
+            return "no answer", None, None
+        finally:
+            connection.close()
+
+
+# ------------------------------------------------------------------------------------------- faults
+
+@dataclass
+class Fault:
+    name: str
+    seconds: float = 0.0
+    recovery: float = None
+    server_errors: int = 0
+    skipped: str = ""
+
+
+def run_fault(name, tally, calm, action):
+    """Runs one fault (`action` breaks and repairs), then measures the time from the repair to the next 201."""
+    fault = Fault(name)
+    errors_before = tally.server_errors
+    started = time.monotonic()
+    log(f"fault: {name}")
+    action()
+    repaired = time.monotonic()
+    fault.seconds = round(repaired - started, 1)
+    deadline = repaired + 120
+    while time.monotonic() < deadline:
+        with tally.lock:
+            after = [t for t in tally.success_times if t >= repaired]
+        if after:
+            fault.recovery = round(min(after) - repaired, 2)
+            break
+        time.sleep(0.05)
+    fault.server_errors = tally.server_errors - errors_before
+    log(f"  {name}: {fault.seconds} s, recovered {fault.recovery if fault.recovery is not None else 'NOT'} s after, "
+        f"{fault.server_errors} 5xx")
+    time.sleep(calm)
+    return fault
+
+
+def faults(stack, instances, tally, hold, calm):
+    def redis_down():
+        stack.native("down", "redis")
+        time.sleep(hold)
+        stack.native("up", "redis")
+
+    def mariadb_restart():
+        stack.native("down", "mariadb")
+        stack.native("up", "mariadb")
+
+    def toxic(kind, attributes):
+        def action():
+            stack.toxi("POST", "/proxies/chaos-mariadb/toxics",
+                       {"name": f"chaos_{kind}", "type": kind, "stream": "downstream", "attributes": attributes})
+            time.sleep(hold)
+            stack.toxi("DELETE", f"/proxies/chaos-mariadb/toxics/chaos_{kind}")
+        return action
+
+    done = [run_fault("Redis down and back", tally, calm, redis_down),
+            run_fault("MariaDB restarted", tally, calm, mariadb_restart)]
+    if instances.can_kill():
+        done.append(run_fault("app killed with -9 and restarted", tally, calm, instances.kill))
+    else:
+        done.append(Fault("app killed with -9 and restarted", skipped="no --kill-cmd/--start-cmd for --instances-url"))
+    done.append(run_fault("Toxiproxy resets the database connections", tally, calm, toxic("reset_peer", {"timeout": 0})))
+    done.append(run_fault("Toxiproxy latency spike (1.5 s) on the database", tally, calm,
+                          toxic("latency", {"latency": 1500, "jitter": 200})))
+    return done
+
+
+# ------------------------------------------------------------------------------------------- data and checks
+
+def create_members(stack, database, count, secret):
+    stack.sql(database, "DELETE FROM member WHERE login_id LIKE 'chaos-%'")
+    rows = ",".join(f"('chaos-{i}', 'Chaos {i}', '0990{i:07d}')" for i in range(1, count + 1))
+    stack.sql(database, f"INSERT INTO member (login_id, name, phone) VALUES {rows}")
+    stack.sql(database, "INSERT INTO wallet (member_id, balance, pin_hash) SELECT id, 1000.00, "
+                        "SHA2(CONCAT('perflab-pin:', id, ':1234'), 256) FROM member WHERE login_id LIKE 'chaos-%'")
+    members = []
+    for member_id, login, phone in stack.sql(database, "SELECT id, login_id, phone FROM member "
+                                                       "WHERE login_id LIKE 'chaos-%' ORDER BY id"):
+        members.append({"id": int(member_id), "phone": phone, "token": token(secret, member_id, login)})
+    return members
+
+
+def check(stack, database, members, tally):
+    """The books after the run: a list of (check, ok, detail)."""
+    ids = ",".join(str(m["id"]) for m in members)
+    results = []
+
+    def add(name, ok, detail=""):
+        results.append((name, bool(ok), detail))
+
+    total, lowest = stack.sql(database, f"SELECT SUM(balance), MIN(balance) FROM wallet WHERE member_id IN ({ids})")[0]
+    expected_total = START_BALANCE * len(members)
+    add("money conserved", Decimal(total) == expected_total, f"sum {total}, expected {expected_total}")
+    add("no negative balance", Decimal(lowest) >= 0, f"lowest {lowest}")
+    debit, credit = stack.sql(database, "SELECT COALESCE(SUM(debit), 0), COALESCE(SUM(credit), 0) FROM ledger_entry")[0]
+    add("ledger balanced", Decimal(debit) == Decimal(credit), f"debits {debit}, credits {credit}")
+    unbalanced = stack.sql(database, "SELECT COUNT(*) FROM (SELECT group_id FROM ledger_entry GROUP BY group_id "
+                                     "HAVING SUM(debit) <> SUM(credit) OR COUNT(*) <> 4) g")[0][0]
+    add("every transfer has 4 balanced ledger rows", unbalanced == "0", f"{unbalanced} transfers without")
+    odd_history = stack.sql(database, "SELECT COUNT(*) FROM (SELECT group_id FROM wallet_transaction GROUP BY group_id "
+                                      "HAVING COUNT(*) <> 2) g")[0][0]
+    add("every transfer has 2 history rows", odd_history == "0", f"{odd_history} transfers without")
+    in_db = {row[0] for row in stack.sql(database, "SELECT DISTINCT group_id FROM wallet_transaction")}
+    in_ledger = {row[0] for row in stack.sql(database, "SELECT DISTINCT group_id FROM ledger_entry")}
+    seen = {s[0] for s in tally.successes}
+    add("history and ledger hold the same transfers", in_db == in_ledger,
+        f"{len(in_db ^ in_ledger)} transfers in only one of them")
+    add("no 2xx without a transfer in it", not (seen - in_db) and not tally.bad_2xx,
+        f"{len(seen - in_db)} 201s without a transfer, {len(tally.bad_2xx)} 2xx without a transfer id")
+    add("no transfer the clients were not told about", not (in_db - seen), f"{len(in_db - seen)} unreported transfers")
+    expected = {m["id"]: START_BALANCE for m in members}
+    for _, sender, receiver, amount in tally.successes:
+        expected[sender] -= amount
+        expected[receiver] += amount
+    actual = {int(i): Decimal(b) for i, b in stack.sql(database, f"SELECT member_id, balance FROM wallet "
+                                                                  f"WHERE member_id IN ({ids})")}
+    wrong = [i for i in expected if actual.get(i) != expected[i]]
+    add("each balance moved by exactly what its client saw succeed", not wrong,
+        f"{len(wrong)} members differ" + (f", e.g. {wrong[0]}: {actual.get(wrong[0])} vs {expected[wrong[0]]}" if wrong else ""))
+    add("every transfer got a definitive answer", tally.undecided == 0, f"{tally.undecided} undecided")
+    return results
+
+
+# ------------------------------------------------------------------------------------------- one preset
+
+def run_preset(preset, args, stack, secret):
+    side = preset.split("-")[-1]
+    database = args.db or f"{env('PERFLAB_DB_NAME', 'perflab')}_chaos_{side}"  # inside the perflab% grant
+    redis_db = int(env("PERFLAB_CHAOS_REDIS_DB", "5"))
+    instances = Instances(args.instances_url, args.kill_cmd, args.start_cmd, preset, stack, database, redis_db)
+    hold, calm, load = (2, 2, 4) if args.smoke else (6, 6, 15)
+    log(f"{preset}: database {database} (fresh), Redis db {redis_db}, proxies 127.0.0.1:{stack.db_proxy_port} "
+        f"-> MariaDB, 127.0.0.1:{stack.redis_proxy_port} -> Redis")
+    stack.create_proxies()
+    if not instances.external:
+        stack.sql(None, f"DROP DATABASE IF EXISTS `{database}`; CREATE DATABASE `{database}`")
+        stack.flush_redis(redis_db)
+    tally = Tally()
+    clients = None
+    try:
+        started = time.monotonic()
+        instances.start()
+        log(f"app ready at {', '.join(instances.urls)} in {time.monotonic() - started:.1f} s")
+        members = create_members(stack, database, args.members, secret)
+        clients = Clients(instances.urls, members, tally, args.clients, give_up_seconds=180)
+        clients.start()
+        time.sleep(load)
+        done = faults(stack, instances, tally, hold, calm)
+        time.sleep(load / 2)
+        clients.finish()
+        clients = None
+        results = check(stack, database, members, tally)
+    finally:
+        if clients:
+            clients.finish()
+        instances.stop()
+        stack.delete_proxies()
+    return report(preset, tally, done, results)
+
+
+def report(preset, tally, done, results):
+    recoveries = [f.recovery for f in done if f.recovery is not None]
+    summary = {
+        "preset": preset, "requests": tally.requests, "transfers_succeeded": len(tally.successes),
+        "transfers_rejected": tally.rejections, "server_errors_5xx": tally.server_errors,
+        "no_answer": tally.connection_errors, "statuses": tally.statuses,
+        "faults": [f.__dict__ for f in done], "max_recovery_seconds": max(recoveries) if recoveries else None,
+        "checks": [{"check": n, "ok": ok, "detail": d} for n, ok, d in results],
+        "passed": all(ok for _, ok, _ in results) and all(f.recovery is not None or f.skipped for f in done),
+    }
+    print(f"\n== chaos {preset}: {'PASS' if summary['passed'] else 'FAIL'}")
+    print(f"requests {tally.requests}, transfers 201 {len(tally.successes)}, rejected {sum(tally.rejections.values())} "
+          f"{tally.rejections or ''}, 5xx {tally.server_errors}, no answer {tally.connection_errors}")
+    print(f"answers: {dict(sorted(tally.statuses.items()))}")
+    print(f"{'fault':<50} {'seconds':>8} {'5xx':>6} {'recovered after s':>18}")
+    for f in done:
+        recovered = f.skipped and f"skipped: {f.skipped}" or ("NOT" if f.recovery is None else f"{f.recovery:.2f}")
+        print(f"{f.name:<50} {f.seconds:>8.1f} {f.server_errors:>6} {recovered:>18}")
+    for name, ok, detail in results:
+        print(f"  [{'ok' if ok else 'FAIL'}] {name}: {detail}")
+    return summary
+
+
+def parse(argv):
+    parser = argparse.ArgumentParser(prog="./perflab chaos", description=__doc__.split("\n")[0])
+    parser.add_argument("--preset", choices=["wallet-before", "wallet-after", "both"], default="both")
+    parser.add_argument("--smoke", action="store_true", help="the short form for CI (both presets in about 3 minutes)")
+    parser.add_argument("--instances-url", nargs="+", default=[], metavar="URL",
+                        help="running app instances to target instead of starting one")
+    parser.add_argument("--kill-cmd", help="kills instance {index} ({url}) with -9, for --instances-url")
+    parser.add_argument("--start-cmd", help="starts instance {index} ({url}) and waits until it is ready")
+    parser.add_argument("--db", help="the database of the data set (default $PERFLAB_DB_NAME_chaos_<side>, recreated)")
+    parser.add_argument("--clients", type=int, default=8, help="concurrent client threads (default 8)")
+    parser.add_argument("--members", type=int, default=40, help="members of the chaos data set (default 40)")
+    parser.add_argument("--json", help="also write the figures as JSON to this file")
+    return parser.parse_args(argv)
+
+
+def main(argv):
+    args = parse(argv)
+    stack = Stack()
+    if not wait_port(stack.db_port, 1) or not wait_port(stack.redis_port, 1):
+        sys.exit(f"chaos: MariaDB (:{stack.db_port}) or Redis (:{stack.redis_port}) is down: ./perflab stack up")
+    secret = env("PERFLAB_SECURITY_JWT_SECRET", DEV_JWT_SECRET)
+    presets = ["wallet-before", "wallet-after"] if args.preset == "both" else [args.preset]
+    started = time.monotonic()
+    summaries = [run_preset(preset, args, stack, secret) for preset in presets]
+    print(f"\nchaos: {len(presets)} preset(s) in {time.monotonic() - started:.0f} s: "
+          + ", ".join(f"{s['preset']} {'PASS' if s['passed'] else 'FAIL'}" for s in summaries))
+    if args.json:
+        Path(args.json).write_text(json.dumps(summaries, indent=2, default=str))
+    return 0 if all(s["passed"] for s in summaries) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

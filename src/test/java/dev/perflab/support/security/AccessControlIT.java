@@ -1,0 +1,66 @@
+package dev.perflab.support.security;
+
+import java.util.Base64;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.perflab.testing.Http;
+import dev.perflab.testing.IntegrationTest;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 14, finding 4: who may call what. The admin role comes from the {@code roles} claim, which login writes
+ * only for {@code perflab.security.admin.logins} (the stub's {@code perflab-admin}); a member gets 403 problem+json.
+ */
+@IntegrationTest
+class AccessControlIT {
+
+    @LocalServerPort
+    int port;
+    @Autowired
+    TokenService tokens;
+
+    @Test
+    void theActuatorsInternalsAreForAdminsWhileHealthAndPrometheusStayOpen() {
+        Http http = new Http(port);
+        String member = "Bearer " + tokens.issue(1, "user1").accessToken();
+        String admin = "Bearer " + tokens.issue(1, "perflab-admin", List.of(TokenService.ADMIN)).accessToken();
+
+        for (String path : List.of("/actuator/configprops", "/actuator/metrics", "/actuator/metrics/jvm.memory.used")) {
+            assertThat(http.get(path).status()).as(path + " without a token").isEqualTo(401);
+            Http.Response forbidden = http.get(path, "Authorization", member);
+            assertThat(forbidden.status()).as(path + " as a member").isEqualTo(403);
+            assertThat(forbidden.contentType()).startsWith("application/problem+json");
+            assertThat(forbidden.json().at("/code").asString()).isEqualTo("forbidden");
+            assertThat(http.get(path, "Authorization", admin).status()).as(path + " as an admin").isEqualTo(200);
+        }
+        assertThat(http.get("/actuator/health").status()).isEqualTo(200);
+        assertThat(http.get("/actuator/prometheus").status()).isEqualTo(200);
+    }
+
+    @Test
+    void loginGivesTheAdminRoleToTheStubsAdminAccountAndToNoMember() {
+        Http http = new Http(port);
+
+        JsonNode admin = claims(http.post("/api/auth/login", "{\"loginId\":\"perflab-admin\",\"password\":\"perflab-admin-pass\"}"));
+        JsonNode member = claims(http.post("/api/auth/login", "{\"loginId\":\"user1\",\"password\":\"perflab-pass\"}"));
+
+        assertThat(admin.at("/roles/0").asString()).isEqualTo(TokenService.ADMIN);
+        assertThat(member.has("roles")).isFalse();
+        assertThat(http.post("/api/auth/login", "{\"loginId\":\"perflab-admin\",\"password\":\"perflab-pass\"}").status())
+                .isEqualTo(401);
+    }
+
+    private static JsonNode claims(Http.Response login) {
+        assertThat(login.status()).as(login.body()).isEqualTo(200);
+        String token = login.json().at("/accessToken").asString();
+        return JsonMapper.builder().build().readTree(Base64.getUrlDecoder().decode(token.split("\\.")[1]));
+    }
+}

@@ -1,0 +1,69 @@
+package dev.perflab.wallet;
+
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+
+import dev.perflab.support.security.TokenService;
+import dev.perflab.testing.Http;
+import dev.perflab.testing.IntegrationTest;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationContextInitializer;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.annotation.Order;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.ContextConfiguration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * On wallet-after Redis is only a cache: with Redis unreachable (the app points at a closed port), transfers still
+ * move money, reading MariaDB instead. A Redis outage is a 503 {@code redis-unavailable} only where Redis is not
+ * optional.
+ */
+@IntegrationTest
+@Import(WalletSideDatabase.class)
+@ActiveProfiles("wallet-after")
+@ContextConfiguration(initializers = TransferWithoutRedisIT.NoRedis.class)
+class TransferWithoutRedisIT {
+
+    @LocalServerPort
+    int port;
+    @Autowired
+    TokenService tokens;
+    @Autowired
+    JdbcTemplate jdbc;
+
+    @Test
+    void transfersGoOnWhileRedisIsDown() {
+        WalletFixtures fixtures = new WalletFixtures(jdbc);
+        var alice = fixtures.account("10.00");
+        var bob = fixtures.account("0.00");
+        String[] headers = {"Authorization", "Bearer " + tokens.issue(alice.id(), "user" + alice.id()).accessToken(),
+                "Idempotency-Key", UUID.randomUUID().toString()};
+
+        var answer = new Http(port).post("/api/transfers", "{\"receiverPhone\":\"" + bob.phone() + "\",\"amount\":2.50,\"pin\":\"1234\"}",
+                headers);
+
+        assertThat(answer.status()).as(answer.body()).isEqualTo(201);
+        assertThat(fixtures.balance(alice.id())).isEqualByComparingTo("7.50");
+        assertThat(fixtures.balance(bob.id())).isEqualByComparingTo("2.50");
+    }
+
+    /** Redis at a port nobody listens on, after TestServices. */
+    @Order(10)
+    static class NoRedis implements ApplicationContextInitializer<ConfigurableApplicationContext> {
+
+        @Override
+        public void initialize(ConfigurableApplicationContext context) {
+            context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("noRedis",
+                    Map.of("spring.data.redis.host", "127.0.0.1", "spring.data.redis.port", 1)));
+        }
+    }
+}
