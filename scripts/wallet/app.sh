@@ -5,7 +5,8 @@
 #   scripts/wallet/app.sh stop
 # WALLET_APP_PORT (8093; 8083 was taken by another checkout), WALLET_REDIS_DB (4), WALLET_DB_PREFIX (perflab_wallet),
 # WALLET_DB_PORT (3306) and WALLET_REDIS_PORT (6379) (ab.sh points them at Toxiproxy for DB_LATENCY_MS) and
-# PERFLAB_HEAP (-Xmx1g) override.
+# PERFLAB_HEAP (-Xmx1g) override. WALLET_APP_JAR runs another build (e.g. a copy of an older jar, to compare two
+# commits in one sitting) instead of target/perflab.jar, which is rebuilt when stale.
 # ./perflab app start reads .env, whose PERFLAB_APP_PORT/PERFLAB_DB_NAME win over the caller's environment,
 # so this script passes the port and the database as Spring arguments instead.
 set -euo pipefail
@@ -38,14 +39,14 @@ start() {
   if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
     echo "port $PORT is already served by another process; set WALLET_APP_PORT" >&2; exit 1
   fi
-  if [ ! -f target/perflab.jar ] || [ -n "$(find src/main pom.xml -newer target/perflab.jar -print -quit)" ]; then
+  if [ -z "${WALLET_APP_JAR:-}" ] && { [ ! -f target/perflab.jar ] || [ -n "$(find src/main pom.xml -newer target/perflab.jar -print -quit)" ]; }; then
     JAVA_HOME=$(dirname "$(dirname "$JAVA")") ./mvnw -B -q -DskipTests package
   fi
   mariadb -h127.0.0.1 -u"${PERFLAB_DB_USER:-perflab}" -p"${PERFLAB_DB_PASSWORD:-perflab}" \
     -e "CREATE DATABASE IF NOT EXISTS \`${PREFIX}_$side\`"
   local log=$ROOT/.perflab/wallet-$side.log
   # shellcheck disable=SC2086
-  nohup "$JAVA" ${PERFLAB_HEAP:--Xmx1g} -jar target/perflab.jar --spring.profiles.active="wallet-$side" \
+  nohup "$JAVA" ${PERFLAB_HEAP:--Xmx1g} -jar "${WALLET_APP_JAR:-target/perflab.jar}" --spring.profiles.active="wallet-$side" \
     --server.port="$PORT" --spring.datasource.url="jdbc:mariadb://127.0.0.1:$DB_PORT/${PREFIX}_$side" \
     --spring.data.redis.port="$REDIS_PORT" --spring.data.redis.database="$REDIS_DB" "$@" >"$log" 2>&1 &
   echo $! >"$PIDFILE"
