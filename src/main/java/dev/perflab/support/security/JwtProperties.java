@@ -9,12 +9,15 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param secret HS256 key, at least 32 bytes; the default is for development only and the app warns about it
  * @param ttl    how long an issued token stays valid
  * @param issuer the {@code iss} claim written and required
+ * @param verifiedCacheSize how many verified tokens {@link VerifiedTokenCache} keeps (each at most {@code ttl});
+ *                          0 verifies every token on every request
  */
 @ConfigurationProperties("perflab.security.jwt")
 public record JwtProperties(
         @DefaultValue(DEV_SECRET) String secret,
         @DefaultValue("1h") Duration ttl,
-        @DefaultValue("perflab") String issuer) {
+        @DefaultValue("perflab") String issuer,
+        @DefaultValue("10000") long verifiedCacheSize) {
 
     public static final String DEV_SECRET = "perflab-dev-secret-change-me-0123456789abcdef";
 
@@ -30,6 +33,6 @@ public record JwtProperties(
 
     @Override
     public String toString() {
-        return "JwtProperties[secret=******, ttl=" + ttl + ", issuer=" + issuer + "]";
+        return "JwtProperties[secret=******, ttl=" + ttl + ", issuer=" + issuer + ", verifiedCacheSize=" + verifiedCacheSize + "]";
     }
 }
