@@ -46,20 +46,24 @@ def run_line(run):
 
 
 def because(e, rows, primary_row):
-    """'p95 −62 %, because statements per transfer 12 → 5 and Hikari pending 123 → 0'; a win whose declared
-    mechanism did not move says so."""
+    """'p95 −62 % (better), because statements per transfer 12 → 5 and Hikari pending 123 → 0'. A verdict is
+    explained by the declared mechanisms that moved the same way (better with better, worse with worse); when none
+    did, it says "mechanism not shown". Other mechanisms that moved that way are named as "also"."""
     declared = e["primary"].get("mechanisms", [m["name"] for m in e.get("mechanism", []) if m.get("explains", True)])
-    moved, still = [], []
-    for r in rows:
-        if r["metric"] in declared:
-            text = f"{r['metric']} {fmt(r['median_a'])} → {fmt(r['median_b'])}"
-            (moved if r["verdict"] == "better" else still).append(text)
-    head = f"{NAMES.get(primary_row['metric'], primary_row['metric'])} {pct(primary_row['ratio'])} ({primary_row['verdict']})"
-    if primary_row["verdict"] in ("better", "worse") and declared:
+    verdict = primary_row["verdict"]
+    text = lambda r: f"{r['metric']} {fmt(r['median_a'])} → {fmt(r['median_b'])}"  # noqa: E731
+    mechanisms = [m["name"] for m in e.get("mechanism", [])]
+    moved = [text(r) for r in rows if r["metric"] in declared and r["verdict"] == verdict]
+    also = [text(r) for r in rows if r["metric"] in mechanisms and r["metric"] not in declared and r["verdict"] == verdict]
+    head = f"{NAMES.get(primary_row['metric'], primary_row['metric'])} {pct(primary_row['ratio'])} ({verdict})"
+    tail = f"; also {', '.join(also)}" if also else ""
+    if verdict in ("better", "worse"):
         if moved:
-            return f"{head}, because " + " and ".join(moved)
-        return f"{head}, mechanism not shown ({'; '.join(still) or 'no mechanism metric'}): the difference came from somewhere else"
-    return head + (f"; mechanism: {'; '.join(moved + still)}" if moved or still else "")
+            return f"{head}, because " + " and ".join(moved) + tail
+        still = [text(r) for r in rows if r["metric"] in declared]
+        return (f"{head}, mechanism not shown (declared: {'; '.join(still) or 'none'}): the difference came from "
+                f"somewhere else{tail}")
+    return head + (f"; mechanisms: {'; '.join(text(r) for r in rows if r['metric'] in declared)}" if declared else "")
 
 
 def cell_title(cell):
