@@ -324,6 +324,7 @@ def main(argv=None):
         e["variants"] = aa_variants(e)
         e["name_suffix"] = "-aa"
         e["check"] = []
+    experiments.assign_redis_dbs(e)
     env = env_file()
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     name = e["name"] + e.get("name_suffix", "")
