@@ -70,7 +70,7 @@ def warm_up(ctx, app, variant, load):
     if not load.get("warmup"):
         return
     requests = variant.get("warmup_requests", load.get("warmup_requests", load.get("requests", "")))
-    env = k6_env(load, variant, DURATION=load["warmup"], REQUESTS=requests)
+    env = k6_env(load, variant, DURATION=load["warmup"], REQUESTS=requests, **load.get("warmup_env", {}))
     k6io.run(load.get("warmup_script", load["script"]), app.url, env, f"{ctx.e['name']}-warmup", app.label)
 
 

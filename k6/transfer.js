@@ -11,6 +11,9 @@
 //   SENDERS              how many members log in and send (default 200; user1..userN)
 //   RECEIVERS            receivers are random among user(SENDERS+1)..user(SENDERS+RECEIVERS) (default 2000: people
 //                        send to people they know, and the phone cache warms); RECEIVERS=100000 for all members
+//   PICK                 random (default): each transfer picks its receiver at random; cycle: the transfers go to the
+//                        receivers in turn, so RECEIVERS transfers reach every one of them (a warm-up that fills the
+//                        phone cache, as it is in service)
 //   MAX_VUS              cap on k6's virtual users (default 1000)
 //   SUMMARY              where to write the full summary as JSON (k6/lib/summary.js)
 // Needs the wallet data set (./perflab up loads it; ./perflab seed wallet); any wallet variant.
@@ -29,6 +32,10 @@ const MODE = __ENV.MODE || 'ramp';
 const RATE = Number(__ENV.RATE || 300);
 const SENDERS = Number(__ENV.SENDERS || 200);
 const RECEIVERS = Number(__ENV.RECEIVERS || 2000);
+const PICK = __ENV.PICK || 'random';
+if (PICK !== 'random' && PICK !== 'cycle') {
+  throw new Error(`PICK=${PICK}: use random or cycle`);
+}
 const MAX_VUS = Number(__ENV.MAX_VUS || 1000);
 const REVERSE_RATE = Number(__ENV.REVERSE_RATE !== undefined ? __ENV.REVERSE_RATE : Math.max(1, Math.round(RATE / 20)));
 const RAMP = (__ENV.RAMP || '100,200,300,400,500').split(',').map(Number);
@@ -170,7 +177,8 @@ function record(res) {
 
 export function transfer(data) {
   const sender = data.tokens[Math.floor(Math.random() * data.tokens.length)];
-  let receiver = SENDERS + 1 + Math.floor(Math.random() * RECEIVERS);
+  const index = PICK === 'cycle' ? exec.scenario.iterationInTest % RECEIVERS : Math.floor(Math.random() * RECEIVERS);
+  let receiver = SENDERS + 1 + index;
   if (receiver === sender.id) receiver += 1;
   const [method, url, body, params] = request(sender, receiver);
   record(http.request(method, url, body, params));

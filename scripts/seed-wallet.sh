@@ -8,8 +8,11 @@
 #   load   replace the wallet data with the seed: generate TSV files (python3, deterministic, cached under
 #          $WALLET_SEED_DIR) and LOAD DATA LOCAL INFILE them; re-running gives the same state (about 40 s)
 #   reset  between runs, in seconds: delete what transfers added (history and ledger rows past the seed, every
-#          idempotency record, members and wallets past 100,000), put balances and phones back, and delete the
-#          wallet's Redis keys (wallet:* in Redis db --redis-db)
+#          idempotency record, members and wallets past 100,000), put balances and phones back, and delete every
+#          wallet Redis key (wallet:* in Redis db --redis-db) the reset made wrong. A phone cache entry that maps a
+#          seed phone to its own seed member is right again after the reset and stays, so wallet-after's cache is
+#          as warm in every run as it is in service (the seed's phones change rarely); anything else goes: phones
+#          a run changed, members a run created, the ledger codes
 #   verify exit 0 only when the seed's members are there, money is conserved, no balance is negative and the
 #          ledger balances
 #   check  print counts and the invariants: sum of balances, no negative balance, debits = credits
@@ -79,6 +82,42 @@ clear_redis() {
   fi
 }
 
+# prune_redis: after a reset, delete the wallet:* keys that no longer hold, keep the rest. The seed gives member N
+# the phone 010 followed by N in 8 digits and the reset puts every phone back, so an entry
+# wallet:member-by-phone::010NNNNNNNN whose value is member N (N within the seed) is right again; names never change.
+# One Lua script, so the check and the delete happen inside Redis.
+PRUNE_LUA='
+local members, cursor, kept, deleted = tonumber(ARGV[1]), "0", 0, 0
+repeat
+  local page = redis.call("SCAN", cursor, "MATCH", "wallet:*", "COUNT", 1000)
+  cursor = page[1]
+  for _, key in ipairs(page[2]) do
+    local digits = string.match(key, "^wallet:member%-by%-phone::010(%d%d%d%d%d%d%d%d)$")
+    local id = digits and tonumber(digits)
+    local value = id and redis.call("GET", key)
+    local cached = value and tonumber(string.match(value, "\"id\"%s*:%s*(%d+)"))
+    if id and id >= 1 and id <= members and cached == id then
+      kept = kept + 1
+    else
+      redis.call("DEL", key)
+      deleted = deleted + 1
+    end
+  end
+until cursor == "0"
+return {kept, deleted}'
+
+prune_redis() {
+  if ! command -v redis-cli >/dev/null || ! service_up redis; then
+    clear_redis
+    return
+  fi
+  local out
+  out=$(redis-cli -h "${PERFLAB_REDIS_HOST:-127.0.0.1}" -p "${PERFLAB_REDIS_PORT:-6379}" -n "$REDIS_DB" \
+    EVAL "$PRUNE_LUA" 0 "$MEMBERS" | tr '\n' ' ')
+  set -- $out
+  say "Redis db $REDIS_DB: kept ${1:-?} phone cache entries the reset left right, deleted ${2:-?} wallet:* keys"
+}
+
 # load_in_parts FILE "TABLE (COLUMNS)": LOAD DATA in parts of 500,000 rows, one progress line each
 load_in_parts() {
   local file=$1 target=$2 parts part done=0 total
@@ -142,7 +181,7 @@ reset() {
     UPDATE wallet SET balance = 1000000.00 WHERE balance <> 1000000.00;
     UPDATE member SET phone = CONCAT('010', LPAD(id, 8, '0'))
       WHERE phone IS NULL OR phone <> CONCAT('010', LPAD(id, 8, '0'));"
-  clear_redis
+  prune_redis
   say "reset"
   check
 }
