@@ -97,6 +97,8 @@ def text(result):
         out += [f"   {c['because']}" for c in cell.get("comparisons", [])]
     for c in result.get("calibration", []):
         out.append(aa_sentence(c))
+    if result.get("reproduction"):
+        out.append(reproduction_sentence(result["reproduction"]))
     v = result["verdict"]
     out.append(f"verdict: {'as expected' if v['ok'] else 'NOT as expected'} — " +
                "; ".join(f"{x['profile']}{at(x['value'])}: {x['candidate']} {x['verdict']}" for x in v["cells"]))
@@ -113,7 +115,7 @@ def aa_sentence(c):
     lo, hi = c.get("fpr_interval", (math.nan, math.nan))
     return (f"A/A {c['profile']} ({c['metric']}): noise floor {100 * c['noise_floor']:.1f} %, δ {100 * c['delta']:.1f} %, "
             f"false-positive rate {c['false_positives']}/{c['analyses']} = {100 * c['false_positive_rate']:.1f} % "
-            f"(95% interval {100 * lo:.1f}–{100 * hi:.1f} %){' ≤ 5 %' if c['false_positive_rate'] <= 0.05 else ' ABOVE 5 %'}")
+            f"(95% interval {100 * lo:.1f}–{100 * hi:.1f} %){' ≤ 5 %' if c['fpr_ok'] else ' ABOVE 5 %'}")
 
 
 def md_table(head, rows):
@@ -139,9 +141,19 @@ def markdown(result):
         out.append("")
     for c in result.get("calibration", []):
         out += [f"- {aa_sentence(c)}"]
+    if result.get("reproduction"):
+        out += [f"- {reproduction_sentence(result['reproduction'])}"]
     out += ["", "## Runs", "", md_table(("run", "observation"), ((r["testid"], run_line(r)) for c in result["cells"] for r in c["runs"])),
             "", "## Reproduce", "", f"```\n{result['command']}\n```", "", machine_text(result["machine"]), ""]
     return "\n".join(out)
+
+
+def reproduction_sentence(r):
+    """Whether this run repeats the primary verdicts of the run published before it."""
+    cells = "; ".join(f"{c['profile']}{'' if c.get('value') in (None, 'None') else ' ' + str(c['value'])} "
+                      f"{c['candidate']}: {c['verdict']} (before: {c['previous'] or 'not measured'})" for c in r["cells"])
+    head = "same primary verdict as" if r["same"] else "primary verdict DIFFERS from"
+    return f"{head} the previously published run ({r['previous_started']}, commit {r['previous_commit']}): {cells}"
 
 
 def load_text(load):
@@ -217,7 +229,10 @@ def view(result, name):
         table = md_table(("variant", "runs", *[NAMES.get(m, m) + " (median)" for m in metrics]), rows)
     else:
         raise SystemExit(f"unknown view {name!r}")
-    return table + f"\n\n<sub>{result['command']} · commit {result['machine'].get('commit')} · {result.get('started')}</sub>\n"
+    r = result.get("reproduction")
+    again = "" if not r else (f" · same primary verdict as the run before it ({r['previous_started']})" if r["same"]
+                              else f" · primary verdict differs from the run before it ({r['previous_started']})")
+    return table + f"\n\n<sub>{result['command']} · commit {result['machine'].get('commit')} · {result.get('started')}{again}</sub>\n"
 
 
 def median(values):

@@ -39,13 +39,12 @@ def log(message):
     print(message, flush=True)
 
 
-def env_file():
-    values = {}
-    for line in (ROOT / ".env").read_text().splitlines():
-        if "=" in line and not line.lstrip().startswith("#"):
-            key, value = line.split("=", 1)
-            values[key.strip()] = os.environ.get(key.strip(), value.strip())
-    return values
+def stack_env():
+    """The stack's settings. ./perflab reads .env (one reader, scripts/services.sh load_env; a variable already set
+    wins) and exports them before it starts the runner."""
+    if "PERFLAB_DB_PORT" not in os.environ:
+        raise SystemExit("perflab: start the runner with ./perflab ab, which exports the stack's settings from .env")
+    return {key: value for key, value in os.environ.items() if key.startswith("PERFLAB_")}
 
 
 class Progress:
@@ -325,7 +324,7 @@ def main(argv=None):
         e["name_suffix"] = "-aa"
         e["check"] = []
     experiments.assign_redis_dbs(e)
-    env = env_file()
+    env = stack_env()
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     name = e["name"] + e.get("name_suffix", "")
     out_dir = pathlib.Path(args.out) if args.out else ROOT / "results" / f"{stamp}-{name}"
@@ -376,6 +375,8 @@ def main(argv=None):
         result["calibration"] = calibrate(e, cells)
     result["checks"] = results.smoke_checks(e, cells)
     result["verdict"] = results.overall(e, cells, args.aa, result.get("calibration"))
+    if args.publish:
+        result["reproduction"] = results.reproduction(args.publish, result["verdict"])
     results.write(result, out_dir)
     log("")
     log(report.text(result))

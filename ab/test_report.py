@@ -84,3 +84,21 @@ def test_an_aa_run_states_its_noise_floor_and_false_positive_rate():
     table = report.view(r, "aa")
     assert "noise floor" in table and "false positives" in table
     assert "false-positive rate" in report.aa_sentence(calibration[0])
+
+
+def test_publishing_compares_the_primary_verdict_with_the_run_published_before(tmp_path, monkeypatch):
+    monkeypatch.setattr(results, "PUBLISHED", tmp_path)
+    assert results.reproduction("x", result()["verdict"]) is None
+    first = result()
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "result.json").write_text(__import__("json").dumps(first))
+    again = result()
+    again["reproduction"] = results.reproduction("x", again["verdict"])
+    assert again["reproduction"]["same"] is True
+    assert "same primary verdict as the run before it (2026-11-22T18:00:00)" in report.view(again, "verdict")
+    worse = result(b_p95=150.0)
+    worse["reproduction"] = results.reproduction("x", worse["verdict"])
+    assert worse["reproduction"]["same"] is False
+    assert worse["reproduction"]["cells"][0] == {"profile": "localhost", "value": None, "candidate": "B-side",
+                                                 "verdict": "worse", "previous": "better"}
+    assert "primary verdict DIFFERS" in report.markdown(worse)

@@ -24,18 +24,11 @@ export function requireApp() {
   }
 }
 
-/** The app's knobs from its perflab_variant_info series: { variant: 'after', knobs: { 'route.cache': 'redis', ... } }. */
+/** The app's knobs from GET /actuator/info: { variant: 'after', knobs: { 'route.cache': 'redis', ... } }. */
 export function appVariant() {
-  const res = http.get(`${BASE_URL}/actuator/prometheus`, params());
-  const knobs = {};
-  let variant = 'unknown';
-  for (const line of (res.status === 200 ? res.body : '').split('\n')) {
-    if (!line.startsWith('perflab_variant_info{')) continue;
-    const label = (name) => (line.match(new RegExp(`${name}="([^"]*)"`)) || [])[1];
-    knobs[`${label('feature')}.${label('knob')}`] = label('value');
-    variant = label('variant') || variant;
-  }
-  return { variant, knobs };
+  const info = json(http.get(`${BASE_URL}/actuator/info`, params()));
+  const perflab = (info && info.perflab) || {};
+  return { variant: perflab.variant || 'unknown', knobs: perflab.knobs || {} };
 }
 
 /** Stops the run unless the app runs every knob in `expected` ({ 'route.cache': 'redis' }); `command` starts one that does. */

@@ -59,6 +59,9 @@ class FoundationIT {
                 "perflab_variant_info\\{feature=\"server\",knob=\"threads\",value=\"platform\",variant=\"default\"} 1");
         assertThat(metrics).containsPattern("http_server_requests_seconds_count\\{[^}]*variant=\"default\"[^}]*} \\d+");
         assertThat(metrics).contains("hikaricp_connections_max{pool=\"perflab\",variant=\"default\"}");
+        var info = http().get("/actuator/info").json();
+        assertThat(info.at("/perflab/variant").asString()).isEqualTo("default");
+        assertThat(info.at("/perflab/knobs/server.threads").asString()).isEqualTo("platform");
     }
 
     @Test

@@ -2,6 +2,8 @@ package dev.perflab.support.variant;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -9,6 +11,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.boot.actuate.info.InfoContributor;
 import org.springframework.boot.context.event.ApplicationStartedEvent;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MeterRegistryCustomizer;
 import org.springframework.context.ApplicationListener;
@@ -18,7 +21,9 @@ import org.springframework.core.env.Environment;
 
 /**
  * Makes the active variant visible: one startup log line with every knob, the gauge
- * {@code perflab_variant_info{feature,knob,value} 1}, and the common tag {@code variant} on every meter.
+ * {@code perflab_variant_info{feature,knob,value} 1}, the common tag {@code variant} on every meter, and
+ * {@code GET /actuator/info}'s {@code perflab} section ({@code {"variant": ..., "knobs": {"route.cache": "redis", ...}}}),
+ * which the k6 scripts read as JSON to check that the app runs the knobs they need.
  */
 @Configuration(proxyBeanMethods = false)
 class VariantConfiguration {
@@ -46,6 +51,15 @@ class VariantConfiguration {
                 .description("1 for the value each knob runs with")
                 .tags("feature", knob.feature(), "knob", knob.name(), "value", knob.value())
                 .register(registry));
+    }
+
+    @Bean
+    InfoContributor variantInfoContributor(ActiveKnobs knobs, VariantName variant) {
+        return builder -> {
+            Map<String, String> values = new TreeMap<>();
+            knobs.all().forEach(knob -> values.put(knob.feature() + "." + knob.name(), knob.value()));
+            builder.withDetail("perflab", Map.of("variant", variant.value(), "knobs", values));
+        };
     }
 
     @Bean
