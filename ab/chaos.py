@@ -30,7 +30,8 @@ each one); the suite then starts none, spreads requests over the URLs, and kills
 use the database --db (default ${PERFLAB_DB_NAME}_chaos_<side>, e.g. perflab_chaos_after) through the chaos proxies (ports below) for the Toxiproxy
 faults to reach them.
 
-Environment: the stack's PERFLAB_* ports from .env; PERFLAB_CHAOS_APP_PORT (8085), PERFLAB_CHAOS_DB_PROXY_PORT
+Environment: the stack's PERFLAB_* ports from .env; PERFLAB_CHAOS_APP_PORT (8085: the app's port, or with --instances
+the balancer's, its instances on the next ones), PERFLAB_CHAOS_DB_PROXY_PORT
 (23306), PERFLAB_CHAOS_REDIS_PROXY_PORT (26379), PERFLAB_CHAOS_REDIS_DB (5), PERFLAB_SECURITY_JWT_SECRET.
 Stdlib only; needs the `mariadb` client (installed by the native stack).
 """
