@@ -209,7 +209,8 @@ def status_lines(state, pids, ports):
         process = pid_state(pids, name) if pids else "-"
         lines.append(f"  {name:<12} {ports.get(name, '-'):<6} {process:<22} {server['requests']:>9}  {describe(server)}")
         if not in_rotation(server):
-            why = "its process is not running" if process == "not running" else "it does not report ready"
+            why = (f"its process is not running (./perflab up --instances {len(state)} starts it again)"
+                   if process == "not running" else "it does not report ready")
             problems.append(f"{name} (port {ports.get(name, '?')}) is out of rotation: {why} ({describe(server)})")
     return lines, problems
 

@@ -11,7 +11,7 @@ import lb
 STAT = """# pxname,svname,qcur,scur,stot,status,chkdown,check_status,check_code,check_desc,lastchg
 perflab,FRONTEND,,0,812,OPEN,,,,,
 apps,app-1,0,1,400,UP,0,L7OK,200,Layer7 check passed,93
-apps,app-2,0,0,405,DOWN,1,L4CON,,Connection refused,4
+apps,app-2,0,0,405,DOWN,1,L4CON,,Layer4 connection problem,4
 apps,app-3,0,0,7,UP 1/2,0,L7STS,503,Layer7 wrong status,11
 apps,BACKEND,0,1,812,UP,0,,,,93
 """
@@ -71,7 +71,7 @@ class StateTest(unittest.TestCase):
         state = lb.parse_stat(STAT)
 
         self.assertEqual(list(state), ["app-1", "app-2", "app-3"])
-        self.assertEqual(state["app-2"], {"status": "DOWN", "check": "L4CON", "code": "", "detail": "Connection refused",
+        self.assertEqual(state["app-2"], {"status": "DOWN", "check": "L4CON", "code": "", "detail": "Layer4 connection problem",
                                           "requests": 405, "went_down": 1})
         self.assertEqual([lb.in_rotation(s) for s in state.values()], [True, False, True])
         self.assertEqual([lb.ready(s) for s in state.values()], [True, False, False])
@@ -80,9 +80,16 @@ class StateTest(unittest.TestCase):
         lines, problems = lb.status_lines(lb.parse_stat(STAT), None, {"app-1": 8281, "app-2": 8282, "app-3": 8283})
 
         self.assertEqual(len(lines), 4)
-        self.assertIn("DOWN (L4CON Connection refused)", lines[2])
+        self.assertIn("DOWN (L4CON Layer4 connection problem)", lines[2])
         self.assertEqual(problems, ["app-2 (port 8282) is out of rotation: it does not report ready "
-                                    "(DOWN (L4CON Connection refused))"])
+                                    "(DOWN (L4CON Layer4 connection problem))"])
+
+    def test_status_says_how_to_start_an_instance_whose_process_is_gone(self):
+        with tempfile.TemporaryDirectory() as pids:
+            _, problems = lb.status_lines(lb.parse_stat(STAT), pids, {"app-2": 8282})
+
+        self.assertIn("app-2 (port 8282) is out of rotation: its process is not running "
+                      "(./perflab up --instances 3 starts it again)", problems[0])
 
     def test_wait_reports_the_instances_not_ready_when_time_runs_out(self):
         missing, _ = lb.wait_in_rotation(Path(tempfile.gettempdir()) / "no-such-perflab-lb.sock", ["app-1"], 0)
