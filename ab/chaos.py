@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """perflab's chaos suite for the wallet (issue 14): transfers under faults, then the books are checked.
 
-usage: ./perflab chaos [--preset wallet-before|wallet-after|both] [--smoke] [--instances-url URL ...]
+usage: ./perflab chaos [--preset wallet-before|wallet-after|both] [--smoke] [--instances N] [--instances-url URL ...]
                        [--kill-cmd CMD --start-cmd CMD] [--db NAME] [--clients N] [--members N] [--json FILE]
 
 Load: --clients threads send transfers among --members members of their own data set (created here), half of
@@ -20,13 +20,18 @@ transfer has 2 history rows and 4 ledger rows; each member's balance moved by ex
 succeed; the transfers in the database are exactly the ones answered 201 (no 2xx without a transfer in it, no
 transfer nobody was told about); no 2xx without a transfer id; no transfer left undecided.
 
-Several instances: --instances-url URL ... targets apps that are already running (behind a load balancer, or
+Several instances: --instances N starts chaos-1..chaos-N (ports PERFLAB_CHAOS_APP_PORT+1..) through the one
+launcher with the chaos database and proxies, and a load balancer (`./perflab lb`, HAProxy) on
+PERFLAB_CHAOS_APP_PORT in front of them; the clients go through the balancer, the kill fault kills chaos-1 with -9
+and restarts it, and two more checks say that the balancer took it out of rotation and back, and that every
+instance served requests. --instances-url URL ... targets apps that are already running (behind a load balancer, or
 each one); the suite then starts none, spreads requests over the URLs, and kills/restarts instance i with
 --kill-cmd/--start-cmd (`{index}` and `{url}` are replaced), or skips that fault without them. Those apps must
 use the database --db (default ${PERFLAB_DB_NAME}_chaos_<side>, e.g. perflab_chaos_after) through the chaos proxies (ports below) for the Toxiproxy
 faults to reach them.
 
-Environment: the stack's PERFLAB_* ports from .env; PERFLAB_CHAOS_APP_PORT (8085), PERFLAB_CHAOS_DB_PROXY_PORT
+Environment: the stack's PERFLAB_* ports from .env; PERFLAB_CHAOS_APP_PORT (8085: the app's port, or with --instances
+the balancer's, its instances on the next ones), PERFLAB_CHAOS_DB_PROXY_PORT
 (23306), PERFLAB_CHAOS_REDIS_PROXY_PORT (26379), PERFLAB_CHAOS_REDIS_DB (5), PERFLAB_SECURITY_JWT_SECRET.
 Stdlib only; needs the `mariadb` client (installed by the native stack).
 """
@@ -48,6 +53,8 @@ import uuid
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
+
+import lb
 
 ROOT = Path(__file__).resolve().parent.parent
 DEV_JWT_SECRET = "perflab-dev-secret-change-me-0123456789abcdef"
@@ -145,47 +152,111 @@ def wait_port(port, seconds):
 # ------------------------------------------------------------------------------------------- the apps
 
 class Instances:
-    """The app instances under test: one started here through ./perflab app start, or URLs given by the user."""
+    """The app instances under test: one started here through ./perflab app start; or `count` of them, chaos-1..N,
+    behind a load balancer started through ./perflab lb start; or URLs given by the user."""
 
-    def __init__(self, urls, kill_cmd, start_cmd, preset, stack, database, redis_db):
+    LB = "chaos-lb"
+
+    def __init__(self, urls, kill_cmd, start_cmd, preset, stack, database, redis_db, count=0):
         self.external = bool(urls)
         self.port = int(env("PERFLAB_CHAOS_APP_PORT", "8085"))
+        self.names = [f"chaos-{i}" for i in range(1, count + 1)]  # on ports port+1.., the load balancer on port
         self.urls = urls or [f"http://127.0.0.1:{self.port}"]
         self.kill_cmd, self.start_cmd = kill_cmd, start_cmd
         self.preset, self.stack, self.database, self.redis_db = preset, stack, database, redis_db
+        self.rotation = {}  # the killed instance: when the load balancer took it out and put it back
+        self.served = {}    # requests the load balancer sent to each instance
 
     def can_kill(self):
         return not self.external or bool(self.kill_cmd and self.start_cmd)
 
+    def app_args(self):
+        return ["--", f"--spring.datasource.url=jdbc:mariadb://127.0.0.1:{self.stack.db_proxy_port}/{self.database}",
+                f"--spring.data.redis.port={self.stack.redis_proxy_port}", f"--spring.data.redis.database={self.redis_db}",
+                f"--perflab.variant=chaos-{self.preset}"]
+
+    def perflab(self, *args, port=None):
+        environment = dict(os.environ, PERFLAB_APP_PORT=str(port)) if port else None
+        done = subprocess.run([str(ROOT / "perflab"), *args], env=environment, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"./perflab {' '.join(args[:4])} failed: {(done.stderr or done.stdout).strip()[-2000:]}")
+
+    def start_one(self, index):
+        name, port = self.names[index], self.port + 1 + index
+        log(f"starting {name} on port {port}")
+        self.perflab("app", "start", "--instance", name, "--port", str(port), "--profile", self.preset, *self.app_args())
+
     def start(self):
         if self.external:
             return
-        args = [str(ROOT / "perflab"), "app", "start", "--profile", self.preset, "--",
-                f"--spring.datasource.url=jdbc:mariadb://127.0.0.1:{self.stack.db_proxy_port}/{self.database}",
-                f"--spring.data.redis.port={self.stack.redis_proxy_port}", f"--spring.data.redis.database={self.redis_db}",
-                f"--perflab.variant=chaos-{self.preset}"]
-        done = subprocess.run(args, env=dict(os.environ, PERFLAB_APP_PORT=str(self.port)), capture_output=True, text=True)
-        if done.returncode != 0:
-            raise RuntimeError(f"the app did not start: {done.stderr.strip()[-2000:]}")
+        if not self.names:
+            self.perflab("app", "start", "--profile", self.preset, *self.app_args(), port=self.port)
+            return
+        for index in range(len(self.names)):
+            self.start_one(index)
+        backends = [a for i, name in enumerate(self.names) for a in ("--backend", f"{name}={self.port + 1 + i}")]
+        self.perflab("lb", "start", "--name", self.LB, "--port", str(self.port), *backends)
+
+    def lb_state(self):
+        return lb.servers(ROOT / ".perflab" / f"{self.LB}.sock")
 
     def kill(self, index=0):
-        """kill -9 of instance `index`, then its restart; returns when it is ready again."""
+        """kill -9 of instance `index`, then its restart; returns when it is ready again (and, behind the load
+        balancer, back in rotation)."""
         if self.external:
             for command in (self.kill_cmd, self.start_cmd):
                 subprocess.run(command.format(index=index, url=self.urls[index]), shell=True, check=True)
             return
-        pid = int((ROOT / ".perflab" / "app.pid").read_text().strip())
+        name = self.names[index] if self.names else "app"
+        pid = int((ROOT / ".perflab" / f"{name}.pid").read_text().strip())
+        killed = time.monotonic()
         os.kill(pid, 9)
         while Path(f"/proc/{pid}").exists():
             time.sleep(0.05)
-        log_file = ROOT / ".perflab" / "app.log"  # the restart overwrites it: keep the killed instance's log
+        log_file = ROOT / ".perflab" / f"{name}.log"  # the restart overwrites it: keep the killed instance's log
         if log_file.exists():
-            log_file.replace(ROOT / ".perflab" / f"chaos-{self.preset}-killed-app.log")
-        self.start()
+            log_file.replace(ROOT / ".perflab" / f"chaos-{self.preset}-killed-{name}.log")
+        if not self.names:
+            self.start()
+            return
+        self.rotation = {"instance": name, "out_after_s": None, "back_after_s": None}
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:  # two failed checks, a second apart
+            if not lb.in_rotation(self.lb_state()[name]):
+                self.rotation["out_after_s"] = round(time.monotonic() - killed, 1)
+                break
+            time.sleep(0.1)
+        log(f"  {name} killed; out of the load balancer's rotation after {self.rotation['out_after_s']} s")
+        self.start_one(index)
+        restarted = time.monotonic()
+        missing, state = lb.wait_in_rotation(ROOT / ".perflab" / f"{self.LB}.sock", [name], 60)
+        if not missing:
+            self.rotation["back_after_s"] = round(time.monotonic() - restarted, 1)
+        log(f"  {name} restarted; back in rotation {self.rotation['back_after_s']} s after it reported ready"
+            + (f" (NOT: {lb.describe(state[name])})" if missing else ""))
+
+    def checks(self):
+        """What only several instances can show: (check, ok, detail), read from the load balancer while it runs."""
+        if not self.names:
+            return []
+        self.served = {name: server["requests"] for name, server in self.lb_state().items()}
+        rotation = self.rotation
+        return [("the load balancer took the killed instance out of rotation and back",
+                 rotation.get("out_after_s") is not None and rotation.get("back_after_s") is not None,
+                 f"{rotation.get('instance')}: out {rotation.get('out_after_s')} s after the kill, back "
+                 f"{rotation.get('back_after_s')} s after it was ready again"),
+                ("every instance served requests", len(self.served) == len(self.names) and all(self.served.values()),
+                 ", ".join(f"{n} {c}" for n, c in self.served.items()))]
 
     def stop(self):
-        if not self.external:
+        if self.external:
+            return
+        if not self.names:
             subprocess.run([str(ROOT / "perflab"), "app", "stop"], capture_output=True)
+            return
+        subprocess.run([str(ROOT / "perflab"), "lb", "stop", "--name", self.LB], capture_output=True)
+        for name in self.names:
+            subprocess.run([str(ROOT / "perflab"), "app", "stop", "--instance", name], capture_output=True)
 
 
 # ------------------------------------------------------------------------------------------- the clients
@@ -432,7 +503,8 @@ def run_preset(preset, args, stack, secret):
     side = preset.split("-")[-1]
     database = args.db or f"{env('PERFLAB_DB_NAME', 'perflab')}_chaos_{side}"  # inside the perflab% grant
     redis_db = int(env("PERFLAB_CHAOS_REDIS_DB", "5"))
-    instances = Instances(args.instances_url, args.kill_cmd, args.start_cmd, preset, stack, database, redis_db)
+    instances = Instances(args.instances_url, args.kill_cmd, args.start_cmd, preset, stack, database, redis_db,
+                          args.instances)
     hold, calm, load = (2, 2, 4) if args.smoke else (6, 6, 15)
     log(f"{preset}: database {database} (fresh), Redis db {redis_db}, proxies 127.0.0.1:{stack.db_proxy_port} "
         f"-> MariaDB, 127.0.0.1:{stack.redis_proxy_port} -> Redis")
@@ -454,16 +526,16 @@ def run_preset(preset, args, stack, secret):
         time.sleep(load / 2)
         clients.finish()
         clients = None
-        results = check(stack, database, members, tally)
+        results = check(stack, database, members, tally) + instances.checks()
     finally:
         if clients:
             clients.finish()
         instances.stop()
         stack.delete_proxies()
-    return report(preset, tally, done, results)
+    return report(preset, tally, done, results, instances)
 
 
-def report(preset, tally, done, results):
+def report(preset, tally, done, results, instances=None):
     recoveries = [f.recovery for f in done if f.recovery is not None]
     summary = {
         "preset": preset, "requests": tally.requests, "transfers_succeeded": len(tally.successes),
@@ -473,6 +545,9 @@ def report(preset, tally, done, results):
         "checks": [{"check": n, "ok": ok, "detail": d} for n, ok, d in results],
         "passed": all(ok for _, ok, _ in results) and all(f.recovery is not None or f.skipped for f in done),
     }
+    if instances and instances.names:
+        summary["instances"] = {"load_balancer_url": instances.urls[0], "served": instances.served,
+                                "killed": instances.rotation}
     print(f"\n== chaos {preset}: {'PASS' if summary['passed'] else 'FAIL'}")
     print(f"requests {tally.requests}, transfers 201 {len(tally.successes)}, rejected {sum(tally.rejections.values())} "
           f"{tally.rejections or ''}, 5xx {tally.server_errors}, no answer {tally.connection_errors}")
@@ -490,6 +565,9 @@ def parse(argv):
     parser = argparse.ArgumentParser(prog="./perflab chaos", description=__doc__.split("\n")[0])
     parser.add_argument("--preset", choices=["wallet-before", "wallet-after", "both"], default="both")
     parser.add_argument("--smoke", action="store_true", help="the short form for CI (both presets in about 3 minutes)")
+    parser.add_argument("--instances", type=int, default=0, metavar="N",
+                        help="start N instances (chaos-1..N on PERFLAB_CHAOS_APP_PORT+1..) behind a load balancer "
+                             "(HAProxy on PERFLAB_CHAOS_APP_PORT) and kill chaos-1; default: one instance, no balancer")
     parser.add_argument("--instances-url", nargs="+", default=[], metavar="URL",
                         help="running app instances to target instead of starting one")
     parser.add_argument("--kill-cmd", help="kills instance {index} ({url}) with -9, for --instances-url")
@@ -503,6 +581,10 @@ def parse(argv):
 
 def main(argv):
     args = parse(argv)
+    if args.instances and args.instances_url:
+        sys.exit("chaos: --instances N starts its own instances; --instances-url targets running ones: give one of them")
+    if not 0 <= args.instances <= 9:
+        sys.exit(f"chaos: --instances takes 1 to 9 instances, not {args.instances}")
     stack = Stack()
     if not wait_port(stack.db_port, 1) or not wait_port(stack.redis_port, 1):
         sys.exit(f"chaos: MariaDB (:{stack.db_port}) or Redis (:{stack.redis_port}) is down: ./perflab stack up")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # perflab's stack without Docker: MariaDB, Redis, Prometheus (Debian packages), k6 and Toxiproxy
 # (go install), WireMock standalone (Maven Central). Idempotent: `up` installs what is missing and starts
-# what is not running. Usage: stack/native.sh up|down|status|install [service...]
+# what is not running. Usage: stack/native.sh up|down|status|install [service...]; install-lb installs HAProxy, the
+# load balancer of `./perflab up --instances N` (only when several instances are asked for).
 # Every .env value and PERFLAB_STATE may be overridden from the environment, so that a second stack can run
 # beside the shared one (e.g. for the chaos suite, which stops MariaDB and Redis):
 #   PERFLAB_STATE=/var/lib/perflab-2 PERFLAB_DB_PORT=3406 PERFLAB_REDIS_PORT=6479 PERFLAB_TOXIPROXY_PORT=8574 \
@@ -80,6 +81,15 @@ install() {
     curl -fsSL -o "$jar.part" "$MAVEN_REPO/org/wiremock/wiremock-standalone/$PERFLAB_WIREMOCK_VERSION/wiremock-standalone-$PERFLAB_WIREMOCK_VERSION.jar"
     mv "$jar.part" "$jar"
   fi
+}
+
+# HAProxy from Debian's packages: the load balancer in front of several app instances (./perflab lb, docs/scale-out.md)
+install_lb() {
+  check_platform
+  apt_install haproxy
+  # the package's own service (on :80 with /etc/haproxy/haproxy.cfg) is not perflab's: perflab runs its own haproxy
+  # processes with their own config, so the packaged one stays as Debian set it up
+  command -v haproxy >/dev/null || die "haproxy is not on the PATH after apt-get install haproxy"
 }
 
 mariadb_client() { mariadb --socket="$RUN/mariadb.sock" -u"$(id -un)" "$@"; }
@@ -227,6 +237,7 @@ selected() { if [ $# -gt 0 ]; then printf '%s\n' "$@"; else printf '%s\n' "${SER
 cmd=${1:-status}; shift || true
 case $cmd in
   install) install ;;
+  install-lb) install_lb ;;
   up)
     install
     for s in $(selected "$@"); do port_of "$s" >/dev/null; "up_$s"; done
@@ -236,5 +247,5 @@ case $cmd in
     status ;;
   status) status ;;
   bin) echo "$BIN" ;;
-  *) die "usage: stack/native.sh up|down|status|install [service...]" ;;
+  *) die "usage: stack/native.sh up|down|status|install|install-lb [service...]" ;;
 esac
