@@ -190,10 +190,27 @@ up_toxiproxy() {
 # The auth API sits behind Toxiproxy with PERFLAB_AUTH_LATENCY_MS each way (stack/toxics.sh).
 auth_latency_toxics() { sh "$ROOT/stack/toxics.sh" >/dev/null; }
 
+# prometheus_targets [NAME=PORT ...]: what Prometheus scrapes (a file_sd file it rereads on change); without
+# arguments the single app on PERFLAB_APP_PORT. ./perflab up writes it for one instance or for N.
+prometheus_targets() {
+  local file=$RUN/prometheus-app-targets.json spec entries=() tmp
+  [ $# -gt 0 ] || set -- "app=$PERFLAB_APP_PORT"
+  for spec in "$@"; do
+    [[ $spec =~ ^([A-Za-z0-9_.-]+)=([0-9]+)$ ]] || die "prometheus-targets: NAME=PORT, not '$spec'"
+    entries+=("{\"targets\": [\"127.0.0.1:${BASH_REMATCH[2]}\"], \"labels\": {\"app_instance\": \"${BASH_REMATCH[1]}\"}}")
+  done
+  mkdir -p "$RUN"
+  tmp=$(mktemp "$RUN/.targets.XXXXXX")
+  (IFS=,; echo "[${entries[*]}]") >"$tmp"
+  mv "$tmp" "$file"
+}
+
 up_prometheus() {
   port_open "$PERFLAB_PROMETHEUS_PORT" && return 0
-  mkdir -p "$STATE/prometheus"
-  nohup prometheus --config.file="$ROOT/prometheus/prometheus-native.yml" --storage.tsdb.path="$STATE/prometheus" \
+  mkdir -p "$STATE/prometheus" "$RUN"
+  [ -f "$RUN/prometheus-app-targets.json" ] || prometheus_targets
+  sed "s|__APP_TARGETS__|$RUN/prometheus-app-targets.json|" "$ROOT/prometheus/prometheus-native.yml" >"$RUN/prometheus.yml"
+  nohup prometheus --config.file="$RUN/prometheus.yml" --storage.tsdb.path="$STATE/prometheus" \
     --web.listen-address="127.0.0.1:$PERFLAB_PROMETHEUS_PORT" --web.enable-remote-write-receiver \
     --storage.tsdb.retention.time=7d >"$LOG/prometheus.log" 2>&1 &
   echo $! >"$RUN/prometheus.pid"
@@ -247,5 +264,6 @@ case $cmd in
     status ;;
   status) status ;;
   bin) echo "$BIN" ;;
-  *) die "usage: stack/native.sh up|down|status|install|install-lb [service...]" ;;
+  prometheus-targets) prometheus_targets "$@" ;;
+  *) die "usage: stack/native.sh up|down|status|install|install-lb [service...] | prometheus-targets [NAME=PORT ...]" ;;
 esac

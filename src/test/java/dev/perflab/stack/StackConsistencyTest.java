@@ -137,8 +137,9 @@ class StackConsistencyTest {
     @Test
     void prometheusScrapesTheAppInBothStacks() throws IOException {
         assertThat(read("prometheus/prometheus.yml")).contains("app:8080").contains("/actuator/prometheus");
-        assertThat(read("prometheus/prometheus-native.yml"))
-                .contains("127.0.0.1:" + env.get("PERFLAB_APP_PORT")).contains("/actuator/prometheus");
+        assertThat(read("prometheus/prometheus-native.yml")).contains("file_sd_configs").contains("__APP_TARGETS__")
+                .contains("/actuator/prometheus");
+        assertThat(read("stack/native.sh")).contains("set -- \"app=$PERFLAB_APP_PORT\"");
     }
 
     private static String port(String address) {
