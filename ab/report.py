@@ -176,7 +176,7 @@ def fmt_load(values):
 
 def view(result, name):
     """A Markdown table for README.md / docs from a published result. Views: verdict, sweep, capacity, aa, runs,
-    cold-start, first-request, rows (command experiments)."""
+    mechanisms (every declared mechanism, A → B), cold-start, first-request, rows (command experiments)."""
     if name == "rows":
         return command_markdown_table(result)
     e = result["experiment"]
@@ -212,6 +212,16 @@ def view(result, name):
                 rows.append((cell["network"], f"{c['candidate']} / {c['baseline']}", f"ratio {fmt(r['ratio'])}",
                              f"{fmt(r['interval'][0])}–{fmt(r['interval'][1])}: {r['verdict']}"))
         table = md_table(("network", "variant", "held at (/s, per round)", "broke at (/s)"), rows)
+    elif name == "mechanisms":
+        names = {m["name"] for m in e.get("mechanism", [])}
+        rows = []
+        for cell in result["cells"]:
+            for c in cell.get("comparisons", []):
+                for r in (r for r in c["rows"] if r["metric"] in names):
+                    rows.append((cell_title(cell), r["metric"], f"{fmt(r['median_a'], r['metric'])} → {fmt(r['median_b'], r['metric'])}",
+                                 fmt(r["ratio"]), f"{fmt(r['interval'][0])}–{fmt(r['interval'][1])}", r["verdict"]))
+        variants = " → ".join(v["label"] for v in e["variants"])
+        table = md_table(("network", "mechanism (median per run)", variants, "B/A", "95% interval", "verdict"), rows)
     elif name == "aa":
         rows = [(c["profile"], c["metric"], f"{100 * c['noise_floor']:.1f} %", f"{100 * c['delta']:.1f} %",
                  f"{c['false_positives']}/{c['analyses']}", f"{100 * c['false_positive_rate']:.1f} %",

@@ -102,3 +102,11 @@ def test_publishing_compares_the_primary_verdict_with_the_run_published_before(t
     assert worse["reproduction"]["cells"][0] == {"profile": "localhost", "value": None, "candidate": "B-side",
                                                  "verdict": "worse", "previous": "better"}
     assert "primary verdict DIFFERS" in report.markdown(worse)
+
+
+def test_the_mechanisms_view_lists_each_declared_mechanism_per_network():
+    table = report.view(result(), "mechanisms")
+    assert "| network | mechanism (median per run) | A-side → B-side | B/A | 95% interval | verdict |" in table
+    row = next(line for line in table.splitlines() if "| statements |" in line)
+    assert "12.0 → 5" in row and row.rstrip().endswith("| better |")
+    assert "p95" not in table.split("<sub>")[0]
