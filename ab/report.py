@@ -132,6 +132,8 @@ def markdown(result):
            f"- verdict: **{'as expected' if result['verdict']['ok'] else 'not as expected'}**", ""]
     for cell in result["cells"]:
         out += [f"## {cell_title(cell)}", "", md_table(HEAD, verdict_rows(cell)), ""]
+        if cell.get("delta") not in (None, result["delta"]):
+            out.append(f"- δ for this profile: {100 * cell['delta']:.1f} % (its A/A noise floor)")
         out += [f"- {c['because']}" for c in cell.get("comparisons", [])]
         unsteady = [r["testid"] for r in cell["runs"] if r.get("steady") and not r["steady"].get("steady", True)]
         if unsteady:

@@ -104,16 +104,17 @@ def unbacked_tables(path):
 
 
 def noise_floor(experiment):
-    """The noise floor of the newest A/A calibration of this experiment: published first, else results/."""
+    """The noise floors of the newest A/A calibration of this experiment, per network profile ({profile: floor}),
+    and where they come from: published first, else results/. ({}, None) when there is none."""
     candidates = [PUBLISHED / f"{experiment}-aa" / "result.json"]
     candidates += sorted((ROOT / "results").glob(f"*-{experiment}-aa/result.json"), reverse=True)
     for path in candidates:
         if path.exists():
             data = json.loads(path.read_text())
-            floors = [c["noise_floor"] for c in data.get("calibration", []) if c.get("noise_floor") is not None]
+            floors = {c["profile"]: c["noise_floor"] for c in data.get("calibration", []) if c.get("noise_floor") is not None}
             if floors:
-                return max(floors), str(path.relative_to(ROOT))
-    return None, None
+                return floors, str(path.relative_to(ROOT))
+    return {}, None
 
 
 def smoke_checks(e, cells):

@@ -171,7 +171,8 @@ def run_cell(ctx, e, profile, parameter, value):
                 if run.get("aborted"):
                     raise SystemExit(f"{label}: {run['aborted']}")
             done = len(cell["runs"]) // len(labels)
-            cell["comparisons"] = compare(cell_e, cell["runs"], ctx.delta)
+            cell["delta"] = ctx.profile_delta.get(cell["profile"], ctx.delta)
+            cell["comparisons"] = compare(cell_e, cell["runs"], cell["delta"])
             if done >= cell_e["max_rounds"] or not any(c["primary"]["verdict"] == "inconclusive" for c in cell["comparisons"]):
                 break
             extra = min(2, cell_e["max_rounds"] - done)
@@ -228,15 +229,18 @@ def compare(e, runs, delta):
 
 
 def delta_for(e, args):
-    """δ: the file's min_effect, else the larger of 3 % and the noise floor of the last A/A calibration."""
+    """δ: --delta, else the file's min_effect, else per network profile the larger of 3 % and that profile's noise
+    floor from the last A/A calibration. Returns (the default δ, where it comes from, {profile: δ})."""
     if args.delta is not None:
-        return args.delta, "--delta"
+        return args.delta, "--delta", {}
     if "min_effect" in e["primary"]:
-        return e["primary"]["min_effect"], f"experiments/{e['name']}.toml"
-    floor, source = results.noise_floor(e["name"])
-    if floor is not None and floor > 0.03:
-        return floor, source
-    return 0.03, "default (3 %)" + (f"; A/A noise floor {100 * floor:.1f} % from {source}" if floor is not None else "")
+        return e["primary"]["min_effect"], f"experiments/{e['name']}.toml", {}
+    floors, source = results.noise_floor(e["name"])
+    per_profile = {profile: max(0.03, floor) for profile, floor in floors.items()}
+    if not floors:
+        return 0.03, "default (3 %)", {}
+    listed = ", ".join(f"{profile} {100 * floor:.1f} %" for profile, floor in floors.items())
+    return 0.03, f"the larger of 3 % and the A/A noise floor per profile ({listed}, from {source})", per_profile
 
 
 def machine(env):
@@ -341,7 +345,10 @@ def main(argv=None):
     ctx = Context(e, args, env, out_dir)
     if args.prometheus:
         ctx.prometheus_rw = args.prometheus.rstrip("/") + "/api/v1/write"
-    ctx.delta, delta_source = (args.delta, "--delta") if args.aa and args.delta else delta_for(e, args) if not args.aa else (0.03, "A/A (3 %)")
+    if args.aa:
+        ctx.delta, delta_source, ctx.profile_delta = (args.delta, "--delta", {}) if args.delta else (0.03, "A/A (3 %)", {})
+    else:
+        ctx.delta, delta_source, ctx.profile_delta = delta_for(e, args)
     cells_planned = len(e["profiles"]) * len(points(e))
     ctx.progress = Progress(cells_planned * len(e["variants"]) * e["rounds"])
     log(f"{'A/A' if args.aa else 'experiment'} {name}: {' vs '.join(v['label'] for v in e['variants'])}; "

@@ -110,3 +110,17 @@ def test_the_mechanisms_view_lists_each_declared_mechanism_per_network():
     row = next(line for line in table.splitlines() if "| statements |" in line)
     assert "12.0 → 5" in row and row.rstrip().endswith("| better |")
     assert "p95" not in table.split("<sub>")[0]
+
+
+def test_delta_is_the_noise_floor_of_each_profile_from_the_last_aa(tmp_path, monkeypatch):
+    monkeypatch.setattr(results, "PUBLISHED", tmp_path)
+    monkeypatch.setattr(results, "ROOT", tmp_path)
+    args = type("Args", (), {"delta": None})()
+    e = experiment()
+    assert runner.delta_for(e, args) == (0.03, "default (3 %)", {})
+    (tmp_path / "x-aa").mkdir()
+    (tmp_path / "x-aa" / "result.json").write_text(__import__("json").dumps(
+        {"calibration": [{"profile": "cross-zone", "noise_floor": 0.4}, {"profile": "localhost", "noise_floor": 0.01}]}))
+    delta, source, per_profile = runner.delta_for(e, args)
+    assert delta == 0.03 and per_profile == {"cross-zone": 0.4, "localhost": 0.03}
+    assert "cross-zone 40.0 %, localhost 1.0 %" in source
