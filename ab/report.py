@@ -73,13 +73,22 @@ def cell_title(cell):
     return title
 
 
+def a_to_b(row):
+    """'12.0 → 5': a compared metric's medians, baseline then candidate."""
+    return f"{fmt(row['median_a'], row['metric'])} → {fmt(row['median_b'], row['metric'])}"
+
+
+def interval_text(row):
+    """'0.417–0.422': a compared metric's 95 % interval of B/A."""
+    return f"{fmt(row['interval'][0])}–{fmt(row['interval'][1])}"
+
+
 def verdict_rows(cell):
     for c in cell.get("comparisons", []):
         for r in c["rows"]:
-            lo, hi = r["interval"]
             p = r.get("p_holm", r["p_value"])
             yield (c["candidate"], NAMES.get(r["metric"], r["metric"]), fmt(r["median_a"], r["metric"]), fmt(r["median_b"], r["metric"]),
-                   f"{fmt(r['ratio'])} ({pct(r['ratio'])})", f"{fmt(lo)}–{fmt(hi)}", fmt(p), r["verdict"])
+                   f"{fmt(r['ratio'])} ({pct(r['ratio'])})", interval_text(r), fmt(p), r["verdict"])
 
 
 HEAD = ("candidate", "metric", "baseline", "candidate value", "B/A", "95% BCa interval", "p (MWU, Holm)", "verdict")
@@ -188,8 +197,8 @@ def view(result, name):
             for c in cell.get("comparisons", []):
                 r = c["primary"]
                 rows.append((cell_title(cell), f"{c['baseline']} → {c['candidate']}", NAMES.get(r["metric"], r["metric"]),
-                             f"{fmt(r['median_a'], r['metric'])} → {fmt(r['median_b'], r['metric'])}", fmt(r["ratio"]),
-                             f"{fmt(r['interval'][0])}–{fmt(r['interval'][1])}", r["verdict"], c["because"]))
+                             a_to_b(r), fmt(r["ratio"]),
+                             interval_text(r), r["verdict"], c["because"]))
         table = md_table(("network", "variants", "primary", "A → B", "B/A", "95% interval", "verdict", "why"), rows)
     elif name == "sweep":
         rows = []
@@ -197,7 +206,7 @@ def view(result, name):
             for c in cell.get("comparisons", []):
                 r = c["primary"]
                 rows.append((cell["value"], c["candidate"], fmt(r["median_a"], r["metric"]), fmt(r["median_b"], r["metric"]),
-                             fmt(r["ratio"]), f"{fmt(r['interval'][0])}–{fmt(r['interval'][1])}", r["verdict"]))
+                             fmt(r["ratio"]), interval_text(r), r["verdict"]))
         table = md_table((e["sweep"]["parameter"], "candidate", f"baseline {e['primary']['metric']}", f"candidate {e['primary']['metric']}",
                           "B/A", "95% interval", "verdict"), rows)
     elif name == "capacity":
@@ -212,7 +221,7 @@ def view(result, name):
             for c in cell.get("comparisons", []):
                 r = c["primary"]
                 rows.append((cell["network"], f"{c['candidate']} / {c['baseline']}", f"ratio {fmt(r['ratio'])}",
-                             f"{fmt(r['interval'][0])}–{fmt(r['interval'][1])}: {r['verdict']}"))
+                             f"{interval_text(r)}: {r['verdict']}"))
         table = md_table(("network", "variant", "held at (/s, per round)", "broke at (/s)"), rows)
     elif name == "mechanisms":
         names = {m["name"] for m in e.get("mechanism", [])}
@@ -220,8 +229,8 @@ def view(result, name):
         for cell in result["cells"]:
             for c in cell.get("comparisons", []):
                 for r in (r for r in c["rows"] if r["metric"] in names):
-                    rows.append((cell_title(cell), r["metric"], f"{fmt(r['median_a'], r['metric'])} → {fmt(r['median_b'], r['metric'])}",
-                                 fmt(r["ratio"]), f"{fmt(r['interval'][0])}–{fmt(r['interval'][1])}", r["verdict"]))
+                    rows.append((cell_title(cell), r["metric"], a_to_b(r),
+                                 fmt(r["ratio"]), interval_text(r), r["verdict"]))
         variants = " → ".join(v["label"] for v in e["variants"])
         table = md_table(("network", "mechanism (median per run)", variants, "B/A", "95% interval", "verdict"), rows)
     elif name == "aa":
