@@ -69,17 +69,26 @@ require_schema() {
   say "database $DB, wallet.member_id index: $index"
 }
 
-clear_redis() {
+# redis_reachable: whether the wallet's Redis keys can be touched (says why not); when they can, REDIS_CLI is the
+# redis-cli command on the app's Redis db (--redis-db)
+redis_reachable() {
   if ! command -v redis-cli >/dev/null; then
     say "redis-cli not found: delete the wallet:* keys in Redis db $REDIS_DB yourself"
   elif ! service_up redis; then
     say "Redis is not running on $(service_address redis): no cached wallet keys to delete"
   else
-    local cli=(redis-cli -h "${PERFLAB_REDIS_HOST:-127.0.0.1}" -p "${PERFLAB_REDIS_PORT:-6379}" -n "$REDIS_DB") n
-    n=$("${cli[@]}" --scan --pattern 'wallet:*' | wc -l)
-    "${cli[@]}" --scan --pattern 'wallet:*' | xargs -r -n 500 "${cli[@]}" DEL >/dev/null
-    say "deleted $n wallet:* keys in Redis db $REDIS_DB"
+    REDIS_CLI=(redis-cli -h "${PERFLAB_REDIS_HOST:-127.0.0.1}" -p "${PERFLAB_REDIS_PORT:-6379}" -n "$REDIS_DB")
+    return 0
   fi
+  return 1
+}
+
+clear_redis() {
+  redis_reachable || return 0
+  local n
+  n=$("${REDIS_CLI[@]}" --scan --pattern 'wallet:*' | wc -l)
+  "${REDIS_CLI[@]}" --scan --pattern 'wallet:*' | xargs -r -n 500 "${REDIS_CLI[@]}" DEL >/dev/null
+  say "deleted $n wallet:* keys in Redis db $REDIS_DB"
 }
 
 # prune_redis: after a reset, delete the wallet:* keys that no longer hold, keep the rest. The seed gives member N
@@ -107,13 +116,9 @@ until cursor == "0"
 return {kept, deleted}'
 
 prune_redis() {
-  if ! command -v redis-cli >/dev/null || ! service_up redis; then
-    clear_redis
-    return
-  fi
+  redis_reachable || return 0
   local out
-  out=$(redis-cli -h "${PERFLAB_REDIS_HOST:-127.0.0.1}" -p "${PERFLAB_REDIS_PORT:-6379}" -n "$REDIS_DB" \
-    EVAL "$PRUNE_LUA" 0 "$MEMBERS" | tr '\n' ' ')
+  out=$("${REDIS_CLI[@]}" EVAL "$PRUNE_LUA" 0 "$MEMBERS" | tr '\n' ' ')
   set -- $out
   say "Redis db $REDIS_DB: kept ${1:-?} phone cache entries the reset left right, deleted ${2:-?} wallet:* keys"
 }
