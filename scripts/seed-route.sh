@@ -87,7 +87,7 @@ status() {
   if present; then
     echo "route: loaded in $DB (universities $UNIVS, $ROUTES routes each)"
   else
-    echo "route: not loaded in $DB (./perflab seed route --db $DB)"
+    echo "route: not loaded in $DB (universities $UNIVS, $ROUTES routes each: ./perflab seed route --db $DB --univs $UNIVS --routes $ROUTES)"
   fi
 }
 
