@@ -7,6 +7,7 @@ Toxiproxy delays in whole milliseconds. A mean of 0.5 ms is a latency toxic of 1
 chunk waits 0 or 1 ms), a mean of 0.25 ms one of 0 ms with 2 ms of jitter (3 chunks in 4 pass at once, 1 waits
 1 ms): the mean is what the profile names, the spread is wider than a real network's.
 """
+import contextlib
 import json
 import os
 import pathlib
@@ -101,20 +102,37 @@ class Toxiproxy:
                 continue
             self.call("POST", "/proxies", {"name": name, "listen": f"127.0.0.1:{listen}",
                                            "upstream": f"127.0.0.1:{self.env[upstream_key]}", "enabled": True})
-            attrs = links[link]
-            if attrs.get("latency_ms") or attrs.get("jitter_ms"):
-                toxic = latency_toxic(float(attrs.get("latency_ms", 0)), attrs.get("jitter_ms", 0))
-                for stream in ("upstream", "downstream"):
-                    self.call("POST", f"/proxies/{name}/toxics", {"name": f"latency_{stream}", "type": "latency",
-                                                                   "stream": stream, "attributes": toxic})
-            if attrs.get("bandwidth_kbps"):
-                self.call("POST", f"/proxies/{name}/toxics", {"name": "bandwidth", "type": "bandwidth", "stream": "downstream",
-                                                               "attributes": {"rate": int(attrs["bandwidth_kbps"])}})
+            self.add_toxics(name, links[link])
             if link == "auth":
                 args.append(f"--perflab.login.auth-api.base-url=https://127.0.0.1:{listen}")
             else:
                 options += [f"--{link}-port", str(listen)]
         return options, args
+
+    def add_toxics(self, name, attrs):
+        """The profile's latency (both directions, with its jitter) and bandwidth on one proxy."""
+        if attrs.get("latency_ms") or attrs.get("jitter_ms"):
+            toxic = latency_toxic(float(attrs.get("latency_ms", 0)), attrs.get("jitter_ms", 0))
+            for stream in ("upstream", "downstream"):
+                self.call("POST", f"/proxies/{name}/toxics", {"name": f"latency_{stream}", "type": "latency",
+                                                               "stream": stream, "attributes": toxic})
+        if attrs.get("bandwidth_kbps"):
+            self.call("POST", f"/proxies/{name}/toxics", {"name": "bandwidth", "type": "bandwidth", "stream": "downstream",
+                                                           "attributes": {"rate": int(attrs["bandwidth_kbps"])}})
+
+    @contextlib.contextmanager
+    def bare(self, links):
+        """The profile's proxies without their toxics for a while (a warm-up at full speed), then the toxics back.
+        The proxies themselves stay, so the app's pooled connections through them live on."""
+        for link in links:
+            name = LINKS[link][0]
+            for toxic in ("latency_upstream", "latency_downstream", "bandwidth"):
+                self.call("DELETE", f"/proxies/{name}/toxics/{toxic}")
+        try:
+            yield
+        finally:
+            for link, attrs in links.items():
+                self.add_toxics(LINKS[link][0], attrs)
 
     def add_fault(self, link, toxic):
         """A fault on one link for the measured window (e.g. {'type': 'timeout', 'attributes': {'timeout': 0}})."""

@@ -131,6 +131,17 @@ def md_table(head, rows):
     return "\n".join(["| " + " | ".join(head) + " |", "|" + "---|" * len(head)] + ["| " + " | ".join(str(x) for x in r) + " |" for r in rows])
 
 
+def lifetimes_sentence(lifetimes):
+    """How the apps were started in a cell: how many instance lifetimes, in which orders, and how long the
+    settling after each warm-up took (runner.start_instances)."""
+    orders = "; ".join(" → ".join(l["start_order"]) for l in lifetimes)
+    waits = [s["seconds"] for l in lifetimes for s in l["settled"].values()]
+    busy = [label for l in lifetimes for label, s in l["settled"].items() if not s["quiet"]]
+    text = (f"{len(lifetimes)} instance lifetime(s) per variant, started and warmed in the order {orders}; "
+            f"each app settled for {min(waits):g}–{max(waits):g} s after the warm-ups (quiet: under 5 % of a core)")
+    return text + (f"; still busy when settling stopped: {', '.join(busy)}" if busy else "")
+
+
 def markdown(result):
     e = result["experiment"]
     out = [f"# {result['name']}", "", e.get("description", ""), "",
@@ -144,6 +155,8 @@ def markdown(result):
         if cell.get("delta") not in (None, result["delta"]):
             out.append(f"- δ for this profile: {100 * cell['delta']:.1f} % (its A/A noise floor)")
         out += [f"- {c['because']}" for c in cell.get("comparisons", [])]
+        if cell.get("lifetimes"):
+            out.append(f"- {lifetimes_sentence(cell['lifetimes'])}")
         unsteady = [r["testid"] for r in cell["runs"] if r.get("steady") and not r["steady"].get("steady", True)]
         if unsteady:
             out.append(f"- runs that never reached a steady state: {', '.join(unsteady)}")

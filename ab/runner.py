@@ -85,6 +85,7 @@ class Context:
         self.env = env
         self.out_dir = out_dir
         self.toxiproxy = network.Toxiproxy(env)
+        self.links = {}  # the current cell's network links (run_cell)
         self.jfr = shapes.Jfr(enabled=not args.no_jfr and e["load"]["shape"] in ("open", "closed"))
         self.dashboard = not args.smoke
         prometheus = f"http://127.0.0.1:{env['PERFLAB_PROMETHEUS_PORT']}"
@@ -142,19 +143,21 @@ def run_cell(ctx, e, profile, parameter, value):
     by_label = {a.label: (a, v) for a, v in zip(apps, cell_e["variants"])}
     labels = [v["label"] for v in cell_e["variants"]]
     where = f"{profile}" + (f", {parameter}={value}" if parameter else "")
+    ctx.links = links
+    restart_every = int(load.get("restart_every", 0)) if shape in ("open", "closed", "capacity") else 0
+    cell["lifetimes"] = []
     try:
         if shape in ("open", "closed", "capacity"):
-            for app, variant in zip(apps, cell_e["variants"]):
-                log(f"  starting {app.label} on :{app.port} ({where})")
-                app.start()
-                shapes.warm_up(ctx, app, variant, load)
+            start_instances(ctx, cell, by_label, labels, load, where)
         rounds = cell_e["rounds"]
         order = stats.schedule(labels, rounds)
         done = 0
         while True:
-            counts = {}
             for label in order[done * len(labels):]:
-                counts[label] = counts.get(label, 0) + 1
+                if stats.restart_due(len(cell["runs"]), len(labels), restart_every):
+                    for app in apps:
+                        app.stop()
+                    start_instances(ctx, cell, by_label, labels, load, where)
                 app, variant = by_label[label]
                 round_no = sum(1 for r in cell["runs"] if r["variant"] == label) + 1
                 ctx.progress.step(f"{where}: {label} round {round_no}/{rounds} ({shape})")
@@ -166,6 +169,7 @@ def run_cell(ctx, e, profile, parameter, value):
                     run = shapes.first_request_run(ctx, app, variant, round_no, cell)
                 else:
                     run = shapes.cold_start_run(ctx, app, variant, round_no, load, cell)
+                run["lifetime"] = len(cell["lifetimes"]) - 1 if cell["lifetimes"] else None
                 cell["runs"].append(run)
                 log("    " + report.run_line(run))
                 if run.get("aborted"):
@@ -185,6 +189,25 @@ def run_cell(ctx, e, profile, parameter, value):
             app.stop()
     ctx.e = e
     return cell
+
+
+def start_instances(ctx, cell, by_label, labels, load, where):
+    """Starts and warms every variant's app for one instance lifetime, in stats.start_order (reversed every other
+    lifetime), then lets each settle; records the lifetime in the cell."""
+    lifetime = len(cell["lifetimes"])
+    order = stats.start_order(labels, lifetime)
+    for label in order:
+        app, variant = by_label[label]
+        log(f"  starting {app.label} on :{app.port} ({where}" + (f", instance lifetime {lifetime + 1}" if lifetime else "") + ")")
+        app.start()
+        shapes.warm_up(ctx, app, variant, load)
+    settled = {}
+    for label in order:
+        waited, quiet = shapes.settle(by_label[label][0], load)
+        settled[label] = {"seconds": waited, "quiet": quiet}
+        if waited >= shapes.QUIET_WINDOW_S * 2 or not quiet:
+            log(f"  {label}: {'quiet' if quiet else 'still busy'} after {waited:g} s of settling (JIT queue, GC)")
+    cell["lifetimes"].append({"start_order": order, "settled": settled})
 
 
 def metric_list(e):

@@ -7,6 +7,7 @@
   first-request   each round starts the app afresh and times its first and second request (seed 003)
   cold-start      each round starts the app and k6 together; k6 fires the moment readiness answers (seed 000)
 """
+import contextlib
 import json
 import math
 import os
@@ -67,11 +68,42 @@ def reset(ctx, variant):
 
 
 def warm_up(ctx, app, variant, load):
+    """The discarded warm-up after a start. With warmup_network = "bare" it runs without the network profile's
+    toxics (the proxies stay): on a slow profile the slower variant could not take the warm-up's load, and would
+    start its rounds with less of its code compiled than the faster one."""
     if not load.get("warmup"):
         return
     requests = variant.get("warmup_requests", load.get("warmup_requests", load.get("requests", "")))
     env = k6_env(load, variant, DURATION=load["warmup"], REQUESTS=requests, **load.get("warmup_env", {}))
-    k6io.run(load.get("warmup_script", load["script"]), app.url, env, f"{ctx.e['name']}-warmup", app.label)
+    network = load.get("warmup_network", "profile")
+    if network not in ("profile", "bare"):
+        raise SystemExit(f'[load] warmup_network = "{network}": use "profile" or "bare"')
+    bare = network == "bare" and ctx.links
+    with ctx.toxiproxy.bare(ctx.links) if bare else contextlib.nullcontext():
+        k6io.run(load.get("warmup_script", load["script"]), app.url, env, f"{ctx.e['name']}-warmup", app.label)
+
+
+QUIET_CORES = 0.05  # an idle app (scrapes, pool housekeeping) uses well under 5 % of a core
+QUIET_WINDOW_S = 2.0
+
+
+def settle(app, load):
+    """After the warm-ups: waits until the app's process is quiet (under 5 % of one core over 2 s), bounded by
+    [load] settle (default 60s, "0s" turns it off). The JIT goes on compiling what the warm-up queued after the load
+    stops, and the app warmed first does so while the next one warms; waiting for every app to go quiet starts
+    all of them equally compiled. Returns (seconds waited, quiet?)."""
+    cap = seconds(load.get("settle", "60s"))
+    pid = app.pid()
+    started = time.monotonic()
+    if not pid or cap <= 0:
+        return 0.0, True
+    while time.monotonic() - started < cap:
+        before = measure.process_cpu_seconds(pid)
+        time.sleep(QUIET_WINDOW_S)  # the measuring window itself, not a wait for an event
+        used = measure.process_cpu_seconds(pid) - before
+        if math.isnan(used) or used / QUIET_WINDOW_S < QUIET_CORES:
+            return round(time.monotonic() - started, 1), True
+    return round(time.monotonic() - started, 1), False
 
 
 def measured_run(ctx, app, variant, round_no, load, cell):

@@ -83,6 +83,22 @@ def schedule(labels, rounds):
     return order
 
 
+def restart_due(position, n_labels, restart_every):
+    """Whether the run at `position` (0-based, in schedule() order) starts a new instance lifetime: every
+    `restart_every` blocks (rounds of every label), never before the first run; 0 never restarts."""
+    if restart_every < 0 or n_labels < 1:
+        raise ValueError(f"restart_every must be >= 0 and n_labels >= 1, got {restart_every}, {n_labels}")
+    return restart_every > 0 and position > 0 and position % (n_labels * restart_every) == 0
+
+
+def start_order(labels, lifetime):
+    """The order in which instance lifetime `lifetime` (0, 1, ...) starts and warms the apps: the given order in
+    even lifetimes, reversed in odd ones, so an effect of being started first or last (the app warmed first idles,
+    and finishes compiling, while the next one warms) falls on every label alike over each pair of lifetimes."""
+    labels = list(labels)
+    return labels if lifetime % 2 == 0 else labels[::-1]
+
+
 # --- one comparison --------------------------------------------------------------------------------------
 
 def _median_ratio(a, b, axis=-1):

@@ -124,3 +124,13 @@ def test_delta_is_the_noise_floor_of_each_profile_from_the_last_aa(tmp_path, mon
     delta, source, per_profile = runner.delta_for(e, args)
     assert delta == 0.03 and per_profile == {"cross-zone": 0.4, "localhost": 0.03}
     assert "cross-zone 40.0 %, localhost 1.0 %" in source
+
+
+def test_the_report_states_instance_lifetimes_their_start_orders_and_settling():
+    lifetimes = [{"start_order": ["A", "B"], "settled": {"A": {"seconds": 2.0, "quiet": True}, "B": {"seconds": 14.1, "quiet": True}}},
+                 {"start_order": ["B", "A"], "settled": {"B": {"seconds": 2.0, "quiet": True}, "A": {"seconds": 60.2, "quiet": False}}}]
+    text = report.lifetimes_sentence(lifetimes)
+    assert text.startswith("2 instance lifetime(s)")
+    assert "A → B; B → A" in text
+    assert "2–60.2 s" in text
+    assert text.endswith("still busy when settling stopped: A")

@@ -44,6 +44,23 @@ def test_schedule_for_two_is_abba():
     assert stats.schedule(["A", "B"], 4) == ["A", "B", "B", "A", "A", "B", "B", "A"]
 
 
+def test_restart_due_every_two_blocks_of_two_labels():
+    due = [p for p in range(12) if stats.restart_due(p, 2, 2)]
+    assert due == [4, 8]
+
+
+def test_restart_due_never_when_zero_and_rejects_negative():
+    assert not any(stats.restart_due(p, 2, 0) for p in range(40))
+    with pytest.raises(ValueError):
+        stats.restart_due(4, 2, -1)
+
+
+def test_start_order_alternates_by_lifetime():
+    assert stats.start_order(["A", "B", "C"], 0) == ["A", "B", "C"]
+    assert stats.start_order(["A", "B", "C"], 1) == ["C", "B", "A"]
+    assert stats.start_order(["A", "B", "C"], 2) == ["A", "B", "C"]
+
+
 def test_schedule_for_three_alternates_forward_and_reversed_blocks():
     assert stats.schedule(["x", "y", "z"], 3) == ["x", "y", "z", "z", "y", "x", "x", "y", "z"]
 
