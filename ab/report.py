@@ -200,9 +200,12 @@ def fmt_load(values):
 
 def view(result, name):
     """A Markdown table for README.md / docs from a published result. Views: verdict, sweep, capacity, aa, runs,
-    mechanisms (every declared mechanism, A → B), cold-start, first-request, rows (command experiments)."""
+    mechanisms (every declared mechanism, A → B), cold-start, first-request, rows (command experiments), jmh (a JMH
+    run: one row per benchmark and parameter, its score and the bytes it allocates per operation)."""
     if name == "rows":
         return command_markdown_table(result)
+    if name == "jmh":
+        return jmh_markdown_table(result)
     e = result["experiment"]
     if name == "verdict":
         rows = []
@@ -292,6 +295,18 @@ def command_table(result):
 def command_markdown_table(result):
     keys, rows = command_rows(result)
     return md_table(keys, rows) + f"\n\n<sub>{result['command']} · {result.get('started')}</sub>\n"
+
+
+def jmh_markdown_table(result):
+    """One row per JMH benchmark (and parameter): score ± error, and `:gc.alloc.rate.norm` (bytes per operation,
+    from -prof gc) beside it; the percentiles and the other GC rows stay in result.json."""
+    def key(r):
+        return r["benchmark"].split(":")[0], r.get("codec")
+    allocated = {key(r): r["score"] for r in result["rows"] if r["benchmark"].endswith(":gc.alloc.rate.norm")}
+    rows = [(r["benchmark"].split(".", 1)[1], r.get("codec") or "", r["mode"], f"{fmt(r['score'])} ± {fmt(r.get('error'))}",
+             r["units"], fmt(allocated.get(key(r)))) for r in result["rows"] if ":" not in r["benchmark"]]
+    return (md_table(("benchmark", "parameter", "mode", "score", "units", "bytes allocated per op"), rows)
+            + f"\n\n<sub>{result['command']} · {result.get('started')}</sub>\n")
 
 
 def command_markdown(result):

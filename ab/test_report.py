@@ -134,3 +134,15 @@ def test_the_report_states_instance_lifetimes_their_start_orders_and_settling():
     assert "A → B; B → A" in text
     assert "2–60.2 s" in text
     assert text.endswith("still busy when settling stopped: A")
+
+
+def test_the_jmh_view_keeps_one_row_per_benchmark_with_its_bytes_per_op():
+    rows = [{"benchmark": "B.decode", "codec": "fory", "mode": "sample", "score": 203.7, "error": 1.88, "units": "us/op"},
+            {"benchmark": "B.decode:gc.alloc.rate.norm", "codec": "fory", "mode": "sample", "score": 418827.0, "error": 22.9, "units": "B/op"},
+            {"benchmark": "B.decode:p0.50", "codec": "fory", "mode": "sample", "score": 177.4, "error": None, "units": "us/op"},
+            {"benchmark": "B.decode", "codec": "jackson", "mode": "sample", "score": 4997.2, "error": 117.5, "units": "us/op"}]
+    table = report.view({"rows": rows, "cells": [], "command": "./perflab ab x", "started": "t"}, "jmh")
+    lines = [l for l in table.splitlines() if l.startswith("| decode")]
+    assert len(lines) == 2
+    assert "fory" in lines[0] and "418,827" in lines[0]
+    assert "jackson" in lines[1] and lines[1].rstrip().endswith("| – |")
