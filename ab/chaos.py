@@ -220,16 +220,14 @@ class Instances:
             self.start()
             return
         self.rotation = {"instance": name, "out_after_s": None, "back_after_s": None}
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:  # two failed checks, a second apart
-            if not lb.in_rotation(self.lb_state()[name]):
-                self.rotation["out_after_s"] = round(time.monotonic() - killed, 1)
-                break
-            time.sleep(0.1)
+        socket = ROOT / ".perflab" / f"{self.LB}.sock"
+        still_in, _ = lb.wait_until(socket, [name], 20, lambda server: not lb.in_rotation(server), interval=0.1)
+        if not still_in:  # two failed checks, a second apart
+            self.rotation["out_after_s"] = round(time.monotonic() - killed, 1)
         log(f"  {name} killed; out of the load balancer's rotation after {self.rotation['out_after_s']} s")
         self.start_one(index)
         restarted = time.monotonic()
-        missing, state = lb.wait_in_rotation(ROOT / ".perflab" / f"{self.LB}.sock", [name], 60)
+        missing, state = lb.wait_in_rotation(socket, [name], 60)
         if not missing:
             self.rotation["back_after_s"] = round(time.monotonic() - restarted, 1)
         log(f"  {name} restarted; back in rotation {self.rotation['back_after_s']} s after it reported ready"

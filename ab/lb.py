@@ -172,18 +172,24 @@ def ready(server):
     return server["status"] == "UP" and server["check"] == "L7OK"
 
 
-def wait_in_rotation(socket_path, names, timeout):
-    """Polls until every named instance is ready in rotation; returns the ones that are not when time runs out."""
+def wait_until(socket_path, names, timeout, holds, interval=0.2):
+    """Polls the balancer until `holds(server)` is true for every named instance; returns (the ones for which it is
+    not when time runs out, the last state read)."""
     deadline = time.monotonic() + timeout
     while True:
         try:
             state = servers(socket_path)
-            missing = [n for n in names if n not in state or not ready(state[n])]
+            missing = [n for n in names if n not in state or not holds(state[n])]
         except OSError:
             state, missing = {}, list(names)
         if not missing or time.monotonic() >= deadline:
             return missing, state
-        time.sleep(0.2)
+        time.sleep(interval)
+
+
+def wait_in_rotation(socket_path, names, timeout):
+    """Polls until every named instance is ready in rotation; returns the ones that are not when time runs out."""
+    return wait_until(socket_path, names, timeout, ready)
 
 
 def describe(server):
