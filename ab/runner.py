@@ -193,7 +193,8 @@ def run_cell(ctx, e, profile, parameter, value):
 
 def start_instances(ctx, cell, by_label, labels, load, where):
     """Starts and warms every variant's app for one instance lifetime, in stats.start_order (reversed every other
-    lifetime), then lets each settle; records the lifetime in the cell."""
+    lifetime), gives each one discarded run of the measured load when the file asks for a primer, then lets each
+    settle; records the lifetime in the cell."""
     lifetime = len(cell["lifetimes"])
     order = stats.start_order(labels, lifetime)
     for label in order:
@@ -201,6 +202,11 @@ def start_instances(ctx, cell, by_label, labels, load, where):
         log(f"  starting {app.label} on :{app.port} ({where}" + (f", instance lifetime {lifetime + 1}" if lifetime else "") + ")")
         app.start()
         shapes.warm_up(ctx, app, variant, load)
+    if load.get("primer"):
+        for label in order:
+            app, variant = by_label[label]
+            log(f"  {label}: one discarded run of the measured load ({where})")
+            shapes.primer_run(ctx, app, variant, load)
     settled = {}
     for label in order:
         waited, quiet = shapes.settle(by_label[label][0], load)

@@ -83,6 +83,15 @@ def warm_up(ctx, app, variant, load):
         k6io.run(load.get("warmup_script", load["script"]), app.url, env, f"{ctx.e['name']}-warmup", app.label)
 
 
+def primer_run(ctx, app, variant, load):
+    """[load] primer = true: one run of the measured load through the network profile, discarded, after every app's
+    warm-up. The first run after a start pays for what a warm-up at another rate or on the bare network did not
+    reach (code paths only a slow network takes, such as waiting for a pooled connection, and the JIT's recompiling
+    when they appear); without a primer that cost lands on the first measured round of whichever app runs first."""
+    reset(ctx, variant)
+    k6io.run(load["script"], app.url, k6_env(load, variant), f"{ctx.e['name']}-primer", app.label)
+
+
 QUIET_CORES = 0.05  # an idle app (scrapes, pool housekeeping) uses well under 5 % of a core
 QUIET_WINDOW_S = 2.0
 
