@@ -138,7 +138,8 @@ def lifetimes_sentence(lifetimes):
     waits = [s["seconds"] for l in lifetimes for s in l["settled"].values()]
     busy = [label for l in lifetimes for label, s in l["settled"].items() if not s["quiet"]]
     text = (f"{len(lifetimes)} instance lifetime(s) per variant, started and warmed in the order {orders}; "
-            f"each app settled for {min(waits):g}–{max(waits):g} s after the warm-ups (quiet: under 5 % of a core)")
+            f"each process (the apps, MariaDB) settled for {min(waits):g}–{max(waits):g} s after the warm-ups "
+            f"(quiet: under 5 % of a core)")
     return text + (f"; still busy when settling stopped: {', '.join(busy)}" if busy else "")
 
 

@@ -26,6 +26,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import experiment as experiments  # noqa: E402
 import launcher  # noqa: E402
+import measure  # noqa: E402
 import network  # noqa: E402
 import report  # noqa: E402
 import results  # noqa: E402
@@ -193,8 +194,8 @@ def run_cell(ctx, e, profile, parameter, value):
 
 def start_instances(ctx, cell, by_label, labels, load, where):
     """Starts and warms every variant's app for one instance lifetime, in stats.start_order (reversed every other
-    lifetime), gives each one discarded run of the measured load when the file asks for a primer, then lets each
-    settle; records the lifetime in the cell."""
+    lifetime), gives each one discarded run of the measured load when the file asks for a primer, resets the data
+    and lets every app and MariaDB settle; records the lifetime in the cell."""
     lifetime = len(cell["lifetimes"])
     order = stats.start_order(labels, lifetime)
     for label in order:
@@ -207,12 +208,17 @@ def start_instances(ctx, cell, by_label, labels, load, where):
             app, variant = by_label[label]
             log(f"  {label}: one discarded run of the measured load ({where})")
             shapes.primer_run(ctx, app, variant, load)
+    for label in order:  # the warm-ups' writes go now, so that MariaDB purges them before the first round
+        shapes.reset(ctx, by_label[label][1])
+    processes = {label: by_label[label][0].pid() for label in order}
+    if by_label[order[0]][0].pid():  # a local lab: its MariaDB too
+        processes["MariaDB"] = measure.mariadb_pid()
     settled = {}
-    for label in order:
-        waited, quiet = shapes.settle(by_label[label][0], load)
-        settled[label] = {"seconds": waited, "quiet": quiet}
+    for name, pid in processes.items():
+        waited, quiet = shapes.settle(pid, load)
+        settled[name] = {"seconds": waited, "quiet": quiet}
         if waited >= shapes.QUIET_WINDOW_S * 2 or not quiet:
-            log(f"  {label}: {'quiet' if quiet else 'still busy'} after {waited:g} s of settling (JIT queue, GC)")
+            log(f"  {name}: {'quiet' if quiet else 'still busy'} after {waited:g} s of settling (JIT queue, GC, purge)")
     cell["lifetimes"].append({"start_order": order, "settled": settled})
 
 

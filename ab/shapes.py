@@ -96,13 +96,13 @@ QUIET_CORES = 0.05  # an idle app (scrapes, pool housekeeping) uses well under 5
 QUIET_WINDOW_S = 2.0
 
 
-def settle(app, load):
-    """After the warm-ups: waits until the app's process is quiet (under 5 % of one core over 2 s), bounded by
-    [load] settle (default 60s, "0s" turns it off). The JIT goes on compiling what the warm-up queued after the load
-    stops, and the app warmed first does so while the next one warms; waiting for every app to go quiet starts
-    all of them equally compiled. Returns (seconds waited, quiet?)."""
+def settle(pid, load):
+    """After the warm-ups: waits until a process (an app, or MariaDB) is quiet (under 5 % of one core over 2 s),
+    bounded by [load] settle (default 60s, "0s" turns it off). The JIT goes on compiling what the warm-up queued
+    after the load stops, and the app warmed first does so while the next one warms; MariaDB goes on purging the
+    rows the reset after the warm-up deleted. Waiting until every one is quiet starts every variant's first round
+    alike. Returns (seconds waited, quiet?)."""
     cap = seconds(load.get("settle", "60s"))
-    pid = app.pid()
     started = time.monotonic()
     if not pid or cap <= 0:
         return 0.0, True
