@@ -194,7 +194,7 @@ def run_cell(ctx, e, profile, parameter, value):
 
 def start_instances(ctx, cell, by_label, labels, load, where):
     """Starts and warms every variant's app for one instance lifetime, in stats.start_order (reversed every other
-    lifetime), gives each one discarded run of the measured load when the file asks for a primer, resets the data
+    lifetime), gives each `primer` discarded runs of the measured load, resets the data
     and lets every app and MariaDB settle; records the lifetime in the cell."""
     lifetime = len(cell["lifetimes"])
     order = stats.start_order(labels, lifetime)
@@ -203,10 +203,11 @@ def start_instances(ctx, cell, by_label, labels, load, where):
         log(f"  starting {app.label} on :{app.port} ({where}" + (f", instance lifetime {lifetime + 1}" if lifetime else "") + ")")
         app.start()
         shapes.warm_up(ctx, app, variant, load)
-    if load.get("primer"):
-        for label in order:
-            app, variant = by_label[label]
-            log(f"  {label}: one discarded run of the measured load ({where})")
+    primers = int(load.get("primer", 0))  # true counts as 1
+    for label in order:
+        app, variant = by_label[label]
+        for n in range(primers):
+            log(f"  {label}: discarded run {n + 1}/{primers} of the measured load ({where})")
             shapes.primer_run(ctx, app, variant, load)
     for label in order:  # the warm-ups' writes go now, so that MariaDB purges them before the first round
         shapes.reset(ctx, by_label[label][1])

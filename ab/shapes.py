@@ -84,10 +84,13 @@ def warm_up(ctx, app, variant, load):
 
 
 def primer_run(ctx, app, variant, load):
-    """[load] primer = true: one run of the measured load through the network profile, discarded, after every app's
-    warm-up. The first run after a start pays for what a warm-up at another rate or on the bare network did not
-    reach (code paths only a slow network takes, such as waiting for a pooled connection, and the JIT's recompiling
-    when they appear); without a primer that cost lands on the first measured round of whichever app runs first."""
+    """[load] primer = N: N runs of the measured load through the network profile, discarded, after every app's
+    warm-up. The first runs after a start pay for what a warm-up of another shape did not train: a measured run
+    begins with k6's setup (every sender logs in), so the JIT's profiles of a long warm-up of transfers meet login
+    responses, token signing and new types at once and deoptimize (the wallet, JFR: 1,400 compilations and 166
+    deoptimizations in the first run after the warm-up, 155 and 2 in the fifth); code paths only a slow network
+    takes (waiting for a pooled connection) appear there too. Without primers that cost lands on the first
+    measured rounds of each instance lifetime."""
     reset(ctx, variant)
     k6io.run(load["script"], app.url, k6_env(load, variant), f"{ctx.e['name']}-primer", app.label)
 
