@@ -251,12 +251,17 @@ def view(result, name):
         variants = " → ".join(v["label"] for v in e["variants"])
         table = md_table(("network", "mechanism (median per run)", variants, "B/A", "95% interval", "verdict"), rows)
     elif name == "aa":
-        rows = [(c["profile"], c["metric"], f"{100 * c['noise_floor']:.1f} %", f"{100 * c['delta']:.1f} %",
-                 f"{c['false_positives']}/{c['analyses']}", f"{100 * c['false_positive_rate']:.1f} %",
-                 f"{100 * c['fpr_interval'][0]:.1f}–{100 * c['fpr_interval'][1]:.1f} %") for c in result.get("calibration", [])
-                if "skipped" not in c]
-        rows += [(cell["profile"], "A/A verdict", c["primary"]["verdict"], "", "", "", "") for cell in result["cells"] for c in cell["comparisons"]]
-        table = md_table(("network", "metric", "noise floor", "δ", "false positives", "rate", "95% interval"), rows)
+        at_default = {cell["profile"]: c["primary"] for cell in result["cells"] for c in cell["comparisons"]}
+        rows = []
+        for c in (c for c in result.get("calibration", []) if "skipped" not in c):
+            observed, default = c["observed"], at_default.get(c["profile"], {})
+            rows.append((c["profile"], c["metric"], f"{100 * c['noise_floor']:.1f} %", f"{c['false_positives']}/{c['analyses']}",
+                         f"{100 * c['false_positive_rate']:.1f} % ({100 * c['fpr_interval'][0]:.1f}–{100 * c['fpr_interval'][1]:.1f} %)",
+                         f"{fmt(observed['ratio'])} ({interval_text(observed)})",
+                         f"{default.get('verdict', '–')} (δ {100 * default.get('delta', 0):.0f} %)",
+                         f"{observed['verdict']} (δ {100 * c['delta']:.1f} %)"))
+        table = md_table(("network", "metric", "noise floor", "false positives", "rate (95% interval)", "A/A B/A (95% interval)",
+                          "A/A verdict at the default δ", "A/A verdict at δ = noise floor"), rows)
     elif name in ("cold-start", "first-request", "runs"):
         metrics = [m for m in __import__("shapes").METRICS.get(e["load"]["shape"], []) if m not in ("avg", "p90", "max")]
         rows = []
