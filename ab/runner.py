@@ -214,12 +214,10 @@ def start_instances(ctx, cell, by_label, labels, load, where):
     processes = {label: by_label[label][0].pid() for label in order}
     if by_label[order[0]][0].pid():  # a local lab: its MariaDB too
         processes["MariaDB"] = measure.mariadb_pid()
-    settled = {}
-    for name, pid in processes.items():
-        waited, quiet = shapes.settle(pid, load)
-        settled[name] = {"seconds": waited, "quiet": quiet}
-        if waited >= shapes.QUIET_WINDOW_S * 2 or not quiet:
-            log(f"  {name}: {'quiet' if quiet else 'still busy'} after {waited:g} s of settling (JIT queue, GC, purge)")
+    settled = shapes.settle(processes, load)
+    for name, s in settled.items():
+        if s["seconds"] >= shapes.QUIET_WINDOW_S * 2 or not s["quiet"]:
+            log(f"  {name}: {'quiet' if s['quiet'] else 'still busy'} after {s['seconds']:g} s of settling (JIT queue, GC, purge)")
     cell["lifetimes"].append({"start_order": order, "settled": settled})
 
 

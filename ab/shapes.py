@@ -99,23 +99,26 @@ QUIET_CORES = 0.05  # an idle app (scrapes, pool housekeeping) uses well under 5
 QUIET_WINDOW_S = 2.0
 
 
-def settle(pid, load):
-    """After the warm-ups: waits until a process (an app, or MariaDB) is quiet (under 5 % of one core over 2 s),
-    bounded by [load] settle (default 60s, "0s" turns it off). The JIT goes on compiling what the warm-up queued
-    after the load stops, and the app warmed first does so while the next one warms; MariaDB goes on purging the
-    rows the reset after the warm-up deleted. Waiting until every one is quiet starts every variant's first round
-    alike. Returns (seconds waited, quiet?)."""
+def settle(pids, load):
+    """After the warm-ups: waits until every process in `pids` ({name: pid}: the apps, MariaDB) is quiet, under 5 %
+    of one core over the same 2 s window, bounded by [load] settle (default 60s, "0s" turns it off). The JIT goes on
+    compiling what the warm-up queued after the load stops, and the app warmed first does so while the next one
+    warms; MariaDB goes on purging the rows the reset after the warm-up deleted. Waiting until every one is quiet
+    starts every variant's first round alike. Returns {name: {"seconds": waited, "quiet": bool}}."""
     cap = seconds(load.get("settle", "60s"))
     started = time.monotonic()
-    if not pid or cap <= 0:
-        return 0.0, True
-    while time.monotonic() - started < cap:
-        before = measure.process_cpu_seconds(pid)
+    busy = {name: pid for name, pid in pids.items() if pid and cap > 0}
+    settled = {name: {"seconds": 0.0, "quiet": True} for name in pids if name not in busy}
+    while busy and time.monotonic() - started < cap:
+        before = {name: measure.process_cpu_seconds(pid) for name, pid in busy.items()}
         time.sleep(QUIET_WINDOW_S)  # the measuring window itself, not a wait for an event
-        used = measure.process_cpu_seconds(pid) - before
-        if math.isnan(used) or used / QUIET_WINDOW_S < QUIET_CORES:
-            return round(time.monotonic() - started, 1), True
-    return round(time.monotonic() - started, 1), False
+        for name, pid in list(busy.items()):
+            used = measure.process_cpu_seconds(pid) - before[name]
+            if math.isnan(used) or used / QUIET_WINDOW_S < QUIET_CORES:
+                settled[name] = {"seconds": round(time.monotonic() - started, 1), "quiet": True}
+                del busy[name]
+    settled.update({name: {"seconds": round(time.monotonic() - started, 1), "quiet": False} for name in busy})
+    return {name: settled[name] for name in pids}
 
 
 def measured_run(ctx, app, variant, round_no, load, cell):

@@ -79,7 +79,7 @@ def schedule(labels, rounds):
         raise ValueError(f"rounds must be at least 1, got {rounds}")
     order = []
     for block in range(rounds):
-        order.extend(labels if block % 2 == 0 else reversed(labels))
+        order.extend(start_order(labels, block))
     return order
 
 
@@ -92,9 +92,10 @@ def restart_due(position, n_labels, restart_every):
 
 
 def start_order(labels, lifetime):
-    """The order in which instance lifetime `lifetime` (0, 1, ...) starts and warms the apps: the given order in
-    even lifetimes, reversed in odd ones, so an effect of being started first or last (the app warmed first idles,
-    and finishes compiling, while the next one warms) falls on every label alike over each pair of lifetimes."""
+    """The labels in the given order for an even `lifetime` (0, 1, ...), reversed for an odd one: the order of a
+    block in schedule(), and the order in which an instance lifetime starts and warms the apps, so that an effect of
+    being started first or last (the app warmed first idles, and finishes compiling, while the next one warms)
+    falls on every label alike over each pair of lifetimes."""
     labels = list(labels)
     return labels if lifetime % 2 == 0 else labels[::-1]
 
