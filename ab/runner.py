@@ -208,7 +208,7 @@ def start_instances(ctx, cell, by_label, labels, load, where):
         app, variant = by_label[label]
         for n in range(primers):
             log(f"  {label}: discarded run {n + 1}/{primers} of the measured load ({where})")
-            shapes.primer_run(ctx, app, variant, load)
+            shapes.primer_run(ctx, app, variant, load, cell, n + 1)
     for label in order:  # the warm-ups' writes go now, so that MariaDB purges them before the first round
         shapes.reset(ctx, by_label[label][1])
     processes = {label: by_label[label][0].pid() for label in order}

@@ -83,16 +83,15 @@ def warm_up(ctx, app, variant, load):
         k6io.run(load.get("warmup_script", load["script"]), app.url, env, f"{ctx.e['name']}-warmup", app.label)
 
 
-def primer_run(ctx, app, variant, load):
-    """[load] primer = N: N runs of the measured load through the network profile, discarded, after every app's
-    warm-up. The first runs after a start pay for what a warm-up of another shape did not train: a measured run
-    begins with k6's setup (every sender logs in), so the JIT's profiles of a long warm-up of transfers meet login
-    responses, token signing and new types at once and deoptimize (the wallet, JFR: 1,400 compilations and 166
-    deoptimizations in the first run after the warm-up, 155 and 2 in the fifth); code paths only a slow network
-    takes (waiting for a pooled connection) appear there too. Without primers that cost lands on the first
-    measured rounds of each instance lifetime."""
-    reset(ctx, variant)
-    k6io.run(load["script"], app.url, k6_env(load, variant), f"{ctx.e['name']}-primer", app.label)
+def primer_run(ctx, app, variant, load, cell, n):
+    """[load] primer = N: N runs exactly like a measured one (reset, k6 through the network profile, the 1 Hz scrapes
+    of /actuator/prometheus, JFR, the invariants), discarded, after every app's warm-up. The first runs after a
+    start pay for what a warm-up of another shape did not train: k6's setup (every sender logs in) meets JIT
+    profiles of a long run of transfers and deoptimizes them, and the measuring itself (JFR's recorder, the
+    Prometheus exposition) is compiled on its first use. JFR of the wallet's A/A: 1,409 compilations and 166
+    deoptimizations in the first round after a plain warm-up; 914 and 28 after three primers of k6 alone, most of
+    them jdk.jfr, the classfile API and io.prometheus; 164 and 5 in a later round."""
+    return measured_run(ctx, app, variant, f"primer{n}", load, cell)
 
 
 QUIET_CORES = 0.05  # an idle app (scrapes, pool housekeeping) uses well under 5 % of a core
