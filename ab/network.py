@@ -61,6 +61,19 @@ def describe(name, links):
     return f"{name}: " + ("; ".join(parts) if parts else "every service on localhost, no proxy")
 
 
+def profile_toxics(attrs):
+    """The Toxiproxy toxics of one link of a profile: latency both ways (with its jitter), bandwidth downstream."""
+    toxics = []
+    if attrs.get("latency_ms") or attrs.get("jitter_ms"):
+        latency = latency_toxic(float(attrs.get("latency_ms", 0)), attrs.get("jitter_ms", 0))
+        toxics += [{"name": f"latency_{stream}", "type": "latency", "stream": stream, "attributes": latency}
+                   for stream in ("upstream", "downstream")]
+    if attrs.get("bandwidth_kbps"):
+        toxics.append({"name": "bandwidth", "type": "bandwidth", "stream": "downstream",
+                       "attributes": {"rate": int(attrs["bandwidth_kbps"])}})
+    return toxics
+
+
 def latency_toxic(mean_ms, jitter_ms=0):
     """Toxiproxy attributes whose mean delay is mean_ms: whole ms, or .5 / .25 below that through jitter."""
     if mean_ms == int(mean_ms):
@@ -111,23 +124,16 @@ class Toxiproxy:
 
     def add_toxics(self, name, attrs):
         """The profile's latency (both directions, with its jitter) and bandwidth on one proxy."""
-        if attrs.get("latency_ms") or attrs.get("jitter_ms"):
-            toxic = latency_toxic(float(attrs.get("latency_ms", 0)), attrs.get("jitter_ms", 0))
-            for stream in ("upstream", "downstream"):
-                self.call("POST", f"/proxies/{name}/toxics", {"name": f"latency_{stream}", "type": "latency",
-                                                               "stream": stream, "attributes": toxic})
-        if attrs.get("bandwidth_kbps"):
-            self.call("POST", f"/proxies/{name}/toxics", {"name": "bandwidth", "type": "bandwidth", "stream": "downstream",
-                                                           "attributes": {"rate": int(attrs["bandwidth_kbps"])}})
+        for toxic in profile_toxics(attrs):
+            self.call("POST", f"/proxies/{name}/toxics", toxic)
 
     @contextlib.contextmanager
     def bare(self, links):
         """The profile's proxies without their toxics for a while (a warm-up at full speed), then the toxics back.
         The proxies themselves stay, so the app's pooled connections through them live on."""
-        for link in links:
-            name = LINKS[link][0]
-            for toxic in ("latency_upstream", "latency_downstream", "bandwidth"):
-                self.call("DELETE", f"/proxies/{name}/toxics/{toxic}")
+        for link, attrs in links.items():
+            for toxic in profile_toxics(attrs):
+                self.call("DELETE", f"/proxies/{LINKS[link][0]}/toxics/{toxic['name']}")
         try:
             yield
         finally:

@@ -273,8 +273,9 @@ def delta_for(e, args):
     per_profile = {profile: max(0.03, floor) for profile, floor in floors.items()}
     if not floors:
         return 0.03, "default (3 %)", {}
-    listed = ", ".join(f"{profile} {100 * floor:.1f} %" for profile, floor in floors.items())
-    return 0.03, f"the larger of 3 % and the A/A noise floor per profile ({listed}, from {source})", per_profile
+    listed = ", ".join(f"{profile} {100 * per_profile[profile]:.1f} %" for profile in floors)
+    return 0.03, (f"for a profile without an A/A; per profile the larger of 3 % and its A/A noise floor: {listed}, "
+                  f"from {source}"), per_profile
 
 
 def machine(env):

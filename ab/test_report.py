@@ -123,7 +123,7 @@ def test_delta_is_the_noise_floor_of_each_profile_from_the_last_aa(tmp_path, mon
         {"calibration": [{"profile": "cross-zone", "noise_floor": 0.4}, {"profile": "localhost", "noise_floor": 0.01}]}))
     delta, source, per_profile = runner.delta_for(e, args)
     assert delta == 0.03 and per_profile == {"cross-zone": 0.4, "localhost": 0.03}
-    assert "cross-zone 40.0 %, localhost 1.0 %" in source
+    assert "cross-zone 40.0 %, localhost 3.0 %" in source
 
 
 def test_the_report_states_instance_lifetimes_their_start_orders_and_settling():
