@@ -386,3 +386,11 @@ def test_steady_state_skips_nan_seconds_and_does_not_judge_short_series():
     gaps = stats.steady_state([100, math.nan, 80, 70, 60, 50, math.nan, 40, 35, 30, 28, 25],
                               times=list(range(12)))
     assert gaps["n"] == 10 and not gaps["steady"]
+
+
+def test_a_metric_only_the_candidate_has_shows_its_median_and_stays_inconclusive():
+    nan = float("nan")
+    r = stats.compare([nan] * 4, [1.0, 1.0, 0.98, 1.0], lower_is_better=False)
+    assert math.isnan(r["median_a"]) and r["median_b"] == 1.0
+    assert r["verdict"] == "inconclusive" and r["n"] == 0
+    assert any("only the candidate reports this metric" in w for w in r["warnings"])
