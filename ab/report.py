@@ -60,6 +60,8 @@ def because(e, rows, primary_row):
     if verdict in ("better", "worse"):
         if moved:
             return f"{head}, because " + " and ".join(moved) + tail
+        if not declared:  # e.g. a capacity search: no run reads a mechanism
+            return f"{head}, no mechanism declared{tail}"
         still = [text(r) for r in rows if r["metric"] in declared]
         return (f"{head}, mechanism not shown (declared: {'; '.join(still) or 'none'}): the difference came from "
                 f"somewhere else{tail}")

@@ -146,3 +146,10 @@ def test_the_jmh_view_keeps_one_row_per_benchmark_with_its_bytes_per_op():
     assert len(lines) == 2
     assert "fory" in lines[0] and "418,827" in lines[0]
     assert "jackson" in lines[1] and lines[1].rstrip().endswith("| – |")
+
+
+def test_a_win_without_a_declared_mechanism_says_so_rather_than_mechanism_not_shown():
+    e = {"primary": {"metric": "capacity", "mechanisms": []}, "mechanism": []}
+    row = {"metric": "capacity", "median_a": 490.0, "median_b": 710.0, "ratio": 1.45, "verdict": "better"}
+    text = report.because(e, [row], row)
+    assert "no mechanism declared" in text and "mechanism not shown" not in text
