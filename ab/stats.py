@@ -173,12 +173,6 @@ def _hodges_lehmann_ratio(a, b):
     return float(np.exp(hodges_lehmann(np.log(a), np.log(b))))
 
 
-def _median_of_any(values):
-    """The median of the values that are not NaN; NaN when there is none."""
-    values = values[~np.isnan(values)]
-    return float(np.median(values)) if values.size else math.nan
-
-
 def _clean(a, b, paired, warns):
     """Drops NaN values (the whole round when paired) and returns float arrays."""
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
@@ -220,8 +214,8 @@ def compare(a, b, lower_is_better, delta=MIN_DELTA, confidence=0.95, seed=DEFAUL
     a, b = _clean(a, b, paired, warns)
     n = int(min(a.size, b.size))
     result = {"n": n, "n_a": int(a.size), "n_b": int(b.size),
-              "median_a": float(np.median(a)) if a.size else _median_of_any(raw_a),
-              "median_b": float(np.median(b)) if b.size else _median_of_any(raw_b),
+              "median_a": float(np.median(a)) if a.size else math.nan,
+              "median_b": float(np.median(b)) if b.size else math.nan,
               "ratio": math.nan, "interval": (math.nan, math.nan), "interval_method": "none",
               "round_ratios": [], "p_value": math.nan, "hl_shift": hodges_lehmann(a, b),
               "hl_ratio": _hodges_lehmann_ratio(a, b), "delta": delta, "confidence": confidence,
@@ -229,9 +223,12 @@ def compare(a, b, lower_is_better, delta=MIN_DELTA, confidence=0.95, seed=DEFAUL
     if n < MIN_ROUNDS:
         warns.append(f"only {n} round(s), fewer than {MIN_ROUNDS}: the interval is unreliable")
     if n == 0:
-        one_side = [side for side, raw in (("baseline", raw_a), ("candidate", raw_b)) if not np.isnan(raw).all()]
-        if len(one_side) == 1:  # e.g. a cache's hit ratio: the baseline has no cache
-            warns.append(f"only the {one_side[0]} reports this metric: its median is shown, there is nothing to compare")
+        # no pair left: a side that reported values (a cache's hit ratio where the baseline has no cache) keeps its median
+        kept = {side: raw[~np.isnan(raw)] for side, raw in (("baseline", raw_a), ("candidate", raw_b))}
+        result["median_a"], result["median_b"] = (float(np.median(v)) if v.size else math.nan for v in kept.values())
+        present = [side for side, values in kept.items() if values.size]
+        if len(present) == 1:
+            warns.append(f"only the {present[0]} reports this metric: its median is shown, there is nothing to compare")
         result["verdict"] = "inconclusive"
         return result
     result["ratio"] = float(_median_ratio(a, b))
