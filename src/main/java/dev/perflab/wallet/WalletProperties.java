@@ -13,6 +13,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param transfer      naive: the seed's 12-statement flow; optimized: at most 5 statements on a cache hit
  * @param cache         off: phone lookups and ledger codes read MariaDB; redis: Spring's cache on Redis
  * @param index         the index on {@code wallet.member_id} this database was migrated with (one database per side)
+ * @param redisClient   with {@code cache=redis}: lettuce, the app's shared Lettuce connection; jedis, a pool of
+ *                      blocking Jedis connections used on the request thread
+ * @param redisPoolSize with {@code redis-client=jedis}: the pool's connections (a lookup waits for one up to the
+ *                      Redis timeout, then reads MariaDB)
  * @param maxAmount     the largest amount one transfer may move
  * @param maxAttempts   how many times a transfer runs when it loses a deadlock or times out waiting for a lock
  * @param memberTtl     how long a phone → member entry lives in Redis (the seed used 12 h)
@@ -24,6 +28,8 @@ public record WalletProperties(
         @DefaultValue("naive") Transfer transfer,
         @DefaultValue("off") Cache cache,
         @DefaultValue("non-unique") Index index,
+        @DefaultValue("lettuce") RedisClient redisClient,
+        @DefaultValue("16") int redisPoolSize,
         @DefaultValue("2000000.00") BigDecimal maxAmount,
         @DefaultValue("3") int maxAttempts,
         @DefaultValue("12h") Duration memberTtl,
@@ -35,4 +41,6 @@ public record WalletProperties(
     public enum Cache { OFF, REDIS }
 
     public enum Index { NON_UNIQUE, UNIQUE }
+
+    public enum RedisClient { LETTUCE, JEDIS }
 }

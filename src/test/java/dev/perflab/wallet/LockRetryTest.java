@@ -22,7 +22,8 @@ class LockRetryTest {
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final LockRetry retry = new LockRetry(new WalletProperties(WalletProperties.Transfer.NAIVE,
-            WalletProperties.Cache.OFF, WalletProperties.Index.NON_UNIQUE, new BigDecimal("100"), 3,
+            WalletProperties.Cache.OFF, WalletProperties.Index.NON_UNIQUE,
+            WalletProperties.RedisClient.LETTUCE, 16, new BigDecimal("100"), 3,
             Duration.ofHours(1), Duration.ofHours(1), "1234"), registry);
 
     static RuntimeException deadlock() {

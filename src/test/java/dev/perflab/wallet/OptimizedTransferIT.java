@@ -1,6 +1,7 @@
 package dev.perflab.wallet;
 
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Timer;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.test.context.ActiveProfiles;
@@ -52,6 +53,36 @@ class OptimizedTransferIT extends TransferContract {
 
         assertThat(ledgerCodeRedisGets()).isEqualTo(redisGets);
         assertThat(fixtures.balance(alice.id())).isEqualByComparingTo("7.00");
+    }
+
+    /** wallet-after's cache runs on its own blocking Jedis connections ({@code perflab.wallet.redis-client}). */
+    boolean cacheUsesTheSharedLettuceClient() {
+        return false;
+    }
+
+    @Test
+    void thePhoneLookupGoesThroughTheConfiguredRedisClient() {
+        var alice = fixtures.account("10.00");
+        var bob = fixtures.account("0.00");
+        transfer(alice, key(), body(bob.phone(), "1.00", "1234")); // a miss: GET and SET
+        double lettuceBefore = lettuceCommands();
+        double hitsBefore = meters.get("cache.gets").tag("cache", "wallet:member-by-phone").tag("result", "hit")
+                .functionCounter().count();
+
+        transfer(alice, key(), body(bob.phone(), "1.00", "1234"));
+
+        assertThat(meters.get("cache.gets").tag("cache", "wallet:member-by-phone").tag("result", "hit")
+                .functionCounter().count()).isEqualTo(hitsBefore + 1);
+        if (cacheUsesTheSharedLettuceClient()) {
+            assertThat(lettuceCommands()).isGreaterThan(lettuceBefore);
+        } else {
+            assertThat(lettuceCommands()).isEqualTo(lettuceBefore);
+        }
+    }
+
+    /** Commands Lettuce's observations timed (Prometheus {@code lettuce_seconds_count}), 0 before the first one. */
+    private double lettuceCommands() {
+        return meters.find("lettuce").timers().stream().mapToDouble(Timer::count).sum();
     }
 
     private double ledgerCodeRedisGets() {

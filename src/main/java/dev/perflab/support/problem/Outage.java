@@ -13,6 +13,7 @@ import java.util.Optional;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.QueryTimeoutException;
@@ -43,7 +44,7 @@ public record Outage(String dependency) {
         List<Throwable> chain = chain(failure);
         for (Throwable t : chain) {
             if (t instanceof RedisConnectionFailureException || t instanceof RedisConnectionException
-                    || t instanceof RedisCommandTimeoutException
+                    || t instanceof RedisCommandTimeoutException || t instanceof JedisConnectionException
                     || t.getClass() == RedisException.class) { // Lettuce's "Connection closed" mid-command
                 return Optional.of(REDIS);
             }

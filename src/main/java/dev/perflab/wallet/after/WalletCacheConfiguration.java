@@ -24,7 +24,8 @@ import org.springframework.data.redis.serializer.RedisSerializationContext.Seria
 
 /**
  * The wallet's two caches on Redis through Spring's cache abstraction, each with its own TTL
- * ({@code perflab.wallet.member-ttl}, {@code perflab.wallet.ledger-code-ttl}) and JSON values. The cache
+ * ({@code perflab.wallet.member-ttl}, {@code perflab.wallet.ledger-code-ttl}) and JSON values, over the connections
+ * {@code perflab.wallet.redis-client} picks ({@link WalletRedisConnections}). The cache
  * manager is private to the wallet (not a {@code CacheManager} bean), so it does not replace the one Spring
  * Boot would configure for another feature. Hits and misses are exported as
  * {@code cache_gets_total{cache, result="hit"|"miss"}}, puts and evictions beside them.
@@ -37,9 +38,14 @@ class WalletCacheConfiguration {
     static final String LEDGER_CODES = "wallet:ledger-codes";
 
     @Bean
-    WalletCaches walletCaches(RedisConnectionFactory redis, WalletProperties properties) {
+    WalletRedisConnections walletRedisConnections(RedisConnectionFactory app, WalletProperties properties) {
+        return new WalletRedisConnections(app, properties.redisClient(), properties.redisPoolSize());
+    }
+
+    @Bean
+    WalletCaches walletCaches(WalletRedisConnections redis, WalletProperties properties) {
         RedisCacheConfiguration defaults = RedisCacheConfiguration.defaultCacheConfig().disableCachingNullValues();
-        RedisCacheManager manager = RedisCacheManager.builder(redis)
+        RedisCacheManager manager = RedisCacheManager.builder(redis.factory())
                 .enableStatistics()
                 .disableCreateOnMissingCache()
                 .withInitialCacheConfigurations(Map.of(
