@@ -15,8 +15,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param index         the index on {@code wallet.member_id} this database was migrated with (one database per side)
  * @param redisClient   with {@code cache=redis}: lettuce, the app's shared Lettuce connection; jedis, a pool of
  *                      blocking Jedis connections used on the request thread
- * @param redisPoolSize with {@code redis-client=jedis}: the pool's connections (a lookup waits for one up to the
- *                      Redis timeout, then reads MariaDB)
+ * @param redisPoolSize with {@code redis-client=jedis}: the pool's connections, as many as Tomcat's request threads
+ *                      (200), so that no request waits for a connection another request holds (a lookup that waits
+ *                      longer than the Redis timeout reads MariaDB)
  * @param maxAmount     the largest amount one transfer may move
  * @param maxAttempts   how many times a transfer runs when it loses a deadlock or times out waiting for a lock
  * @param memberTtl     how long a phone → member entry lives in Redis (the seed used 12 h)
@@ -29,7 +30,7 @@ public record WalletProperties(
         @DefaultValue("off") Cache cache,
         @DefaultValue("non-unique") Index index,
         @DefaultValue("lettuce") RedisClient redisClient,
-        @DefaultValue("16") int redisPoolSize,
+        @DefaultValue("200") int redisPoolSize,
         @DefaultValue("2000000.00") BigDecimal maxAmount,
         @DefaultValue("3") int maxAttempts,
         @DefaultValue("12h") Duration memberTtl,
