@@ -23,11 +23,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * experiment's {@code app CPU per transfer (ms)} shows it.</li>
  * <li>{@code jedis}: a pool of {@code redis-pool-size} blocking Jedis connections to the same server, database and
  * timeout. Fast because the request thread writes the command and reads the reply on its own socket: no hand-off,
- * no event loop. The pool has as many connections as the server has request threads: a smaller one (16) made
- * wallet-after break at 360-510 transfers/s on localhost in {@code ./perflab ab wallet-capacity}, because on two
- * saturated cores a request thread waits for the CPU while it holds its connection, and the others queue behind it
- * (with Lettuce nobody owns the connection). When all are busy, a lookup waits up to the timeout and then counts as
- * a miss ({@link OptionalRedis}).</li>
+ * no event loop. The pool has as many connections as the server has request threads, so that no request queues for
+ * a connection another request holds while it waits for the CPU (with Lettuce nobody owns the connection). When all
+ * are busy, a lookup waits up to the timeout and then counts as a miss ({@link OptionalRedis}).</li>
  * </ul>
  * Not a bean of type RedisConnectionFactory, so that Boot's factory stays the app's only one.
  */
