@@ -126,7 +126,9 @@ def aa_sentence(c):
     lo, hi = c.get("fpr_interval", (math.nan, math.nan))
     return (f"A/A {c['profile']} ({c['metric']}): noise floor {100 * c['noise_floor']:.1f} %, δ {100 * c['delta']:.1f} %, "
             f"false-positive rate {c['false_positives']}/{c['analyses']} = {100 * c['false_positive_rate']:.1f} % "
-            f"(95% interval {100 * lo:.1f}–{100 * hi:.1f} %){' ≤ 5 %' if c['fpr_ok'] else ' ABOVE 5 %'}")
+            f"(95% interval {100 * lo:.1f}–{100 * hi:.1f} %){' ≤ 5 %' if c['fpr_ok'] else ' ABOVE 5 %'}"
+            + (f"; A/A analyses of {c['rounds']} rounds drawn as whole instance lifetimes (of {c['lifetimes']})"
+               if c.get("lifetimes") else ""))
 
 
 def md_table(head, rows):

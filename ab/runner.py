@@ -19,6 +19,7 @@ import pathlib
 import platform
 import shlex
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -325,6 +326,8 @@ def parse_args(argv):
     p.add_argument("--k6-processes", type=int, help="split each run's load over N k6 processes (--execution-segment)")
     p.add_argument("--out", help="output folder (default results/<timestamp>-<experiment>)")
     p.add_argument("--publish", metavar="NAME", help="also copy the result to docs/results/NAME/ (what README.md and docs/ cite)")
+    p.add_argument("--recalibrate", metavar="NAME", help="re-analyse the runs of the published A/A docs/results/NAME/ with "
+                   "the current statistics and print its noise floors (changes nothing)")
     return p.parse_args(argv)
 
 
@@ -337,6 +340,8 @@ def main(argv=None):
         changed = results.regenerate_tables()
         log("\n".join(f"updated {p}" for p in changed) or "tables already up to date")
         return 0
+    if args.recalibrate:
+        return recalibrate(args.recalibrate)
     if not args.experiment:
         log("usage: ./perflab ab <experiment> [options] | --list | --tables  (./perflab ab --help)")
         return 2
@@ -436,6 +441,37 @@ def main(argv=None):
     return 0 if result["verdict"]["ok"] else 1
 
 
+def recalibrate(name):
+    """--recalibrate: the calibration of a published A/A's runs with this checkout's statistics, for when the
+    statistics changed after the A/A ran; the published result and the tables stay as they are."""
+    result = results.load_published(name)
+    if "calibration" not in result:
+        raise SystemExit(f"docs/results/{name} is not an A/A result (./perflab ab <experiment> --aa --publish {name})")
+    log(f"{result['command']} ({result['started']}, commit {result['machine'].get('commit')}), re-analysed:")
+    e = result["experiment"]
+    for cell, c in zip(result["cells"], calibrate(e, result["cells"])):
+        log(report.aa_sentence(c))
+        ratios = lifetime_ratios(e, cell["runs"], c["metric"])
+        if len(ratios) > 1:
+            log("  per instance lifetime, B/A of the medians: " + ", ".join(f"{r:.3g}" for r in ratios))
+        if "observed" in c:
+            o = c["observed"]
+            log(f"  A/A B/A {o['ratio']:.3g} ({o['interval'][0]:.3g}–{o['interval'][1]:.3g}): {o['verdict']} at δ = the floor")
+    return 0
+
+
+def lifetime_ratios(e, runs, metric):
+    """The second variant's median over the first's, per instance lifetime (how far two instances differ)."""
+    a_label, b_label = (v["label"] for v in e["variants"][:2])
+    out = []
+    for life in sorted({r.get("lifetime") for r in runs if r.get("lifetime") is not None}):
+        a, b = ([v for v in values([r for r in runs if r.get("lifetime") == life], label, metric) if v == v]
+                for label in (a_label, b_label))
+        if a and b and statistics.median(a):
+            out.append(statistics.median(b) / statistics.median(a))
+    return out
+
+
 def calibrate(e, cells):
     metric = e["primary"]["metric"]
     out = []
@@ -444,8 +480,12 @@ def calibrate(e, cells):
         if len(values(cell["runs"], a_label, metric)) < 3:
             out.append({"profile": cell["profile"], "metric": metric, "skipped": "fewer than 3 A/A rounds: no calibration"})
             continue
+        # the floor is for an A/B of the file's rounds (the A/A's own may have grown while it was inconclusive),
+        # over instance lifetimes as the A/B has them
+        lifetimes = [r.get("lifetime") for r in cell["runs"] if r["variant"] == a_label]
         c = stats.calibrate(values(cell["runs"], a_label, metric), values(cell["runs"], b_label, metric),
-                            rounds=len(values(cell["runs"], a_label, metric)), lower_is_better=lower_is_better(e, metric))
+                            rounds=max(stats.MIN_INTERVAL_ROUNDS, e["rounds"]), lower_is_better=lower_is_better(e, metric),
+                            lifetimes=None if None in lifetimes else lifetimes)
         out.append(dict(c, profile=cell["profile"], metric=metric))
     return out
 

@@ -13,7 +13,7 @@ Public API (what the runner and the report call):
 - verdict(interval, lower_is_better) -> one of VERDICTS from an interval of B/A and the margin delta
 - needs_more_rounds(result)          -> True while the verdict is inconclusive
 - holm(p_values)                     -> Holm-Bonferroni adjusted p-values (secondary metrics)
-- calibrate(a1, a2, rounds)          -> A/A noise floor, delta and the measured false-positive rate
+- calibrate(a1, a2, rounds, lifetimes) -> A/A noise floor (over instance lifetimes), delta, false-positive rate
 - steady_state(series)               -> whether a run's per-second values still trend (e.g. JIT warm-up)
 """
 import math
@@ -277,16 +277,26 @@ def holm(p_values):
 
 # --- A/A calibration -------------------------------------------------------------------------------------
 
-def _null_intervals(x, y, rounds, analyses, rng, confidence, n_resamples):
+def _null_intervals(x, y, rounds, analyses, rng, confidence, n_resamples, groups=None):
     """Intervals of `analyses` resampled A/A analyses of `rounds` pairs each (see calibrate()).
 
+    groups: per pair, the index 0..k-1 of its instance lifetime, or None. With groups an analysis is built as an
+    A/B run is: whole lifetimes in a random order, their rounds until there are `rounds`, and the two sides of
+    a lifetime swapped together.
     Returns (low, high, fell_back); a row whose two sides are both constant gets its exact point interval.
     """
-    if x.size >= rounds:
+    if groups is not None and x.size >= rounds:
+        members = [np.flatnonzero(groups == g) for g in range(int(groups.max()) + 1)]
+        idx = np.array([np.concatenate([members[g] for g in rng.permutation(len(members))])[:rounds]
+                        for _ in range(analyses)])
+    elif x.size >= rounds:
         idx = np.argsort(rng.random((analyses, x.size)), axis=1)[:, :rounds]
     else:
         idx = rng.integers(0, x.size, size=(analyses, rounds))
-    swap = rng.random((analyses, rounds)) < 0.5
+    if groups is None:
+        swap = rng.random((analyses, rounds)) < 0.5
+    else:
+        swap = np.take_along_axis(rng.random((analyses, int(groups.max()) + 1)) < 0.5, groups[idx], axis=1)
     ra = np.where(swap, y[idx], x[idx])
     rb = np.where(swap, x[idx], y[idx])
     low, high, fell_back = _ratio_intervals(ra, rb, confidence, n_resamples, rng, True)
@@ -296,7 +306,7 @@ def _null_intervals(x, y, rounds, analyses, rng, confidence, n_resamples):
 
 
 def calibrate(a1, a2, rounds, lower_is_better=True, analyses=200, seed=DEFAULT_SEED, confidence=0.95,
-              min_delta=MIN_DELTA, n_resamples=1999):
+              min_delta=MIN_DELTA, n_resamples=1999, lifetimes=None):
     """Noise floor, delta and false-positive rate of compare() on this machine, from an A/A run.
 
     a1, a2: per-round values of the SAME variant run twice in the same balanced schedule (A against A),
@@ -331,6 +341,16 @@ def calibrate(a1, a2, rounds, lower_is_better=True, analyses=200, seed=DEFAULT_S
     noise floor; the measurement shows how far below it is and catches a broken interval, and when
     min_delta dominates (a quiet machine) it measures the rate at min_delta.
 
+    lifetimes: per round, the instance lifetime both runs of the round belong to (the runner restarts the
+    apps every `restart_every` rounds), or None. Rounds of one lifetime are not independent: two JVMs of the
+    same build differ (JIT decisions, code layout), and each keeps its difference for its whole lifetime. The
+    wallet A/A measured it (commit 67fb863): per-lifetime A2/A1 ratios of p95 1.18, 1.03, 0.97 and 1.17
+    cross-zone, far wider than the rounds within a lifetime. An A/B compares two instances as well, so with
+    two or more lifetimes the floor must include that: an analysis then swaps whole lifetimes, and a2 is not
+    centred (its offset is the instance noise itself; a bias of the runner still shows in `observed`), and an
+    analysis takes whole lifetimes, as many rounds as an A/B of `rounds` has. With one lifetime the floor
+    cannot see instance noise, and a warning says so.
+
     Returns a dict: noise_floor, median_half_width (typical (high - low) / 2), delta, rounds, analyses,
     false_positives, false_positive_rate, fpr_interval (exact binomial 95 % interval,
     scipy.stats.binomtest(...).proportion_ci()), fpr_ok (rate <= 5 %), fpr_text ("FPR 0/200 = 0.0 %
@@ -345,6 +365,7 @@ def calibrate(a1, a2, rounds, lower_is_better=True, analyses=200, seed=DEFAULT_S
     if rounds < MIN_INTERVAL_ROUNDS:
         raise ValueError(f"calibrate needs at least {MIN_INTERVAL_ROUNDS} rounds, got {rounds}")
     warns = []
+    groups = _lifetime_groups(a1, a2, lifetimes, warns)
     x, y = _clean(a1, a2, True, warns)
     if x.size < 2:
         raise ValueError(f"calibrate needs at least 2 A/A rounds with values, got {x.size}")
@@ -352,15 +373,18 @@ def calibrate(a1, a2, rounds, lower_is_better=True, analyses=200, seed=DEFAULT_S
         warns.append(f"only {x.size} A/A round(s), fewer than {MIN_ROUNDS}: the noise floor is rough")
     if x.size < rounds:
         warns.append(f"A/A pool of {x.size} rounds is smaller than {rounds}: drawn with replacement")
-    centred = y * (np.median(x) / np.median(y)) if np.median(y) != 0 else y
+    if groups is None:
+        centred = y * (np.median(x) / np.median(y)) if np.median(y) != 0 else y
+    else:
+        centred = y
     rng = np.random.default_rng(seed)
-    low, high, fell_back = _null_intervals(x, centred, rounds, analyses, rng, confidence, n_resamples)
+    low, high, fell_back = _null_intervals(x, centred, rounds, analyses, rng, confidence, n_resamples, groups)
     valid = ~(np.isnan(low) | np.isnan(high))
     if not valid.any():
         raise ValueError("calibrate: no A/A analysis gave an interval (all values zero or NaN?)")
     noise_floor = float(np.percentile(np.maximum(1 - low[valid], high[valid] - 1), 95))
     delta = max(min_delta, noise_floor)
-    low2, high2, fell_back2 = _null_intervals(x, centred, rounds, analyses, rng, confidence, n_resamples)
+    low2, high2, fell_back2 = _null_intervals(x, centred, rounds, analyses, rng, confidence, n_resamples, groups)
     verdicts = [verdict((lo, hi), lower_is_better, delta) for lo, hi in zip(low2, high2)]
     without = int((~valid).sum()) + int((np.isnan(low2) | np.isnan(high2)).sum())
     if without:
@@ -379,7 +403,24 @@ def calibrate(a1, a2, rounds, lower_is_better=True, analyses=200, seed=DEFAULT_S
             "interval_miss_rate": float(np.mean((low2 > 1) | (high2 < 1))),
             "degenerate_analyses": int(fell_back.sum() + fell_back2.sum()),
             "observed": compare(x, y, lower_is_better, delta=delta, confidence=confidence, seed=seed),
+            "lifetimes": 0 if groups is None else int(groups.max()) + 1,
             "warnings": warns}
+
+
+def _lifetime_groups(a1, a2, lifetimes, warns):
+    """The lifetime index 0..k-1 of each round that has values on both sides, or None (and a warning when
+    lifetimes were given but there is only one: the floor then leaves instance-to-instance noise out)."""
+    if lifetimes is None:
+        return None
+    a, b = np.asarray(a1, dtype=float), np.asarray(a2, dtype=float)
+    if len(lifetimes) != a.size:
+        raise ValueError(f"lifetimes needs one entry per round, got {len(lifetimes)} for {a.size} rounds")
+    keep = ~(np.isnan(a) | np.isnan(b)) if a.size == b.size else np.ones(a.size, bool)
+    groups = np.unique(np.asarray(lifetimes)[keep], return_inverse=True)[1]
+    if groups.size == 0 or groups.max() == 0:
+        warns.append("one instance lifetime: the noise floor leaves out how much two instances differ")
+        return None
+    return groups
 
 
 # --- steady state ----------------------------------------------------------------------------------------

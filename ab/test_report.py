@@ -153,3 +153,32 @@ def test_a_win_without_a_declared_mechanism_says_so_rather_than_mechanism_not_sh
     row = {"metric": "capacity", "median_a": 490.0, "median_b": 710.0, "ratio": 1.45, "verdict": "better"}
     text = report.because(e, [row], row)
     assert "no mechanism declared" in text and "mechanism not shown" not in text
+
+
+def test_the_aa_floor_is_for_the_files_rounds_over_instance_lifetimes_and_recalibrate_reprints_it(tmp_path, monkeypatch, capsys):
+    import json
+    import random
+    rng = random.Random(5)
+    e = experiment()
+    e["variants"] = [{"label": "B-side", "args": []}, {"label": "B-side (A/A)", "args": []}]
+    runs = []
+    for life in range(4):  # 4 instance lifetimes of 5 rounds; each instance keeps its own offset for its lifetime
+        offsets = {label: rng.gauss(1, 0.08) for label in ("B-side", "B-side (A/A)")}
+        for i in range(1, 6):
+            for label in ("B-side", "B-side (A/A)"):
+                runs.append(dict(run(label, 5 * life + i, 100.0 * offsets[label] * rng.gauss(1, 0.02), 5.0), lifetime=life))
+    cell = {"profile": "localhost", "network": "localhost", "parameter": None, "value": None, "tag": "localhost", "runs": runs}
+    calibration = runner.calibrate(e, [cell])[0]
+    assert calibration["rounds"] == 10 and calibration["lifetimes"] == 4
+    assert "drawn as whole instance lifetimes (of 4)" in report.aa_sentence(calibration)
+    monkeypatch.setattr(results, "PUBLISHED", tmp_path)
+    (tmp_path / "x-aa").mkdir()
+    published = dict(command="./perflab ab x --aa --publish x-aa", started="2026-11-23T11:19:25", machine={"commit": "abc"},
+                     experiment=e, cells=[cell], calibration=[{"profile": "localhost", "noise_floor": 0.01}])
+    (tmp_path / "x-aa" / "result.json").write_text(json.dumps(published))
+    assert runner.main(["--recalibrate", "x-aa"]) == 0
+    printed = capsys.readouterr()
+    assert f"noise floor {100 * calibration['noise_floor']:.1f} %" in printed.out + printed.err
+    ratios = runner.lifetime_ratios(e, runs, "p95")
+    assert len(ratios) == 4 and f"per instance lifetime, B/A of the medians: {ratios[0]:.3g}" in printed.out + printed.err
+    assert json.loads((tmp_path / "x-aa" / "result.json").read_text())["calibration"][0]["noise_floor"] == 0.01

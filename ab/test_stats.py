@@ -394,3 +394,46 @@ def test_a_metric_only_the_candidate_has_shows_its_median_and_stays_inconclusive
     assert math.isnan(r["median_a"]) and r["median_b"] == 1.0
     assert r["verdict"] == "inconclusive" and r["n"] == 0
     assert any("only the candidate reports this metric" in w for w in r["warnings"])
+
+
+def aa_with_instance_effects(rng, lifetimes, per_lifetime, instance_sd, round_sd):
+    """Two copies of one build over several instance lifetimes: each instance keeps its own offset for its whole
+    lifetime (instance_sd), and its rounds vary around it (round_sd)."""
+    a1, a2, ids = [], [], []
+    for life in range(lifetimes):
+        o1, o2 = 1 + instance_sd * rng.standard_normal(2)
+        a1 += list(100 * o1 * (1 + round_sd * rng.standard_normal(per_lifetime)))
+        a2 += list(100 * o2 * (1 + round_sd * rng.standard_normal(per_lifetime)))
+        ids += [life] * per_lifetime
+    return np.array(a1), np.array(a2), ids
+
+
+def test_the_noise_floor_includes_how_much_two_instances_differ():
+    # a pool of 8 lifetimes of 5 rounds, each instance off by 8 % (sd) for its lifetime, rounds by 2 %
+    rng = np.random.default_rng(19)
+    a1, a2, ids = aa_with_instance_effects(rng, lifetimes=8, per_lifetime=5, instance_sd=0.08, round_sd=0.02)
+    by_round = stats.calibrate(a1, a2, rounds=10, analyses=100)
+    by_lifetime = stats.calibrate(a1, a2, rounds=10, analyses=100, lifetimes=ids)
+    assert by_round["lifetimes"] == 0 and by_lifetime["lifetimes"] == 8
+    assert by_lifetime["false_positive_rate"] <= 0.05
+    # fresh A/A runs shaped as an A/B of 10 rounds is (two lifetimes of 5): how often their interval reaches past
+    # each floor; a floor is meant to be passed about 5 % of the time
+    reach = []
+    for i in range(100):
+        x, y, _ = aa_with_instance_effects(rng, lifetimes=2, per_lifetime=5, instance_sd=0.08, round_sd=0.02)
+        low, high = stats.compare(x, y, True, seed=i, n_resamples=499)["interval"]
+        reach.append(max(1 - low, high - 1))
+    reach = np.array(reach)
+    assert np.mean(reach > by_lifetime["noise_floor"]) <= 0.12
+    assert np.mean(reach > by_round["noise_floor"]) >= 0.2, "rounds of one lifetime are not independent"
+
+
+def test_one_lifetime_is_calibrated_round_by_round_with_a_warning():
+    rng = np.random.default_rng(18)
+    a1, a2 = noisy(rng, 100, 0.03, 12), noisy(rng, 100, 0.03, 12)
+    alone = stats.calibrate(a1, a2, rounds=10, analyses=50, lifetimes=[0] * 12)
+    plain = stats.calibrate(a1, a2, rounds=10, analyses=50)
+    assert alone["noise_floor"] == plain["noise_floor"] and alone["lifetimes"] == 0
+    assert any("one instance lifetime" in w for w in alone["warnings"])
+    with pytest.raises(ValueError, match="one entry per round"):
+        stats.calibrate(a1, a2, rounds=10, analyses=50, lifetimes=[0, 1])
