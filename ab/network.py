@@ -11,6 +11,8 @@ import contextlib
 import json
 import os
 import pathlib
+import re
+import subprocess
 import tomllib
 import urllib.error
 import urllib.request
@@ -87,6 +89,16 @@ def latency_toxic(mean_ms, jitter_ms=0):
     raise SystemExit(f"latency {mean_ms} ms: Toxiproxy can give whole ms, k + 0.5 ms and 0.25 ms as a mean")
 
 
+def port_holder(port):
+    """' (pid N, command)' for the process listening on a local TCP port, from ss; '' when ss cannot tell."""
+    try:
+        shown = subprocess.run(["ss", "-Hltnp", f"sport = :{port}"], capture_output=True, text=True, timeout=5).stdout
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    found = re.search(r'users:\(\("([^"]+)",pid=(\d+)', shown)
+    return f" (pid {found.group(2)}, {found.group(1)})" if found else ""
+
+
 class Toxiproxy:
     def __init__(self, env):
         self.env = env
@@ -113,14 +125,31 @@ class Toxiproxy:
             self.call("DELETE", f"/proxies/{name}")
             if link not in links:
                 continue
-            self.call("POST", "/proxies", {"name": name, "listen": f"127.0.0.1:{listen}",
-                                           "upstream": f"127.0.0.1:{self.env[upstream_key]}", "enabled": True})
+            self.free_listen_port(listen)
+            self.create(name, listen, self.env[upstream_key])
             self.add_toxics(name, links[link])
             if link == "auth":
                 args.append(f"--perflab.login.auth-api.base-url=https://127.0.0.1:{listen}")
             else:
                 options += [f"--{link}-port", str(listen)]
         return options, args
+
+    def free_listen_port(self, listen):
+        """Removes a proxy of any name that Toxiproxy keeps on this runner's port (one left by an interrupted run)."""
+        for other in json.loads(self.call("GET", "/proxies") or b"{}").values():
+            if other.get("listen", "").rsplit(":", 1)[-1] == str(listen):
+                self.call("DELETE", f"/proxies/{other['name']}")
+
+    def create(self, name, listen, upstream_port):
+        try:
+            self.call("POST", "/proxies", {"name": name, "listen": f"127.0.0.1:{listen}",
+                                           "upstream": f"127.0.0.1:{upstream_port}", "enabled": True})
+        except SystemExit as e:
+            if "address already in use" not in str(e):
+                raise
+            raise SystemExit(f"port {listen} for the runner's proxy {name} is held by another process"
+                             f"{port_holder(listen)}: another ./perflab ab run on this machine? Stop it, or start this"
+                             f" run with PERFLAB_AB_PORT=8191 so that its app and proxies use ports of their own") from None
 
     def add_toxics(self, name, attrs):
         """The profile's latency (both directions, with its jitter) and bandwidth on one proxy."""
