@@ -112,7 +112,8 @@ def text(result):
         out.append(reproduction_sentence(result["reproduction"]))
     v = result["verdict"]
     out.append(f"verdict: {'as expected' if v['ok'] else 'NOT as expected'} — " +
-               "; ".join(f"{x['profile']}{at(x['value'])}: {x['candidate']} {x['verdict']}" for x in v["cells"]))
+               "; ".join(f"{x['profile']}{at(x['value'])}: {x['candidate']} {x['verdict']}" for x in v["cells"])
+               + (" (each A/A at δ = its noise floor)" if result.get("calibration") else ""))
     return "\n".join(out)
 
 

@@ -145,11 +145,15 @@ def smoke_checks(e, cells):
 
 
 def overall(e, cells, aa, calibration):
+    """Whether the primary verdicts came out as the experiment expects. An A/A is judged at δ = the noise floor it
+    measured (the δ an A/B on this profile gets), where a calibration has one: at a δ below the floor its verdict
+    says only that the floor is above δ."""
     expect = e["primary"].get("expect", "better")
+    at_floor = {c["profile"]: c["observed"]["verdict"] for c in calibration or [] if "observed" in c}
     per_cell = []
     for cell in cells:
         for c in cell.get("comparisons", []):
-            verdict = c["primary"]["verdict"]
+            verdict = at_floor.get(cell["profile"], c["primary"]["verdict"]) if aa else c["primary"]["verdict"]
             ok = verdict == "no difference" if aa else (verdict == expect or (expect == "tie" and verdict == "no difference"))
             per_cell.append({"profile": cell["profile"], "value": cell["value"], "candidate": c["candidate"],
                              "verdict": verdict, "ok": ok})

@@ -182,3 +182,15 @@ def test_the_aa_floor_is_for_the_files_rounds_over_instance_lifetimes_and_recali
     ratios = runner.lifetime_ratios(e, runs, "p95")
     assert len(ratios) == 4 and f"per instance lifetime, B/A of the medians: {ratios[0]:.3g}" in printed.out + printed.err
     assert json.loads((tmp_path / "x-aa" / "result.json").read_text())["calibration"][0]["noise_floor"] == 0.01
+
+
+def test_an_aa_is_judged_at_its_own_noise_floor_the_delta_an_ab_gets():
+    e = experiment()
+    cell = {"profile": "localhost", "value": None, "comparisons": [{"candidate": "B-side (A/A)", "primary": {"verdict": "worse"}}]}
+    calibrated = lambda verdict: [{"profile": "localhost", "fpr_ok": True, "observed": {"verdict": verdict}}]  # noqa: E731
+    quiet = results.overall(e, [cell], True, calibrated("no difference"))
+    assert quiet["ok"] and quiet["cells"][0]["verdict"] == "no difference"
+    apart = results.overall(e, [cell], True, calibrated("worse"))
+    assert not apart["ok"] and apart["cells"][0]["verdict"] == "worse"
+    assert results.overall(e, [cell], True, [{"profile": "localhost", "skipped": "fewer than 3 A/A rounds"}])["cells"][0]["verdict"] == "worse"
+    assert results.overall(e, [cell], False, calibrated("no difference"))["cells"][0]["verdict"] == "worse"
