@@ -14,6 +14,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 DIR = ROOT / "experiments"
 SHAPES = ("open", "closed", "capacity", "first-request", "cold-start")
 SKIP = {"network.toml"}
+EXPECTATIONS = ("better", "worse", "tie", "any")  # what a primary verdict must be; "any": a control, no claim
 
 
 def names():
@@ -94,6 +95,9 @@ def load(name):
     e.setdefault("invariant", [])
     e.setdefault("check", [])
     e.setdefault("primary", {"metric": "p95", "expect": "better"})
+    for where, expect in [("[primary]", e["primary"].get("expect"))] + [(f"variant '{v['label']}'", v.get("expect")) for v in e["variants"]]:
+        if expect is not None and expect not in EXPECTATIONS:
+            raise SystemExit(f"{path.name}: {where} expect = {expect!r}; one of {', '.join(EXPECTATIONS)}")
     return e
 
 

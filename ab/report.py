@@ -112,7 +112,8 @@ def text(result):
         out.append(reproduction_sentence(result["reproduction"]))
     v = result["verdict"]
     out.append(f"verdict: {'as expected' if v['ok'] else 'NOT as expected'} — " +
-               "; ".join(f"{x['profile']}{at(x['value'])}: {x['candidate']} {x['verdict']}" for x in v["cells"])
+               "; ".join(f"{x['profile']}{at(x['value'])}: {x['candidate']} {x['verdict']}"
+                         + (" (a control, no claim)" if x.get("expect") == "any" else "") for x in v["cells"])
                + (" (each A/A at δ = its noise floor)" if result.get("calibration") else ""))
     return "\n".join(out)
 
@@ -155,7 +156,11 @@ def markdown(result):
            f"- load: `{e['load'].get('script', '')}`, {e['load']['shape']} model, {load_text(e['load'])}; "
            f"{e['rounds']} round(s) per variant in balanced blocks (cap {e['max_rounds']})",
            f"- practical margin δ = {100 * result['delta']:.1f} % ({result['delta_source']}); unit of observation: one run",
-           f"- verdict: **{'as expected' if result['verdict']['ok'] else 'not as expected'}**", ""]
+           f"- verdict: **{'as expected' if result['verdict']['ok'] else 'not as expected'}**"]
+    controls = sorted({x["candidate"] for x in result["verdict"]["cells"] if x.get("expect") == "any"})
+    if controls:
+        out.append("- controls, reported without a claim (`expect = \"any\"`): " + ", ".join(controls))
+    out.append("")
     for cell in result["cells"]:
         out += [f"## {cell_title(cell)}", "", md_table(HEAD, verdict_rows(cell)), ""]
         if cell.get("delta") not in (None, result["delta"]):

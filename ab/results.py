@@ -144,19 +144,30 @@ def smoke_checks(e, cells):
     return {"passed": passed, "failed": failed}
 
 
+def expected(e, candidate):
+    """What the file expects of one candidate's primary verdict: its variant's own `expect`, else [primary]'s."""
+    variant = next((v for v in e["variants"] if v["label"] == candidate), {})
+    return variant.get("expect", e["primary"].get("expect", "better"))
+
+
+def meets(verdict, expect):
+    """"any" is a cell the file makes no claim about (a control): reported, never failing the run; "tie" is met by
+    "no difference"."""
+    return expect == "any" or verdict == expect or (expect in ("tie", "no difference") and verdict == "no difference")
+
+
 def overall(e, cells, aa, calibration):
     """Whether the primary verdicts came out as the experiment expects. An A/A is judged at δ = the noise floor it
     measured (the δ an A/B on this profile gets), where a calibration has one: at a δ below the floor its verdict
     says only that the floor is above δ."""
-    expect = e["primary"].get("expect", "better")
     at_floor = {c["profile"]: c["observed"]["verdict"] for c in calibration or [] if "observed" in c}
     per_cell = []
     for cell in cells:
         for c in cell.get("comparisons", []):
             verdict = at_floor.get(cell["profile"], c["primary"]["verdict"]) if aa else c["primary"]["verdict"]
-            ok = verdict == "no difference" if aa else (verdict == expect or (expect == "tie" and verdict == "no difference"))
+            expect = "no difference" if aa else expected(e, c["candidate"])
             per_cell.append({"profile": cell["profile"], "value": cell["value"], "candidate": c["candidate"],
-                             "verdict": verdict, "ok": ok})
+                             "verdict": verdict, "expect": expect, "ok": meets(verdict, expect)})
     ok = all(p["ok"] for p in per_cell) if per_cell else False
     if aa and calibration:
         ok = ok and all(c["fpr_ok"] for c in calibration if "skipped" not in c)

@@ -194,3 +194,36 @@ def test_an_aa_is_judged_at_its_own_noise_floor_the_delta_an_ab_gets():
     assert not apart["ok"] and apart["cells"][0]["verdict"] == "worse"
     assert results.overall(e, [cell], True, [{"profile": "localhost", "skipped": "fewer than 3 A/A rounds"}])["cells"][0]["verdict"] == "worse"
     assert results.overall(e, [cell], False, calibrated("no difference"))["cells"][0]["verdict"] == "worse"
+
+
+def test_a_variant_expects_its_own_verdict_and_a_control_never_fails_the_run():
+    e = experiment()
+    e["variants"] += [{"label": "C-side", "args": [], "expect": "any"}, {"label": "D-side", "args": [], "expect": "tie"}]
+    cell = {"profile": "localhost", "value": None, "comparisons": [
+        {"candidate": "B-side", "primary": {"verdict": "better"}},
+        {"candidate": "C-side", "primary": {"verdict": "inconclusive"}},
+        {"candidate": "D-side", "primary": {"verdict": "no difference"}}]}
+    v = results.overall(e, [cell], False, None)
+    assert v["ok"] and [x["expect"] for x in v["cells"]] == ["better", "any", "tie"]
+    cell["comparisons"][2]["primary"]["verdict"] = "better"
+    assert not results.overall(e, [cell], False, None)["ok"]  # a tie that came out better is not what D-side expects
+    cell["comparisons"][2]["primary"]["verdict"] = "no difference"
+    cell["comparisons"][0]["primary"]["verdict"] = "no difference"
+    assert not results.overall(e, [cell], False, None)["ok"]  # [primary]'s expect still holds for B-side
+
+
+def test_the_report_names_the_controls_it_makes_no_claim_about():
+    r = result()
+    r["verdict"]["cells"][0]["expect"] = "any"
+    assert "controls, reported without a claim (`expect = \"any\"`): B-side" in report.markdown(r)
+    assert "B-side better (a control, no claim)" in report.text(r)
+
+
+def test_an_experiment_file_with_an_unknown_expectation_is_refused_by_name(tmp_path, monkeypatch):
+    import experiment as experiments
+    import pytest
+    (tmp_path / "odd.toml").write_text('[[variant]]\nlabel = "a"\n[[variant]]\nlabel = "b"\nexpect = "faster"\n')
+    monkeypatch.setattr(experiments, "DIR", tmp_path)
+    monkeypatch.setattr(experiments, "ROOT", tmp_path)
+    with pytest.raises(SystemExit, match="variant 'b' expect = 'faster'; one of better, worse, tie, any"):
+        experiments.load("odd")
