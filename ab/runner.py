@@ -179,7 +179,9 @@ def run_cell(ctx, e, profile, parameter, value):
             done = len(cell["runs"]) // len(labels)
             cell["delta"] = ctx.profile_delta.get(cell["profile"], ctx.delta)
             cell["comparisons"] = compare(cell_e, cell["runs"], cell["delta"])
-            if done >= cell_e["max_rounds"] or not any(c["primary"]["verdict"] == "inconclusive" for c in cell["comparisons"]):
+            if done >= cell_e["max_rounds"] or not any(c["primary"]["verdict"] == "inconclusive" and
+                                                       results.expected(cell_e, c["candidate"]) != "any"
+                                                       for c in cell["comparisons"]):  # a control never grows a run
                 break
             extra = min(2, cell_e["max_rounds"] - done)
             log(f"  primary verdict inconclusive after {done} rounds: adding {extra} (cap {cell_e['max_rounds']})")
