@@ -20,12 +20,14 @@ import urllib.request
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PROFILES_FILE = ROOT / "experiments" / "network.toml"
 # link -> (proxy name, listen port, .env key of the upstream port); a runner started with another PERFLAB_AB_PORT
-# (two runs at once) gets proxies of its own, shifted by the same offset
+# (two runs at once) gets proxies of its own, shifted by the same offset. The ports sit below Linux's ephemeral range
+# (32768-60999 by default): a port inside it can be the local end of any outgoing connection (a pooled JDBC or Redis
+# connection lives for minutes), and a proxy can then not listen on it ("address already in use", with no listener)
 _OFFSET = int(os.environ.get("PERFLAB_AB_PORT", "8091")) - 8091
 _SUFFIX = f"-{_OFFSET}" if _OFFSET else ""
-LINKS = {"db": (f"ab-mariadb{_SUFFIX}", 33306 + _OFFSET, "PERFLAB_DB_PORT"),
-         "redis": (f"ab-redis{_SUFFIX}", 36379 + _OFFSET, "PERFLAB_REDIS_PORT"),
-         "auth": (f"ab-auth{_SUFFIX}", 38443 + _OFFSET, "PERFLAB_WIREMOCK_HTTPS_PORT")}
+LINKS = {"db": (f"ab-mariadb{_SUFFIX}", 24306 + _OFFSET, "PERFLAB_DB_PORT"),
+         "redis": (f"ab-redis{_SUFFIX}", 27379 + _OFFSET, "PERFLAB_REDIS_PORT"),
+         "auth": (f"ab-auth{_SUFFIX}", 28443 + _OFFSET, "PERFLAB_WIREMOCK_HTTPS_PORT")}
 
 
 def profiles():
@@ -90,9 +92,10 @@ def latency_toxic(mean_ms, jitter_ms=0):
 
 
 def port_holder(port):
-    """' (pid N, command)' for the process listening on a local TCP port, from ss; '' when ss cannot tell."""
+    """' (pid N, command)' for the process whose TCP socket (listening or connected) holds a local port, from ss;
+    '' when ss cannot tell."""
     try:
-        shown = subprocess.run(["ss", "-Hltnp", f"sport = :{port}"], capture_output=True, text=True, timeout=5).stdout
+        shown = subprocess.run(["ss", "-Hatnp", f"sport = :{port}"], capture_output=True, text=True, timeout=5).stdout
     except (OSError, subprocess.SubprocessError):
         return ""
     found = re.search(r'users:\(\("([^"]+)",pid=(\d+)', shown)

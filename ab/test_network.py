@@ -69,10 +69,31 @@ def toxiproxy():
 
 
 def test_a_proxy_left_on_the_runners_port_under_another_name_is_removed_before_its_own_is_made(toxiproxy):
-    FakeToxiproxy.proxies["left-behind"] = {"name": "left-behind", "listen": "127.0.0.1:33306"}
-    toxiproxy.free_listen_port(33306)
-    toxiproxy.create("ab-mariadb", 33306, 3306)
+    FakeToxiproxy.proxies["left-behind"] = {"name": "left-behind", "listen": "127.0.0.1:24306"}
+    toxiproxy.free_listen_port(24306)
+    toxiproxy.create("ab-mariadb", 24306, 3306)
     assert list(FakeToxiproxy.proxies) == ["ab-mariadb"]
+
+
+def test_the_runners_proxy_ports_lie_below_the_kernels_ephemeral_ports_so_no_outgoing_connection_holds_them():
+    ephemeral = pathlib.Path("/proc/sys/net/ipv4/ip_local_port_range")
+    if not ephemeral.exists():
+        pytest.skip("no /proc/sys/net/ipv4/ip_local_port_range")
+    low, high = map(int, ephemeral.read_text().split())
+    ports = [listen for _, listen, _ in network.LINKS.values()]
+    assert all(port < low or port > high for port in ports), (ports, low, high)
+    assert len(set(ports)) == len(ports)
+
+
+def test_a_port_held_by_an_outgoing_connection_is_named_too():
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        with socket.create_connection(server.getsockname()) as client:
+            accepted, _ = server.accept()
+            with accepted:
+                local_port = client.getsockname()[1]  # not listening: only the connection holds it
+                assert network.port_holder(local_port) == f" (pid {os.getpid()}, {process_name()})"
 
 
 def test_a_port_held_by_another_process_is_named_with_that_process_and_the_way_out():
@@ -84,10 +105,10 @@ def test_a_port_held_by_another_process_is_named_with_that_process_and_the_way_o
 
 
 def test_creating_a_proxy_on_a_held_port_fails_with_a_message_that_names_the_port_and_the_proxy(toxiproxy):
-    FakeToxiproxy.held_ports.add(33306)
+    FakeToxiproxy.held_ports.add(24306)
     with pytest.raises(SystemExit) as failure:
-        toxiproxy.create("ab-mariadb", 33306, 3306)
-    assert "port 33306 for the runner's proxy ab-mariadb is held by another process" in str(failure.value)
+        toxiproxy.create("ab-mariadb", 24306, 3306)
+    assert "port 24306 for the runner's proxy ab-mariadb is held by another process" in str(failure.value)
     assert "PERFLAB_AB_PORT" in str(failure.value)
 
 
