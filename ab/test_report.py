@@ -1,6 +1,9 @@
 """The report and the docs' tables, from a result built the way the runner builds one (real stats, synthetic runs)."""
 import math
 
+import pytest
+
+import experiment as experiments  # the helper experiment() below builds one in memory
 import report
 import results
 import runner
@@ -220,8 +223,6 @@ def test_the_report_names_the_controls_it_makes_no_claim_about():
 
 
 def test_an_experiment_file_with_an_unknown_expectation_is_refused_by_name(tmp_path, monkeypatch):
-    import experiment as experiments
-    import pytest
     (tmp_path / "odd.toml").write_text('[[variant]]\nlabel = "a"\n[[variant]]\nlabel = "b"\nexpect = "faster"\n')
     monkeypatch.setattr(experiments, "DIR", tmp_path)
     monkeypatch.setattr(experiments, "ROOT", tmp_path)
