@@ -109,7 +109,7 @@ def text(result):
     for c in result.get("calibration", []):
         out.append(aa_sentence(c))
     if result.get("reproduction"):
-        out.append(reproduction_sentence(result["reproduction"]))
+        out.append(reproduction_sentence(reproduction_of(result)))
     v = result["verdict"]
     out.append(f"verdict: {'as expected' if v['ok'] else 'NOT as expected'} — " +
                "; ".join(f"{x['profile']}{at(x['value'])}: {x['candidate']} {x['verdict']}"
@@ -177,18 +177,46 @@ def markdown(result):
     for c in result.get("calibration", []):
         out += [f"- {aa_sentence(c)}"]
     if result.get("reproduction"):
-        out += [f"- {reproduction_sentence(result['reproduction'])}"]
+        out += [f"- {reproduction_sentence(reproduction_of(result))}"]
     out += ["", "## Runs", "", md_table(("run", "observation"), ((r["testid"], run_line(r)) for c in result["cells"] for r in c["runs"])),
             "", "## Reproduce", "", f"```\n{result['command']}\n```", "", machine_text(result["machine"]), ""]
     return "\n".join(out)
 
 
+def judge_reproduction(r):
+    """`same`: every claimed cell repeats its verdict; `controls_same`: every control does (None without controls)."""
+    claimed = [c for c in r["cells"] if not c.get("control")]
+    controls = [c for c in r["cells"] if c.get("control")]
+    return dict(r, same=bool(claimed) and all(c["verdict"] == c["previous"] for c in claimed),
+                controls_same=all(c["verdict"] == c["previous"] for c in controls) if controls else None)
+
+
+def reproduction_of(result):
+    """The result's reproduction, with the controls named from its own verdict cells when it was stored before
+    reproductions named them (so a regenerated table judges every published result by the same rule)."""
+    r = result.get("reproduction")
+    if not r or all("control" in c for c in r["cells"]):
+        return r
+    controls = {(c["profile"], str(c.get("value")), c["candidate"]) for c in result.get("verdict", {}).get("cells", [])
+                if c.get("expect") == "any"}
+    cells = [dict(c, control=(c["profile"], str(c.get("value")), c["candidate"]) in controls) for c in r["cells"]]
+    return judge_reproduction(dict(r, cells=cells))
+
+
 def reproduction_sentence(r):
-    """Whether this run repeats the primary verdicts of the run published before it."""
+    """Whether this run repeats the primary verdicts of the run published before it; controls are named as such."""
     cells = "; ".join(f"{c['profile']}{'' if c.get('value') in (None, 'None') else ' ' + str(c['value'])} "
-                      f"{c['candidate']}: {c['verdict']} (before: {c['previous'] or 'not measured'})" for c in r["cells"])
+                      f"{c['candidate']}{' (a control)' if c.get('control') else ''}: {c['verdict']} "
+                      f"(before: {c['previous'] or 'not measured'})" for c in r["cells"])
     head = "same primary verdict as" if r["same"] else "primary verdict DIFFERS from"
-    return f"{head} the previously published run ({r['previous_started']}, commit {r['previous_commit']}): {cells}"
+    return f"{head} the previously published run ({r['previous_started']}, commit {r['previous_commit']}){controls_clause(r)}: {cells}"
+
+
+def controls_clause(r):
+    """The controls' part of a reproduction: they are compared like the claims, but do not decide `same`."""
+    if r.get("controls_same") is None:
+        return ""
+    return " in its claimed cells; the controls " + ("repeat theirs too" if r["controls_same"] else "do not all repeat theirs")
 
 
 def load_text(load):
@@ -282,9 +310,9 @@ def view(result, name):
         table = md_table(("variant", "runs", *[NAMES.get(m, m) + " (median)" for m in metrics]), rows)
     else:
         raise SystemExit(f"unknown view {name!r}")
-    r = result.get("reproduction")
-    again = "" if not r else (f" · same primary verdict as the run before it ({r['previous_started']})" if r["same"]
-                              else f" · primary verdict differs from the run before it ({r['previous_started']})")
+    r = reproduction_of(result)
+    again = "" if not r else (f" · same primary verdict as the run before it ({r['previous_started']}){controls_clause(r)}" if r["same"]
+                              else f" · primary verdict differs from the run before it ({r['previous_started']}){controls_clause(r)}")
     return table + f"\n\n<sub>{result['command']} · commit {result['machine'].get('commit')} · {result.get('started')}{again}</sub>\n"
 
 

@@ -39,7 +39,9 @@ def publish(out_dir, name):
 def reproduction(name, verdict):
     """How this result's primary verdicts compare with the ones already published under `name` (the previous run
     of the same experiment): issue 12's "two consecutive runs give the same primary verdict", checked each time a
-    result is published. None when nothing was published before."""
+    result is published. `same` is judged on the claimed cells; a control's (`expect = "any"`) verdict is compared
+    too and reported in `controls_same`, but it is no claim, so it does not decide `same`. None when nothing was
+    published before."""
     path = PUBLISHED / name / "result.json"
     if not path.exists():
         return None
@@ -47,9 +49,9 @@ def reproduction(name, verdict):
     key = lambda c: (c["profile"], str(c.get("value")), c["candidate"])
     previous = {key(c): c["verdict"] for c in before.get("verdict", {}).get("cells", [])}
     cells = [{"profile": c["profile"], "value": c.get("value"), "candidate": c["candidate"], "verdict": c["verdict"],
-              "previous": previous.get(key(c))} for c in verdict["cells"]]
-    return {"previous_started": before.get("started"), "previous_commit": before.get("machine", {}).get("commit"),
-            "cells": cells, "same": bool(cells) and all(c["verdict"] == c["previous"] for c in cells)}
+              "previous": previous.get(key(c)), "control": c.get("expect") == "any"} for c in verdict["cells"]]
+    return report.judge_reproduction({"previous_started": before.get("started"),
+                                      "previous_commit": before.get("machine", {}).get("commit"), "cells": cells})
 
 
 def load_published(name):

@@ -103,8 +103,27 @@ def test_publishing_compares_the_primary_verdict_with_the_run_published_before(t
     worse["reproduction"] = results.reproduction("x", worse["verdict"])
     assert worse["reproduction"]["same"] is False
     assert worse["reproduction"]["cells"][0] == {"profile": "localhost", "value": None, "candidate": "B-side",
-                                                 "verdict": "worse", "previous": "better"}
+                                                 "verdict": "worse", "previous": "better", "control": False}
     assert "primary verdict DIFFERS" in report.markdown(worse)
+
+
+def test_a_control_that_changes_its_verdict_is_reported_but_does_not_decide_the_reproduction(tmp_path, monkeypatch):
+    monkeypatch.setattr(results, "PUBLISHED", tmp_path)
+    cell = lambda candidate, verdict, expect: {"profile": "localhost", "value": None, "candidate": candidate,
+                                               "verdict": verdict, "expect": expect, "ok": True}
+    before = {"started": "2026-11-23T18:35:24", "machine": {"commit": "c0872f2"},
+              "verdict": {"cells": [cell("warm", "better", "better"), cell("aot alone", "inconclusive", "any")]}}
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "result.json").write_text(__import__("json").dumps(before))
+    control_moved = results.reproduction("x", {"cells": [cell("warm", "better", "better"), cell("aot alone", "no difference", "any")]})
+    assert control_moved["same"] is True and control_moved["controls_same"] is False
+    sentence = report.reproduction_sentence(control_moved)
+    assert "the controls do not all repeat theirs" in sentence
+    assert "aot alone (a control): no difference (before: inconclusive)" in sentence
+    claim_moved = results.reproduction("x", {"cells": [cell("warm", "inconclusive", "better"), cell("aot alone", "inconclusive", "any")]})
+    assert claim_moved["same"] is False and claim_moved["controls_same"] is True
+    only_controls = results.reproduction("x", {"cells": [cell("aot alone", "inconclusive", "any")]})
+    assert only_controls["same"] is False
 
 
 def test_the_mechanisms_view_lists_each_declared_mechanism_per_network():
@@ -228,3 +247,15 @@ def test_an_experiment_file_with_an_unknown_expectation_is_refused_by_name(tmp_p
     monkeypatch.setattr(experiments, "ROOT", tmp_path)
     with pytest.raises(SystemExit, match="variant 'b' expect = 'faster'; one of better, worse, tie, any"):
         experiments.load("odd")
+
+
+def test_a_result_stored_before_controls_were_named_is_judged_by_the_same_rule():
+    cell = lambda candidate, verdict, expect: {"profile": "localhost", "value": None, "candidate": candidate,
+                                               "verdict": verdict, "expect": expect, "ok": True}
+    stored = {"verdict": {"cells": [cell("warm", "better", "better"), cell("aot alone", "no difference", "any")]},
+              "reproduction": {"previous_started": "2026-11-23T18:35:24", "previous_commit": "c0872f2", "same": False,
+                               "cells": [{"profile": "localhost", "value": None, "candidate": "warm", "verdict": "better", "previous": "better"},
+                                         {"profile": "localhost", "value": None, "candidate": "aot alone", "verdict": "no difference", "previous": "inconclusive"}]}}
+    r = report.reproduction_of(stored)
+    assert r["same"] is True and r["controls_same"] is False
+    assert [c["control"] for c in r["cells"]] == [False, True]
