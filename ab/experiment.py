@@ -37,7 +37,8 @@ def describe_all():
 
 def read(path, seen=()):
     """The file's tables; `extends = "<experiment>"` starts from another file's (tables merged key by key, arrays
-    and values replaced), so that a capacity search or a sweep of the wallet shares its variants and mechanisms."""
+    and values replaced), so that a capacity search or a sweep of the wallet shares its variants and mechanisms.
+    `lineage` lists the files it extends, nearest first (the runner looks there for an A/A noise floor)."""
     try:
         raw = tomllib.loads(path.read_text())
     except tomllib.TOMLDecodeError as error:
@@ -47,7 +48,8 @@ def read(path, seen=()):
         return raw
     if base_name in seen:
         raise SystemExit(f"{path.name}: `extends` loops through {base_name}")
-    return merge(read(DIR / f"{base_name}.toml", seen + (base_name,)), raw)
+    base = read(DIR / f"{base_name}.toml", seen + (base_name,))
+    return dict(merge(base, raw), lineage=[base_name, *base.get("lineage", [])])
 
 
 def merge(base, override):

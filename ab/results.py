@@ -105,17 +105,24 @@ def unbacked_tables(path):
     return found
 
 
-def noise_floor(experiment):
+def noise_floor(experiment, metric=None, lineage=()):
     """The noise floors of the newest A/A calibration of this experiment, per network profile ({profile: floor}),
-    and where they come from: published first, else results/. ({}, None) when there is none."""
-    candidates = [PUBLISHED / f"{experiment}-aa" / "result.json"]
-    candidates += sorted((ROOT / "results").glob(f"*-{experiment}-aa/result.json"), reverse=True)
-    for path in candidates:
-        if path.exists():
-            data = json.loads(path.read_text())
-            floors = {c["profile"]: c["noise_floor"] for c in data.get("calibration", []) if c.get("noise_floor") is not None}
+    and where they come from: published first, else results/. Without an A/A of its own, the newest A/A of the
+    nearest file it extends (`lineage`) whose calibrated metric is this experiment's primary `metric`: the same
+    apps measured the same way are no less noisy in a sweep or a variant of the file. ({}, None) when there is
+    none."""
+    for name in (experiment, *lineage):
+        candidates = [PUBLISHED / f"{name}-aa" / "result.json"]
+        candidates += sorted((ROOT / "results").glob(f"*-{name}-aa/result.json"), reverse=True)
+        for path in candidates:
+            if not path.exists():
+                continue
+            calibration = json.loads(path.read_text()).get("calibration", [])
+            floors = {c["profile"]: c["noise_floor"] for c in calibration if c.get("noise_floor") is not None
+                      and (name == experiment or metric is None or c.get("metric") == metric)}
             if floors:
-                return floors, str(path.relative_to(ROOT))
+                source = str(path.relative_to(ROOT))
+                return floors, source if name == experiment else f"{source}, the A/A of {name}, which {experiment} extends"
     return {}, None
 
 

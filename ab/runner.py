@@ -19,6 +19,7 @@ import pathlib
 import platform
 import shlex
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -272,7 +273,7 @@ def delta_for(e, args):
         return args.delta, "--delta", {}
     if "min_effect" in e["primary"]:
         return e["primary"]["min_effect"], f"experiments/{e['name']}.toml", {}
-    floors, source = results.noise_floor(e["name"])
+    floors, source = results.noise_floor(e["name"], e["primary"].get("metric"), e.get("lineage", []))
     per_profile = {profile: max(0.03, floor) for profile, floor in floors.items()}
     if not floors:
         return 0.03, "default (3 %)", {}
@@ -492,7 +493,18 @@ def calibrate(e, cells):
     return out
 
 
+def stop_on_signals():
+    """`kill <runner>` (TERM), a closed terminal (HUP) and Ctrl-C stop a run the way Ctrl-C does: the apps it
+    started are stopped and its proxies cleared on the way out. Python's default for TERM and HUP exits at once,
+    skipping every `finally`, and a run started in the background inherits INT ignored."""
+    def interrupted(signum, frame):
+        raise KeyboardInterrupt(signal.Signals(signum).name)
+    for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(signum, interrupted)
+
+
 if __name__ == "__main__":
+    stop_on_signals()
     try:
         sys.exit(main())
     except KeyboardInterrupt:

@@ -148,6 +148,32 @@ def test_delta_is_the_noise_floor_of_each_profile_from_the_last_aa(tmp_path, mon
     assert "cross-zone 40.0 %, localhost 3.0 %" in source
 
 
+def test_a_file_without_an_aa_takes_the_floor_of_the_file_it_extends_when_it_measures_the_same_metric(tmp_path, monkeypatch):
+    monkeypatch.setattr(results, "PUBLISHED", tmp_path)
+    monkeypatch.setattr(results, "ROOT", tmp_path)
+    json = __import__("json")
+    args = type("Args", (), {"delta": None})()
+    (tmp_path / "wallet-aa").mkdir()
+    (tmp_path / "wallet-aa" / "result.json").write_text(json.dumps(
+        {"calibration": [{"profile": "localhost", "metric": "p95", "noise_floor": 0.251}]}))
+    sweep = dict(experiment(), name="wallet-sweep", lineage=["wallet"], primary={"metric": "p95", "expect": "better"})
+    delta, source, per_profile = runner.delta_for(sweep, args)
+    assert per_profile == {"localhost": 0.251}
+    assert "the A/A of wallet, which wallet-sweep extends" in source
+    capacity = dict(sweep, name="wallet-capacity", primary={"metric": "capacity", "expect": "better"})
+    assert runner.delta_for(capacity, args) == (0.03, "default (3 %)", {})
+    (tmp_path / "wallet-sweep-aa").mkdir()
+    (tmp_path / "wallet-sweep-aa" / "result.json").write_text(json.dumps(
+        {"calibration": [{"profile": "localhost", "metric": "p95", "noise_floor": 0.1}]}))
+    assert runner.delta_for(sweep, args)[2] == {"localhost": 0.1}
+
+
+def test_an_extending_file_records_what_it_extends_nearest_first():
+    e = experiments.load("wallet-sweep")
+    assert e["lineage"] == ["wallet"]
+    assert "lineage" not in experiments.load("wallet")
+
+
 def test_the_report_states_instance_lifetimes_their_start_orders_and_settling():
     lifetimes = [{"start_order": ["A", "B"], "settled": {"A": {"seconds": 2.0, "quiet": True}, "B": {"seconds": 14.1, "quiet": True}}},
                  {"start_order": ["B", "A"], "settled": {"B": {"seconds": 2.0, "quiet": True}, "A": {"seconds": 60.2, "quiet": False}}}]
@@ -259,3 +285,29 @@ def test_a_result_stored_before_controls_were_named_is_judged_by_the_same_rule()
     r = report.reproduction_of(stored)
     assert r["same"] is True and r["controls_same"] is False
     assert [c["control"] for c in r["cells"]] == [False, True]
+
+
+@pytest.mark.parametrize("signum", ["SIGTERM", "SIGHUP", "SIGINT"])
+def test_a_runner_stopped_by_a_signal_runs_its_cleanup(tmp_path, signum):
+    import signal
+    import subprocess
+    import sys
+    marker = tmp_path / "cleaned"
+    child = subprocess.Popen([sys.executable, "-c", f"""
+import signal, sys
+sys.path.insert(0, {str(runner.ROOT / 'ab')!r})
+signal.signal(signal.SIGINT, signal.SIG_IGN)  # as a run started in the background inherits it
+import runner
+runner.stop_on_signals()
+try:
+    print("ready", flush=True)
+    signal.pause()
+except KeyboardInterrupt:
+    sys.exit(130)
+finally:
+    open({str(marker)!r}, "w").write("apps stopped")
+"""], stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline().strip() == "ready"
+    child.send_signal(getattr(signal, signum))
+    assert child.wait(timeout=20) == 130
+    assert marker.read_text() == "apps stopped"
