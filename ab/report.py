@@ -183,24 +183,27 @@ def markdown(result):
     return "\n".join(out)
 
 
-def judge_reproduction(r):
-    """`same`: every claimed cell repeats its verdict; `controls_same`: every control does (None without controls)."""
-    claimed = [c for c in r["cells"] if not c.get("control")]
-    controls = [c for c in r["cells"] if c.get("control")]
-    return dict(r, same=bool(claimed) and all(c["verdict"] == c["previous"] for c in claimed),
-                controls_same=all(c["verdict"] == c["previous"] for c in controls) if controls else None)
+def cell_key(c):
+    """One verdict cell's identity across runs: its network profile, sweep value and candidate."""
+    return c["profile"], str(c.get("value")), c["candidate"]
+
+
+def judge_reproduction(r, verdict_cells):
+    """Names the controls among r's cells (a verdict cell with `expect = "any"`) and judges the reproduction:
+    `same`, every claimed cell repeats its verdict; `controls_same`, every control does (None without controls)."""
+    controls = {cell_key(c) for c in verdict_cells if c.get("expect") == "any"}
+    cells = [dict(c, control=cell_key(c) in controls) for c in r["cells"]]
+    claimed = [c for c in cells if not c["control"]]
+    controlled = [c for c in cells if c["control"]]
+    return dict(r, cells=cells, same=bool(claimed) and all(c["verdict"] == c["previous"] for c in claimed),
+                controls_same=all(c["verdict"] == c["previous"] for c in controlled) if controlled else None)
 
 
 def reproduction_of(result):
-    """The result's reproduction, with the controls named from its own verdict cells when it was stored before
-    reproductions named them (so a regenerated table judges every published result by the same rule)."""
+    """The result's reproduction judged by the current rule, from its own verdict cells (so a regenerated table
+    judges a result stored before controls were named the same way as a new one)."""
     r = result.get("reproduction")
-    if not r or all("control" in c for c in r["cells"]):
-        return r
-    controls = {(c["profile"], str(c.get("value")), c["candidate"]) for c in result.get("verdict", {}).get("cells", [])
-                if c.get("expect") == "any"}
-    cells = [dict(c, control=(c["profile"], str(c.get("value")), c["candidate"]) in controls) for c in r["cells"]]
-    return judge_reproduction(dict(r, cells=cells))
+    return r and judge_reproduction(r, result.get("verdict", {}).get("cells", []))
 
 
 def reproduction_sentence(r):
@@ -311,8 +314,8 @@ def view(result, name):
     else:
         raise SystemExit(f"unknown view {name!r}")
     r = reproduction_of(result)
-    again = "" if not r else (f" · same primary verdict as the run before it ({r['previous_started']}){controls_clause(r)}" if r["same"]
-                              else f" · primary verdict differs from the run before it ({r['previous_started']}){controls_clause(r)}")
+    again = "" if not r else (f" · {'same primary verdict as' if r['same'] else 'primary verdict differs from'} the run "
+                              f"before it ({r['previous_started']}){controls_clause(r)}")
     return table + f"\n\n<sub>{result['command']} · commit {result['machine'].get('commit')} · {result.get('started')}{again}</sub>\n"
 
 

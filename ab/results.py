@@ -46,12 +46,12 @@ def reproduction(name, verdict):
     if not path.exists():
         return None
     before = json.loads(path.read_text())
-    key = lambda c: (c["profile"], str(c.get("value")), c["candidate"])
-    previous = {key(c): c["verdict"] for c in before.get("verdict", {}).get("cells", [])}
+    previous = {report.cell_key(c): c["verdict"] for c in before.get("verdict", {}).get("cells", [])}
     cells = [{"profile": c["profile"], "value": c.get("value"), "candidate": c["candidate"], "verdict": c["verdict"],
-              "previous": previous.get(key(c)), "control": c.get("expect") == "any"} for c in verdict["cells"]]
+              "previous": previous.get(report.cell_key(c))} for c in verdict["cells"]]
     return report.judge_reproduction({"previous_started": before.get("started"),
-                                      "previous_commit": before.get("machine", {}).get("commit"), "cells": cells})
+                                      "previous_commit": before.get("machine", {}).get("commit"), "cells": cells},
+                                     verdict["cells"])
 
 
 def load_published(name):
