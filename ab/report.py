@@ -272,10 +272,10 @@ def view(result, name):
         for cell in result["cells"]:
             for v in e["variants"]:
                 runs = [r for r in cell["runs"] if r["variant"] == v["label"]]
-                held = sorted(r["capacity"] for r in runs)
-                broke = sorted(r["broke_at"] for r in runs if r.get("broke_at"))
-                rows.append((cell["network"], v["label"], ", ".join(f"{x:g}" for x in held),
-                             ", ".join(f"{x:g}" for x in broke) or f"none up to {e['capacity']['max']:g}"))
+                runs.sort(key=lambda r: (r["capacity"], r.get("broke_at") or math.inf))
+                rows.append((cell["network"], v["label"], ", ".join(f"{r['capacity']:g}" for r in runs),
+                             ", ".join(f"{r['broke_at']:g}" if r.get("broke_at") else f"none up to {e['capacity']['max']:g}"
+                                       for r in runs)))
             for c in cell.get("comparisons", []):
                 r = c["primary"]
                 rows.append((cell["network"], f"{c['candidate']} / {c['baseline']}", f"ratio {fmt(r['ratio'])}",

@@ -182,8 +182,9 @@ def run_cell(ctx, e, profile, parameter, value):
             cell["comparisons"] = compare(cell_e, cell["runs"], cell["delta"])
             if done >= cell_e["max_rounds"] or not any(c["primary"]["verdict"] == "inconclusive" and
                                                        results.expected(cell_e, c["candidate"]) != "any"
-                                                       for c in cell["comparisons"]):  # a control never grows a run
-                break
+                                                       and not c["primary"].get("censored")
+                                                       for c in cell["comparisons"]):
+                break  # a control never grows a run, nor does a capacity search that held its max: more would too
             extra = min(2, cell_e["max_rounds"] - done)
             log(f"  primary verdict inconclusive after {done} rounds: adding {extra} (cap {cell_e['max_rounds']})")
             order = stats.schedule(labels, done + extra)
@@ -252,10 +253,14 @@ def compare(e, runs, delta):
     for v in e["variants"][1:]:
         rows = []
         for metric in metric_list(e):
-            row = stats.compare(values(runs, baseline, metric), values(runs, v["label"], metric),
-                                lower_is_better=lower_is_better(e, metric), delta=delta)
+            a, b = values(runs, baseline, metric), values(runs, v["label"], metric)
+            if metric not in shapes.DIRECTIONS and all(x != x for x in a + b):
+                continue  # a mechanism no run read (a capacity search reads none): no row of dashes
+            row = stats.compare(a, b, lower_is_better=lower_is_better(e, metric), delta=delta)
             if row["n"] < 2:  # one run per side cannot show a difference from noise, however far apart they are
                 row = dict(row, verdict="inconclusive")
+            if metric == "capacity":
+                row = shapes.censor(row, runs, baseline, v["label"], e["capacity"]["max"])
             rows.append(dict(row, metric=metric, lower_is_better=lower_is_better(e, metric)))
         secondary = [r for r in rows if r["metric"] != primary]
         for r, adjusted in zip(secondary, stats.holm([r["p_value"] for r in secondary])):

@@ -204,9 +204,32 @@ def capacity_run(ctx, app, variant, round_no, load, cell):
             held = middle
         else:
             broke = middle
+    if broke is None:
+        ctx.progress.note(f"{app.label} held the search's max ({held:g}/s): its capacity is at least that (censored)")
     return {"variant": app.label, "round": round_no, "testid": f"{cell['tag']}-{app.instance}-r{round_no}",
             "capacity": held, "broke_at": broke, "steps": steps, "mechanism": {}, "invariants": invariants(ctx, variant),
             "series": []}
+
+
+def held_the_max(runs, label):
+    """How many of a variant's capacity searches never broke: each one reached the search's max, so its capacity
+    is a lower bound, not a measurement."""
+    return sum(1 for r in runs if r["variant"] == label and "broke_at" in r and r["broke_at"] is None)
+
+
+def censor(row, runs, baseline, candidate, maximum):
+    """The capacity comparison when a search held the max. A bound keeps a verdict that points its way (only the
+    candidate censored: its capacity can only be higher, so "better" stands; only the baseline: "worse" stands);
+    any other verdict becomes "inconclusive", with a warning that says to raise `[capacity] max`."""
+    held = {label: held_the_max(runs, label) for label in (baseline, candidate)}
+    if not any(held.values()):
+        return row
+    bound_way = "better" if not held[baseline] else "worse" if not held[candidate] else None
+    counts = " and ".join(f"{held[label]} of {label}'s" for label in held if held[label])
+    note = (f"{counts} searches held the search's max ({maximum:g}/s) without breaking: a capacity of at least "
+            f"{maximum:g}/s, not a measurement; raise [capacity] max")
+    return dict(row, verdict=row["verdict"] if row["verdict"] == bound_way else "inconclusive", censored=held,
+                warnings=row.get("warnings", []) + [note])
 
 
 def timed_request(url, spec, n):

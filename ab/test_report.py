@@ -311,3 +311,51 @@ finally:
     child.send_signal(getattr(signal, signum))
     assert child.wait(timeout=20) == 130
     assert marker.read_text() == "apps stopped"
+
+
+def capacity_experiment():
+    e = experiment()
+    e["load"] = {"shape": "capacity", "script": "k6/x.js"}
+    e["capacity"] = {"start": 50, "step": 50, "max": 1000}
+    e["primary"] = {"metric": "capacity", "expect": "better", "mechanisms": []}
+    return e
+
+
+def search(label, i, capacity, broke_at):
+    return {"variant": label, "round": i, "testid": f"{label}-r{i}", "capacity": capacity, "broke_at": broke_at,
+            "steps": [], "mechanism": {}, "invariants": []}
+
+
+@pytest.mark.parametrize("before, after, verdict", [
+    ((400, 420, 410), (1000, 1000, 1000), "better"),        # only the candidate held the max: its capacity is higher still
+    ((1000, 1000, 1000), (1000, 1000, 1000), "inconclusive"),  # both held it: the ratio of two bounds says nothing
+    ((1000, 1000, 1000), (990, 1000, 1000), "inconclusive"),   # a baseline bound against a candidate near it
+])
+def test_a_capacity_search_that_held_the_max_is_a_bound_not_a_measurement(before, after, verdict):
+    e = capacity_experiment()
+    runs = []
+    for i in range(3):
+        runs.append(search("A-side", i + 1, before[i], None if before[i] == 1000 else before[i] + 10))
+        runs.append(search("B-side", i + 1, after[i], None if after[i] == 1000 else after[i] + 10))
+    [comparison] = runner.compare(e, runs, 0.03)
+    primary = comparison["primary"]
+    assert primary["verdict"] == verdict
+    assert any("held the search's max (1000/s)" in w and "raise [capacity] max" in w for w in primary["warnings"])
+    assert [r["metric"] for r in comparison["rows"]] == ["capacity"]  # the mechanism no search read has no row
+
+
+def test_a_capacity_search_that_broke_everywhere_is_judged_as_measured():
+    e = capacity_experiment()
+    runs = [search(label, i, c, c + 10) for i in range(1, 4) for label, c in (("A-side", 400 + i), ("B-side", 700 + i))]
+    [comparison] = runner.compare(e, runs, 0.03)
+    assert comparison["primary"]["verdict"] == "better" and "censored" not in comparison["primary"]
+
+
+def test_the_capacity_table_says_which_search_never_broke():
+    e = capacity_experiment()
+    runs = [search("A-side", 1, 400, 410), search("A-side", 2, 1000, None), search("B-side", 1, 1000, None)]
+    result = {"experiment": e, "command": "./perflab ab x", "started": "t", "machine": {"commit": "c"},
+              "cells": [{"network": "localhost", "profile": "localhost", "runs": runs, "comparisons": []}]}
+    table = report.view(result, "capacity")
+    assert "| A-side | 400, 1,000 | 410, none up to 1,000 |" in table or "| A-side | 400, 1000 | 410, none up to 1000 |" in table
+    assert "| B-side | 1000 | none up to 1000 |" in table or "| B-side | 1,000 | none up to 1,000 |" in table

@@ -24,6 +24,9 @@ import org.springframework.stereotype.Service;
  * the cache. Fast because the
  * connection and the row locks are held for 5 round trips instead of 12: {@code perflab_wallet_transfer_statements}
  * = 5 with {@code perflab.wallet.cache=redis} (7 without), and {@code hikaricp_connections_usage_seconds} drops.
+ * Its preset also keeps the pool's connections in manual-commit mode ({@code spring.datasource.hikari.auto-commit=false}),
+ * so the transaction costs no {@code SET autocommit} round trips around it: "MariaDB commands per transfer" in
+ * {@code ./perflab ab wallet-autocommit}.
  */
 @Service
 @ConditionalOnProperty(name = "perflab.wallet.transfer", havingValue = "optimized")
