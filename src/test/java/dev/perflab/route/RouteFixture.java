@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * A small university written straight into MariaDB: three walkways between intersections A and B (a chain of
@@ -21,13 +23,22 @@ final class RouteFixture {
     private static final AtomicLong VERSIONS = new AtomicLong(System.currentTimeMillis());
 
     private final JdbcTemplate jdbc;
+    private final TransactionTemplate transaction;
 
     RouteFixture(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
+        this.transaction = new TransactionTemplate(new DataSourceTransactionManager(jdbc.getDataSource()));
     }
 
-    /** (Re)creates university {@code univId}; returns its route version. */
+    /**
+     * (Re)creates university {@code univId} in one transaction (a pool in manual-commit mode, as the after preset's,
+     * would roll back writes made outside one); returns its route version.
+     */
     long create(long univId) {
+        return transaction.execute(status -> write(univId));
+    }
+
+    private long write(long univId) {
         long version = VERSIONS.incrementAndGet();
         jdbc.update("DELETE FROM route WHERE univ_id = ?", univId);
         jdbc.update("DELETE FROM node WHERE univ_id = ?", univId);

@@ -6,22 +6,32 @@ import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.support.GeneratedKeyHolder;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /** Members and wallets of one test, created through SQL with a phone and the PIN 1234, like the seeder's. */
 public final class WalletFixtures {
 
     public static final String PIN = "1234";
     private final JdbcTemplate jdbc;
+    private final TransactionTemplate transaction;
 
     public WalletFixtures(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
+        this.transaction = new TransactionTemplate(new DataSourceTransactionManager(jdbc.getDataSource()));
     }
 
     public record Account(long id, String phone, String name) {
     }
 
+    /** A member and its wallet, in one transaction: a pool in manual-commit mode (the after preset's) would roll back
+     * writes made outside one when the connection returns. */
     public Account account(String balance) {
+        return transaction.execute(status -> newAccount(balance));
+    }
+
+    private Account newAccount(String balance) {
         String phone = "09" + String.format("%013d", ThreadLocalRandom.current().nextLong(10_000_000_000_000L));
         String name = "Tester " + phone.substring(9);
         GeneratedKeyHolder key = new GeneratedKeyHolder();
