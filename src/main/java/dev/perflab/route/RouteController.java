@@ -28,12 +28,15 @@ class RouteController {
     private final RouteLoader loader;
     private final RouteRepository repository;
     private final RouteBulkhead bulkhead;
+    private final RouteResponseWriter writer;
     private final Timer loadTimer;
     private final Timer compressTimer;
     private final Timer writeTimer;
 
-    RouteController(RouteLoader loader, RouteRepository repository, RouteBulkhead bulkhead, MeterRegistry registry) {
+    RouteController(RouteLoader loader, RouteRepository repository, RouteBulkhead bulkhead, RouteResponseWriter writer,
+            MeterRegistry registry) {
         this.loader = loader;
+        this.writer = writer;
         this.repository = repository;
         this.bulkhead = bulkhead;
         this.loadTimer = phase(registry, "load");
@@ -50,7 +53,7 @@ class RouteController {
             response.setContentType(MediaType.APPLICATION_JSON_VALUE);
             Timer.Sample sample = Timer.start();
             try {
-                RouteResponseWriter.write(response.getOutputStream(), univId, version, graph, cores);
+                writer.write(response.getOutputStream(), univId, version, graph, cores);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

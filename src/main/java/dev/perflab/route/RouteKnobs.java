@@ -11,6 +11,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param cache           {@code off}: read MariaDB on every request; {@code redis}: cache-aside in Redis
  * @param layout          {@code single}: the whole university under one key; {@code batched}: {@link #batchSize} routes per key
  * @param codec           how a cached batch is encoded: {@code jackson}, {@code fastjson2}, {@code fastjson2-jsonb}, {@code fory}
+ * @param writer          the JSON library that writes the response, for every variant: {@code fastjson2} (the default)
+ *                        or {@code jackson}
  * @param batchSize       routes per cached key (and per database fetch) in the batched layout; the seed used 2,500
  * @param ttl             how long cached batches live; a version change makes them unusable sooner
  * @param redisRetryAfter after a Redis failure, how long requests go straight to the database before Redis is tried again
@@ -26,6 +28,7 @@ public record RouteKnobs(
         @DefaultValue("off") Cache cache,
         @DefaultValue("single") Layout layout,
         @DefaultValue("jackson") Codec codec,
+        @DefaultValue("fastjson2") Writer writer,
         @DefaultValue("2500") int batchSize,
         @DefaultValue("30m") Duration ttl,
         @DefaultValue("5s") Duration redisRetryAfter,
@@ -59,5 +62,9 @@ public record RouteKnobs(
 
     public enum Codec {
         JACKSON, FASTJSON2, FASTJSON2_JSONB, FORY
+    }
+
+    public enum Writer {
+        JACKSON, FASTJSON2
     }
 }

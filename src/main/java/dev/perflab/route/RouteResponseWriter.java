@@ -1,66 +1,17 @@
 package dev.perflab.route;
 
+import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
 
-import tools.jackson.core.JsonGenerator;
-import tools.jackson.databind.json.JsonMapper;
-
 /**
- * Writes the routes response with Jackson's streaming generator: no intermediate tree, no reflection, the same
- * for every variant so that the variants differ only where they should.
+ * Writes the routes response: {@code {univId, version, routeCount, nodeCount, coreRouteCount, nodes: [{id, lat, lng}],
+ * coreRoutes: [{node1, node2, distance, cautionFactors, dangerFactors, nodes}]}}. Shared by every variant, so that the
+ * variants differ only where they should; {@code perflab.route.writer} picks the JSON library
+ * ({@code perflab_route_phase_seconds{phase="write"}} is its time per request).
  */
-final class RouteResponseWriter {
+public interface RouteResponseWriter {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-
-    private RouteResponseWriter() {
-    }
-
-    static void write(OutputStream out, long univId, long version, RouteGraph graph, List<RouteGraph.CoreRoute> cores) {
-        try (JsonGenerator g = JSON.createGenerator(out)) {
-            g.writeStartObject();
-            g.writeNumberProperty("univId", univId);
-            g.writeNumberProperty("version", version);
-            g.writeNumberProperty("routeCount", graph.routeCount());
-            g.writeNumberProperty("nodeCount", graph.nodeCount());
-            g.writeNumberProperty("coreRouteCount", cores.size());
-            g.writeArrayPropertyStart("nodes");
-            RouteGraph.NodeTable nodes = graph.nodes();
-            for (int i = 0; i < nodes.size(); i++) {
-                g.writeStartObject();
-                g.writeNumberProperty("id", nodes.id(i));
-                g.writeNumberProperty("lat", nodes.lat(i));
-                g.writeNumberProperty("lng", nodes.lng(i));
-                g.writeEndObject();
-            }
-            g.writeEndArray();
-            g.writeArrayPropertyStart("coreRoutes");
-            for (RouteGraph.CoreRoute core : cores) {
-                writeCore(g, core);
-            }
-            g.writeEndArray();
-            g.writeEndObject();
-        }
-    }
-
-    private static void writeCore(JsonGenerator g, RouteGraph.CoreRoute core) {
-        g.writeStartObject();
-        g.writeNumberProperty("node1", core.node1());
-        g.writeNumberProperty("node2", core.node2());
-        g.writeNumberProperty("distance", core.distance());
-        writeNames(g, "cautionFactors", core.cautionFactors());
-        writeNames(g, "dangerFactors", core.dangerFactors());
-        g.writeName("nodes");
-        g.writeArray(core.nodeIds(), 0, core.nodeIds().length);
-        g.writeEndObject();
-    }
-
-    private static void writeNames(JsonGenerator g, String name, List<? extends Enum<?>> values) {
-        g.writeArrayPropertyStart(name);
-        for (Enum<?> value : values) {
-            g.writeString(value.name());
-        }
-        g.writeEndArray();
-    }
+    void write(OutputStream out, long univId, long version, RouteGraph graph, List<RouteGraph.CoreRoute> cores)
+            throws IOException;
 }

@@ -17,7 +17,8 @@ class RouteBulkheadTest {
 
     @Test
     void aRequestBeyondTheLimitWaitsThenIsTurnedAwayWith503() throws Exception {
-        RouteKnobs knobs = new RouteKnobs(RouteKnobs.Cache.OFF, RouteKnobs.Layout.SINGLE, RouteKnobs.Codec.JACKSON, 2500,
+        RouteKnobs knobs = new RouteKnobs(RouteKnobs.Cache.OFF, RouteKnobs.Layout.SINGLE, RouteKnobs.Codec.JACKSON,
+                RouteKnobs.Writer.FASTJSON2, 2500,
                 Duration.ofMinutes(30), Duration.ofSeconds(5), Duration.ofSeconds(30), 8, Duration.ofSeconds(5), 1,
                 Duration.ofMillis(50));
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
