@@ -110,8 +110,8 @@ public final class RouteGraph {
 
     private static int mask(List<? extends Enum<?>> factors) {
         int mask = 0;
-        for (Enum<?> factor : factors) {
-            mask |= 1 << factor.ordinal();
+        for (int i = 0; i < factors.size(); i++) { // indexed: an iterator per route was a sixth of the bytes allocated
+            mask |= 1 << factors.get(i).ordinal();
         }
         return mask;
     }
