@@ -18,7 +18,9 @@ public record RouteBatch(long univId, long version, int index, List<LightRoute> 
      * that no codec mistakes it for a property.
      */
     public static boolean wellFormed(RouteBatch batch) {
-        for (LightRoute route : batch.routes()) {
+        List<LightRoute> routes = batch.routes();
+        for (int i = 0; i < routes.size(); i++) { // indexed, here and below: no iterator per route and per list
+            LightRoute route = routes.get(i);
             if (route == null || route.node1() == null || route.node2() == null
                     || hasNull(route.cautionFactors()) || hasNull(route.dangerFactors())) {
                 return false;
@@ -28,8 +30,8 @@ public record RouteBatch(long univId, long version, int index, List<LightRoute> 
     }
 
     private static boolean hasNull(List<?> list) { // List.of(...).contains(null) would throw
-        for (Object element : list) {
-            if (element == null) {
+        for (int i = 0; i < list.size(); i++) {
+            if (list.get(i) == null) {
                 return true;
             }
         }

@@ -18,7 +18,9 @@ public final class RouteGraph {
     private final EdgeTable edges = new EdgeTable();
 
     public void add(RouteBatch batch) {
-        for (LightRoute route : batch.routes()) {
+        List<LightRoute> routes = batch.routes();
+        for (int i = 0; i < routes.size(); i++) {
+            LightRoute route = routes.get(i);
             int a = node(route.node1());
             int b = node(route.node2());
             edges.add(a, b, route.distance(), mask(route.cautionFactors()), mask(route.dangerFactors()));
