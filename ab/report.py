@@ -134,7 +134,10 @@ def aa_sentence(c):
 
 
 def md_table(head, rows):
-    return "\n".join(["| " + " | ".join(head) + " |", "|" + "---|" * len(head)] + ["| " + " | ".join(str(x) for x in r) + " |" for r in rows])
+    """A Markdown table; a '|' inside a cell (a sweep cell's title has one) is escaped, so it stays in its column."""
+    def cell(x):
+        return str(x).replace("|", "\\|")
+    return "\n".join(["| " + " | ".join(head) + " |", "|" + "---|" * len(head)] + ["| " + " | ".join(cell(x) for x in r) + " |" for r in rows])
 
 
 def lifetimes_sentence(lifetimes):

@@ -134,6 +134,15 @@ def test_the_mechanisms_view_lists_each_declared_mechanism_per_network():
     assert "p95" not in table.split("<sub>")[0]
 
 
+def test_a_sweep_cell_keeps_its_title_in_one_column_of_a_markdown_table():
+    r = result()
+    r["cells"][0].update(parameter="app.perflab.route.codec", value="fory")
+    table = report.view(r, "mechanisms").split("<sub>")[0].strip().splitlines()
+    columns = {line.replace("\\|", "").count("|") for line in table}
+    assert columns == {7}
+    assert "localhost: every service on localhost, no proxy \\| app.perflab.route.codec = fory" in table[2]
+
+
 def test_delta_is_the_noise_floor_of_each_profile_from_the_last_aa(tmp_path, monkeypatch):
     monkeypatch.setattr(results, "PUBLISHED", tmp_path)
     monkeypatch.setattr(results, "ROOT", tmp_path)
