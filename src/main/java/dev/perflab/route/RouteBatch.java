@@ -1,6 +1,7 @@
 package dev.perflab.route;
 
 import java.util.List;
+import java.util.RandomAccess;
 
 /**
  * The unit of caching: up to {@code batch-size} routes of one university, stamped with the university's route
@@ -14,27 +15,35 @@ public record RouteBatch(long univId, long version, int index, List<LightRoute> 
     }
 
     /**
-     * Every route has both nodes and no null factor: what a decoded value must satisfy before it is used. Static, so
-     * that no codec mistakes it for a property.
+     * Every route has both nodes and no null factor, and every list is array-backed ({@link RandomAccess}): what a
+     * decoded value must satisfy before it is used. The lists are walked by index here and in {@link RouteGraph}, and
+     * every codec decodes to such lists; a value that brings a linked list (Fory writes the concrete class) would make
+     * each of those walks quadratic. Static, so that no codec mistakes it for a property.
      */
     public static boolean wellFormed(RouteBatch batch) {
         List<LightRoute> routes = batch.routes();
+        if (!(routes instanceof RandomAccess)) {
+            return false;
+        }
         for (int i = 0; i < routes.size(); i++) { // indexed, here and below: no iterator per route and per list
             LightRoute route = routes.get(i);
             if (route == null || route.node1() == null || route.node2() == null
-                    || hasNull(route.cautionFactors()) || hasNull(route.dangerFactors())) {
+                    || !indexedWithoutNull(route.cautionFactors()) || !indexedWithoutNull(route.dangerFactors())) {
                 return false;
             }
         }
         return true;
     }
 
-    private static boolean hasNull(List<?> list) { // List.of(...).contains(null) would throw
+    private static boolean indexedWithoutNull(List<?> list) { // List.of(...).contains(null) would throw
+        if (!(list instanceof RandomAccess)) {
+            return false;
+        }
         for (int i = 0; i < list.size(); i++) {
             if (list.get(i) == null) {
-                return true;
+                return false;
             }
         }
-        return false;
+        return true;
     }
 }

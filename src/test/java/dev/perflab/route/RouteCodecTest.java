@@ -2,7 +2,9 @@ package dev.perflab.route;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedList;
 import java.util.List;
+import java.util.RandomAccess;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
@@ -63,6 +65,21 @@ class RouteCodecTest {
         for (byte[] junk : List.of("not a batch".getBytes(StandardCharsets.UTF_8), new byte[] {0, 1, 2, 3, 4, 5},
                 "[1,2,3]".getBytes(StandardCharsets.UTF_8), new byte[0])) {
             assertThatThrownBy(() -> codec.decode(junk, 7, 3)).as(codec.name()).isInstanceOf(RouteCodecException.class);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("codecs")
+    void acceptsOnlyArrayBackedListsWhichTheGraphWalksByIndex(RouteCodec codec) {
+        RouteBatch linked = new RouteBatch(7, 42, 3, new LinkedList<>(sample(3).routes()));
+        assertThat(RouteBatch.wellFormed(linked)).isFalse();
+        assertThat(RouteBatch.wellFormed(sample(3))).isTrue();
+        byte[] bytes = codec.encode(linked);
+        try { // JSON decodes an array to an ArrayList, so the value is fine; a binary codec may keep the linked list
+            RouteBatch decoded = codec.decode(bytes, 7, 3);
+            assertThat(decoded.routes()).isInstanceOf(RandomAccess.class).hasSize(3);
+        } catch (RouteCodecException rejected) {
+            assertThat(codec.name()).isEqualTo("fory");
         }
     }
 
