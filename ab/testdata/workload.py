@@ -18,7 +18,7 @@ sys.path.insert(0, str(HERE.parent))
 import flame  # noqa: E402
 import jfr  # noqa: E402
 
-ROUNDS = 10_000  # about 3 s of CPU for the cruncher thread
+ROUNDS = 20_000  # about 6 s of CPU for the cruncher thread: more allocation samples
 HEAP = "-Xmx256m"  # small enough for young collections within ROUNDS
 _recorded = {}
 _folder = pathlib.Path(tempfile.mkdtemp(prefix="perflab-jfr-test-"))
