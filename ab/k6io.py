@@ -3,8 +3,10 @@ handleSummary writes it where SUMMARY points) and the web dashboard's HTML expor
 import csv
 import functools
 import json
+import math
 import os
 import pathlib
+import resource
 import subprocess
 
 import numpy as np
@@ -36,10 +38,33 @@ def run(script, base_url, env, testid, variant, out_dir=None, dashboard=False, p
         return run_segmented(script, base_url, env, testid, variant, out_dir, processes, timeout)
     process, paths = start(script, base_url, env, testid, variant, out_dir, dashboard, prometheus_rw)
     try:
-        code = process.wait(timeout=timeout)
+        with ChildrenCpu() as cpu:
+            code = process.wait(timeout=timeout)
     finally:
         process.sink.close()
+    paths["cpu_seconds"] = cpu.seconds
     return code, paths
+
+
+class ChildrenCpu:
+    """CPU seconds (user + system) of the child processes reaped inside the block, from getrusage(RUSAGE_CHILDREN):
+    around the wait for k6, k6's own CPU, which /proc no longer shows once it has exited. Only k6 is waited for
+    there; a child another thread reaps meanwhile would count too (the runner's other children are reaped
+    outside that wait)."""
+
+    def __enter__(self):
+        self.before = _children_cpu()
+        self.seconds = math.nan
+        return self
+
+    def __exit__(self, *exc):
+        self.seconds = _children_cpu() - self.before
+        return False
+
+
+def _children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def start(script, base_url, env, testid, variant, out_dir=None, dashboard=False, prometheus_rw=None, segment=None):
@@ -74,13 +99,14 @@ def run_segmented(script, base_url, env, testid, variant, out_dir, n, timeout=No
     started = [start(script, base_url, env, testid, variant, out_dir, segment=(part, sequence, i + 1))
                for i, part in enumerate(parts)]
     codes = []
-    for process, _ in started:
-        try:
-            codes.append(process.wait(timeout=timeout))
-        finally:
-            process.sink.close()
+    with ChildrenCpu() as cpu:
+        for process, _ in started:
+            try:
+                codes.append(process.wait(timeout=timeout))
+            finally:
+                process.sink.close()
     paths = {"csv": [p["csv"] for _, p in started], "summary": [p["summary"] for _, p in started],
-             "log": started[0][1]["log"], "logs": [p["log"] for _, p in started]}
+             "log": started[0][1]["log"], "logs": [p["log"] for _, p in started], "cpu_seconds": cpu.seconds}
     return max(codes), paths
 
 

@@ -4,7 +4,9 @@ alongside the load. Mechanism kinds, as declared in an experiment's [[mechanism]
 
   delta          a counter's increase                       ratio      a counter's increase per another's (per = "requests": per request sent)
   gauge_max      the highest sampled value of a gauge        gauge_mean the mean of the sampled values
-  cpu            CPU seconds of `process` (app | mariadb) per `per` (a counter, or "requests")
+  cpu            CPU seconds of `process` per `per` (a counter, or "requests"): app, mariadb, redis, k6 (the load
+                 generator's own processes, from their resource usage when they exit) or machine (every core's
+                 non-idle time, from /proc/stat: what the whole machine spent)
   mariadb_status a SHOW GLOBAL STATUS counter's increase per `per` (e.g. Questions per transfer)
   probe          a number a `command` prints while the load runs (`pattern`, a regex with one group, or `key` for
                  KEY=VALUE), e.g. Redis's small-command latency
@@ -32,12 +34,29 @@ def process_cpu_seconds(pid):
         return math.nan
 
 
-def mariadb_pid():
+def machine_cpu_seconds(stat="/proc/stat"):
+    """Non-idle CPU seconds of all cores since boot (user, nice, system, irq, softirq, steal), from /proc/stat."""
+    try:
+        for line in pathlib.Path(stat).read_text().splitlines():
+            if line.startswith("cpu "):
+                ticks = [int(v) for v in line.split()[1:]]
+                return (sum(ticks[:8]) - ticks[3] - ticks[4]) / CLOCK_TICKS  # idle and iowait are not work
+    except (OSError, ValueError):
+        pass
+    return math.nan
+
+
+def stack_pid(service):
+    """The pid of a native-stack service (mariadb, redis), or None when it does not run here."""
     state = subprocess.run([str(ROOT / "stack" / "native.sh"), "bin"], capture_output=True, text=True).stdout.strip()
     try:
-        return int((pathlib.Path(state).parent / "run" / "mariadb.pid").read_text().strip())
+        return int((pathlib.Path(state).parent / "run" / f"{service}.pid").read_text().strip())
     except (OSError, ValueError):
         return None
+
+
+def mariadb_pid():
+    return stack_pid("mariadb")
 
 
 def mariadb_status(env, names):
@@ -86,19 +105,31 @@ class Window:
         self.status_names = sorted({m["variable"] for m in mechanisms if m.get("kind") == "mariadb_status"})
         self.gauges = [m for m in mechanisms if m.get("kind", "delta").startswith("gauge")]
         self.probes = [m for m in mechanisms if m.get("kind") == "probe"]
+        self.k6_cpu = math.nan  # set by load_generator_cpu: k6 is measured when it exits, not from /proc
 
     def __enter__(self):
         local = self.app.pid() is not None  # a remote lab's processes and database are not this machine's
         self.db_pid = mariadb_pid() if local else None
+        self.redis_pid = stack_pid("redis") if local else None
+        self.local = local
         if not local:
             self.status_names = []
         self.before = prom.scrape(self.app.url)
-        self.cpu_before = {"app": process_cpu_seconds(self.app.pid()), "mariadb": process_cpu_seconds(self.db_pid)}
+        self.cpu_before = self._cpu()
         self.status_before = mariadb_status(self.env, self.status_names)
         self.sampler = GaugeSampler(self.app.url, self.gauges)
         self.sampler.start()
         self.probe_processes = [self._start_probe(m) for m in self.probes]
         return self
+
+    def _cpu(self):
+        return {"app": process_cpu_seconds(self.app.pid()), "mariadb": process_cpu_seconds(self.db_pid),
+                "redis": process_cpu_seconds(self.redis_pid),
+                "machine": machine_cpu_seconds() if self.local else math.nan, "k6": 0.0}
+
+    def load_generator_cpu(self, seconds):
+        """The CPU seconds k6 spent on this window's run (k6io.run measures them when its processes exit)."""
+        self.k6_cpu = seconds if seconds is not None else math.nan
 
     def _start_probe(self, m):
         command = m["command"].format(seconds=max(1, int(self.duration_s) - 4), port=self.app.port)
@@ -107,7 +138,7 @@ class Window:
     def __exit__(self, *exc):
         self.sampler.stop()
         self.after = prom.scrape(self.app.url)
-        self.cpu_after = {"app": process_cpu_seconds(self.app.pid()), "mariadb": process_cpu_seconds(self.db_pid)}
+        self.cpu_after = {**self._cpu(), "k6": self.k6_cpu}
         self.status_after = mariadb_status(self.env, self.status_names)
         self.probe_output = {}
         for m, process in zip(self.probes, self.probe_processes):

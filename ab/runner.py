@@ -89,10 +89,13 @@ class Context:
         self.out_dir = out_dir
         self.toxiproxy = network.Toxiproxy(env)
         self.links = {}  # the current cell's network links (run_cell)
-        self.jfr = shapes.Jfr(enabled=not args.no_jfr and e["load"]["shape"] in ("open", "closed"))
-        self.dashboard = not args.smoke
+        # [load] observe = false: no JFR, no k6 dashboard, no k6 metrics to Prometheus; the runs cost the machine only
+        # the load and the app, as a capacity step does (an experiment that measures the machine's CPU per request)
+        observe = e["load"].get("observe", True)
+        self.jfr = shapes.Jfr(enabled=observe and not args.no_jfr and e["load"]["shape"] in ("open", "closed"))
+        self.dashboard = observe and not args.smoke
         prometheus = f"http://127.0.0.1:{env['PERFLAB_PROMETHEUS_PORT']}"
-        self.prometheus_rw = f"{prometheus}/api/v1/write" if port_open(int(env["PERFLAB_PROMETHEUS_PORT"])) else None
+        self.prometheus_rw = f"{prometheus}/api/v1/write" if observe and port_open(int(env["PERFLAB_PROMETHEUS_PORT"])) else None
         self.progress = None
 
 

@@ -136,6 +136,7 @@ def measured_run(ctx, app, variant, round_no, load, cell):
                                    dashboard=ctx.dashboard, prometheus_rw=ctx.prometheus_rw,
                                    processes=int(variant.get("k6_processes", load.get("processes", 1))))
             took = time.time() - started
+            window.load_generator_cpu(paths.get("cpu_seconds"))
             jfr = ctx.jfr.stop(app.pid(), ctx.out_dir / f"{testid}.jfr")
     finally:
         if fault:

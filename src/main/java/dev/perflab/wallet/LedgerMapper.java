@@ -12,6 +12,6 @@ public interface LedgerMapper {
 
     List<LedgerCode> findByCodes(List<String> codes);
 
-    /** One multi-row INSERT for all entries of a transfer (both variants: the seed had this right already). */
-    int insertEntries(List<LedgerRow> rows);
+    /** One 4-row INSERT for all entries of a transfer (both variants: the seed had this right already). */
+    int insertEntries(TransferLedger entries);
 }

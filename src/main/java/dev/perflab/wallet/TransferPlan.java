@@ -77,15 +77,12 @@ public final class TransferPlan {
                 command.amount(), receiver.balance(), receiverAfter(), sender.memberId(), senderName);
     }
 
-    /**
-     * Four balanced rows: money leaves the sender's wallet (the bank owes the sender less, and holds less for
-     * wallets), then arrives in the receiver's (the bank owes the receiver more, and holds more).
-     */
-    public List<LedgerRow> ledger(LedgerCode payable, LedgerCode asset) {
+    /** The four balanced ledger rows of this transfer ({@link TransferLedger}). */
+    public TransferLedger ledger(LedgerCode payable, LedgerCode asset) {
         BigDecimal amount = command.amount();
         BigDecimal zero = Money.of(BigDecimal.ZERO);
         String group = command.transferId();
-        return List.of(
+        return new TransferLedger(
                 new LedgerRow(group, sender.id(), payable.id(), amount, zero),
                 new LedgerRow(group, sender.id(), asset.id(), zero, amount),
                 new LedgerRow(group, receiver.id(), asset.id(), amount, zero),

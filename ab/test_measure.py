@@ -1,0 +1,29 @@
+"""The CPU sources of the `cpu` mechanism kind: the machine's non-idle time and the load generator's own CPU."""
+import math
+import subprocess
+import sys
+
+import k6io
+import measure
+
+SPIN = "import time\nwhile time.process_time() < {0}: pass"
+
+
+def test_machine_cpu_counts_every_busy_state_but_idle_and_iowait(tmp_path):
+    stat = tmp_path / "stat"
+    # user nice system idle iowait irq softirq steal guest guest_nice
+    stat.write_text("cpu  100 20 30 5000 700 4 6 40 0 0\ncpu0 50 10 15 2500 350 2 3 20 0 0\nintr 1 2 3\n")
+    assert measure.machine_cpu_seconds(stat) == (100 + 20 + 30 + 4 + 6 + 40) / measure.CLOCK_TICKS
+
+
+def test_machine_cpu_is_nan_without_a_readable_stat(tmp_path):
+    assert math.isnan(measure.machine_cpu_seconds(tmp_path / "missing"))
+
+
+def test_children_cpu_counts_the_child_reaped_inside_the_block_and_not_one_reaped_before():
+    earlier = subprocess.Popen([sys.executable, "-c", SPIN.format(0.6)])
+    earlier.wait()
+    spinner = subprocess.Popen([sys.executable, "-c", SPIN.format(0.4)])
+    with k6io.ChildrenCpu() as cpu:
+        spinner.wait()
+    assert 0.4 <= cpu.seconds < 0.6 + 0.3  # its own 0.4 s and the interpreter's start, not the earlier 0.6 s
