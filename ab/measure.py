@@ -11,6 +11,7 @@ alongside the load. Mechanism kinds, as declared in an experiment's [[mechanism]
   probe          a number a `command` prints while the load runs (`pattern`, a regex with one group, or `key` for
                  KEY=VALUE), e.g. Redis's small-command latency
 """
+import functools
 import math
 import os
 import pathlib
@@ -46,11 +47,17 @@ def machine_cpu_seconds(stat="/proc/stat"):
     return math.nan
 
 
+@functools.cache
+def _stack_run_dir():
+    """Where the native stack keeps its pid files (asked of stack/native.sh once per runner process)."""
+    state = subprocess.run([str(ROOT / "stack" / "native.sh"), "bin"], capture_output=True, text=True).stdout.strip()
+    return pathlib.Path(state).parent / "run"
+
+
 def stack_pid(service):
     """The pid of a native-stack service (mariadb, redis), or None when it does not run here."""
-    state = subprocess.run([str(ROOT / "stack" / "native.sh"), "bin"], capture_output=True, text=True).stdout.strip()
     try:
-        return int((pathlib.Path(state).parent / "run" / f"{service}.pid").read_text().strip())
+        return int((_stack_run_dir() / f"{service}.pid").read_text().strip())
     except (OSError, ValueError):
         return None
 
@@ -115,7 +122,7 @@ class Window:
         if not local:
             self.status_names = []
         self.before = prom.scrape(self.app.url)
-        self.cpu_before = self._cpu()
+        self.cpu_before = {**self._cpu(), "k6": 0.0}  # k6's CPU is what its run spent (load_generator_cpu)
         self.status_before = mariadb_status(self.env, self.status_names)
         self.sampler = GaugeSampler(self.app.url, self.gauges)
         self.sampler.start()
@@ -125,7 +132,7 @@ class Window:
     def _cpu(self):
         return {"app": process_cpu_seconds(self.app.pid()), "mariadb": process_cpu_seconds(self.db_pid),
                 "redis": process_cpu_seconds(self.redis_pid),
-                "machine": machine_cpu_seconds() if self.local else math.nan, "k6": 0.0}
+                "machine": machine_cpu_seconds() if self.local else math.nan}
 
     def load_generator_cpu(self, seconds):
         """The CPU seconds k6 spent on this window's run (k6io.run measures them when its processes exit)."""
