@@ -142,6 +142,13 @@ def rows(paths):
             yield from csv.DictReader(f)
 
 
+def served(paths):
+    """Requests k6 completed without failing in any of the script's scenarios (setup() and teardown(), which carry no
+    scenario tag, left out): what the app served, a second scenario's requests included."""
+    return sum(1 for row in rows(paths)
+               if row["metric_name"] == "http_req_failed" and row.get("scenario") and float(row["metric_value"]) == 0)
+
+
 def dropped_iterations(paths, scenario=None):
     """Iterations of the scenario (all when None) k6 could not start in time (an open model that outran its VUs):
     the runner counts them as failed requests."""

@@ -6,7 +6,8 @@ import math
 import pathlib
 
 NAMES = {"avg": "avg (ms)", "p50": "p50 (ms)", "p90": "p90 (ms)", "p95": "p95 (ms)", "p99": "p99 (ms)", "max": "max (ms)",
-         "tps": "throughput (/s)", "error_rate": "errors", "capacity": "capacity (/s)", "first_ms": "first request (ms)",
+         "tps": "throughput (/s)", "error_rate": "errors", "capacity": "capacity (/s)",
+         "served": "served at capacity (/s)", "first_ms": "first request (ms)",
          "second_ms": "second request (ms)", "first_over_second": "first / second", "ready_ms": "ready (ms)",
          "success_pct": "success (%)", "first100_p99": "first 100 p99 (ms)", "first1000_p99": "first 1k p99 (ms)",
          "steady_p99": "steady p99 (ms)", "first100_p99_over_steady": "first 100 p99 / steady"}
@@ -36,7 +37,7 @@ def pct(ratio):
 
 
 def run_line(run):
-    keys = [k for k in ("p50", "p95", "tps", "error_rate", "capacity", "first_ms", "second_ms", "ready_ms", "success_pct") if k in run]
+    keys = [k for k in ("p50", "p95", "tps", "error_rate", "capacity", "served", "first_ms", "second_ms", "ready_ms", "success_pct") if k in run]
     parts = [f"{NAMES.get(k, k)} {fmt(run[k], k)}" for k in keys]
     parts += [f"{k} {fmt(v)}" for k, v in run.get("mechanism", {}).items()]
     if run.get("steady") and not run["steady"].get("steady", True):
@@ -278,12 +279,14 @@ def view(result, name):
                 runs.sort(key=lambda r: (r["capacity"], r.get("broke_at") or math.inf))
                 rows.append((cell["network"], v["label"], ", ".join(f"{r['capacity']:g}" for r in runs),
                              ", ".join(f"{r['broke_at']:g}" if r.get("broke_at") else f"none up to {e['capacity']['max']:g}"
-                                       for r in runs)))
+                                       for r in runs),
+                             ", ".join(f"{r['served']:.0f}" if r.get("served") is not None else "–" for r in runs)))
             for c in cell.get("comparisons", []):
                 r = c["primary"]
                 rows.append((cell["network"], f"{c['candidate']} / {c['baseline']}", f"ratio {fmt(r['ratio'])}",
-                             f"{interval_text(r)}: {r['verdict']}"))
-        table = md_table(("network", "variant", "held at (/s, per round)", "broke at (/s)"), rows)
+                             f"{interval_text(r)}: {r['verdict']}", ""))
+        table = md_table(("network", "variant", "held at (/s, per round)", "broke at (/s)",
+                          "served at the held rate (requests/s, every scenario)"), rows)
     elif name == "mechanisms":
         names = {m["name"] for m in e.get("mechanism", [])}
         rows = []

@@ -257,8 +257,9 @@ def compare(e, runs, delta):
         rows = []
         for metric in metric_list(e):
             a, b = values(runs, baseline, metric), values(runs, v["label"], metric)
-            if metric not in shapes.DIRECTIONS and all(x != x for x in a + b):
-                continue  # a mechanism no run read (a capacity search reads none): no row of dashes
+            if metric != primary and all(x != x for x in a + b):
+                continue  # a metric no run read (a mechanism of a capacity search, a search stored before it was
+                # measured): no row of dashes
             row = stats.compare(a, b, lower_is_better=lower_is_better(e, metric), delta=delta)
             if row["n"] < 2:  # one run per side cannot show a difference from noise, however far apart they are
                 row = dict(row, verdict="inconclusive")
