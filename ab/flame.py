@@ -9,7 +9,10 @@
     read_collapsed(path)                    that file as {stack tuple: count}
 
 Each `jfr` argument is one .jfr file or a list of them (several runs of one side are concatenated: a JFR
-file is a sequence of self-contained chunks). Only jdk.ExecutionSample is kept (`jfr scrub`): the converter
+file is a sequence of self-contained chunks). One kind of CPU sample is kept (`jfr scrub`), the one every given
+recording has: jdk.CPUTimeSample (JDK 25 on Linux, recorded by the runner: a sample per slice of a thread's CPU
+time, time in system calls included, such as the socket writes and reads of a request) and otherwise
+jdk.ExecutionSample (threads running Java code only: a thread inside a system call is not sampled). The converter
 would otherwise mix in jdk.NativeMethodSample, threads waiting in native code, which burn no CPU. Lambda and
 hidden-class names are normalized (--norm) and class names dotted (--dot), so that the same code matches
 across two JVMs.
@@ -81,8 +84,27 @@ def _new_file(workdir, suffix):
     return pathlib.Path(name)
 
 
-def cpu_recording(jfr, workdir):
-    """One .jfr in workdir with only the jdk.ExecutionSample events of the given recording(s)."""
+# event: the converter's options (with none it reads jdk.ExecutionSample; its --cpu means async-profiler's own events)
+CPU_EVENTS = {"jdk.CPUTimeSample": ("--cpu-time",), "jdk.ExecutionSample": ()}
+EVENT_COUNT = re.compile(r"^\s*(jdk\.\w+)\s+(\d+)\s", re.M)
+
+
+def event_counts(path):
+    """{event type: count} of one recording, from `jfr summary`."""
+    return {name: int(count) for name, count in EVENT_COUNT.findall(run([jdk_tool("jfr"), "summary", path]))}
+
+
+def cpu_event(jfr):
+    """jdk.CPUTimeSample when every given recording holds some, else jdk.ExecutionSample: one kind for all of them,
+    so that two sides of a diff count the same thing."""
+    files = recordings(jfr)
+    if files and all(event_counts(path).get("jdk.CPUTimeSample", 0) > 0 for path in files):
+        return "jdk.CPUTimeSample"
+    return "jdk.ExecutionSample"
+
+
+def cpu_recording(jfr, workdir, event="jdk.ExecutionSample"):
+    """One .jfr in workdir with only the `event` CPU samples of the given recording(s)."""
     files = recordings(jfr)
     if not files:
         raise ValueError("no JFR recording given")
@@ -95,7 +117,7 @@ def cpu_recording(jfr, workdir):
                 with open(path, "rb") as chunk:
                     shutil.copyfileobj(chunk, merged)
     target = _new_file(workdir, ".cpu.jfr")
-    run([jdk_tool("jfr"), "scrub", "--include-events", "jdk.ExecutionSample", source, target])
+    run([jdk_tool("jfr"), "scrub", "--include-events", event, source, target])
     return target
 
 
@@ -104,10 +126,18 @@ def _convert(inputs, out, *options):
     return str(out)
 
 
-def collapsed(jfr, out):
-    """CPU stacks of the recording(s) in the collapsed format, written to out; returns out."""
+def _cpu_inputs(jfrs, workdir):
+    """The CPU-sample recordings of each side and the converter's options, one event kind for all sides."""
+    event = cpu_event([path for jfr in jfrs for path in recordings(jfr)])
+    return [cpu_recording(jfr, workdir, event) for jfr in jfrs], CPU_EVENTS[event]
+
+
+def collapsed(jfr, out, event=None):
+    """CPU stacks of the recording(s) in the collapsed format, written to out; returns out. `event` picks the CPU
+    sample kind (default: cpu_event's choice)."""
     with tempfile.TemporaryDirectory(prefix="perflab-flame-") as tmp:
-        return _convert([cpu_recording(jfr, tmp)], out, "-o", "collapsed")
+        event = event or cpu_event(jfr)
+        return _convert([cpu_recording(jfr, tmp, event)], out, *CPU_EVENTS[event], "-o", "collapsed")
 
 
 def read_collapsed(path):
@@ -125,14 +155,15 @@ def read_collapsed(path):
 def flamegraph(jfr, out_html, title="CPU samples"):
     """One side's CPU flame graph as a self-contained HTML page; returns its path."""
     with tempfile.TemporaryDirectory(prefix="perflab-flame-") as tmp:
-        return _convert([cpu_recording(jfr, tmp)], out_html, "--title", title)
+        inputs, options = _cpu_inputs([jfr], tmp)
+        return _convert(inputs, out_html, *options, "--title", title)
 
 
 def diff_flamegraph(jfr_a, jfr_b, out_html, title="CPU samples, B against A"):
     """Differential CPU flame graph of B against A as a self-contained HTML page; returns its path."""
     with tempfile.TemporaryDirectory(prefix="perflab-flame-") as tmp:
-        inputs = [cpu_recording(jfr_a, tmp), cpu_recording(jfr_b, tmp)]
-        return _convert(inputs, out_html, "--diff", "--title", title)
+        inputs, options = _cpu_inputs([jfr_a, jfr_b], tmp)
+        return _convert(inputs, out_html, *options, "--diff", "--title", title)
 
 
 def main(argv=None):

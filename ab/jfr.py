@@ -3,6 +3,7 @@
 Recording (what the runner does around each run's measured window, JDK 25):
 
     start_recording(pid)              jcmd <pid> JFR.start name=ab settings=profile jdk.Compilation#threshold=0ms
+                                      jdk.CPUTimeSample#enabled=true jdk.CPUTimeSample#throttle=10ms
     stop_recording(pid, "run.jfr")    jcmd <pid> JFR.stop name=ab filename=run.jfr
 
 Reading (all through JDK tools and async-profiler's converter, no parser of the binary format of our own):
@@ -11,8 +12,10 @@ Reading (all through JDK tools and async-profiler's converter, no parser of the 
     diff(profile_a, profile_b) -> dict    per section, rows {name, a, b, change, relative} by |change|
 
 Sections of a summary:
-    cpu         jdk.ExecutionSample: samples per method as the top frame (self) and anywhere on the stack
-                (total), as counts and shares of all samples (stacks from ab/flame.py's collapsed output)
+    cpu         jdk.CPUTimeSample (one per 10 ms of a thread's CPU time, system calls included; JDK 25 on Linux)
+                or, in a recording without them, jdk.ExecutionSample (Java code only): samples per method as the
+                top frame (self) and anywhere on the stack (total), as counts and shares of all samples (stacks
+                from ab/flame.py's collapsed output); `event` names the kind
     allocation  jdk.ObjectAllocationSample weights summed by class: estimated bytes allocated, and bytes per
                 request when `requests` is given
     locks       jdk.JavaMonitorEnter by monitor class, jdk.ThreadPark by parked-on class, each also by site
@@ -43,7 +46,13 @@ import ijson
 
 import flame
 
-JCMD_START_OPTIONS = ["settings=profile", "jdk.Compilation#threshold=0ms"]
+# JDK 25's CPU-time sampler next to the profile's execution sampler: a request's socket writes and reads are system
+# calls, which jdk.ExecutionSample never sees (a thread in native code is not sampled), so an I/O-bound path's
+# profile would otherwise leave its largest item out
+JCMD_START_OPTIONS = ["settings=profile", "jdk.Compilation#threshold=0ms", "jdk.CPUTimeSample#enabled=true",
+                      "jdk.CPUTimeSample#throttle=10ms"]
+SAMPLES = {"jdk.CPUTimeSample": "CPU-time samples (system calls included)",
+           "jdk.ExecutionSample": "execution samples (Java code only)"}
 COUNTED = ["jdk.ObjectAllocationSample", "jdk.GarbageCollection", "jdk.Compilation", "jdk.Deoptimization"]
 WAITS = ["jdk.JavaMonitorEnter", "jdk.ThreadPark"]
 WAIT_STACK_DEPTH = 12  # enough to climb out of java.util.concurrent to the code that waits
@@ -158,8 +167,9 @@ def _per_request(value, requests):
 
 
 def _cpu(jfr):
+    event = flame.cpu_event(jfr)
     with tempfile.TemporaryDirectory(prefix="perflab-jfr-") as tmp:
-        stacks = flame.read_collapsed(flame.collapsed(jfr, f"{tmp}/cpu.collapsed"))
+        stacks = flame.read_collapsed(flame.collapsed(jfr, f"{tmp}/cpu.collapsed", event))
     self_samples, total_samples = collections.Counter(), collections.Counter()
     for stack, count in stacks.items():
         self_samples[stack[-1]] += count
@@ -175,7 +185,7 @@ def _cpu(jfr):
                  "total": total_samples[method], "total_share": share(total_samples[method])}
                 for method, _ in counter.most_common(KEEP)]
 
-    return {"samples": samples, "methods": ranked(self_samples), "inclusive": ranked(total_samples)}
+    return {"event": event, "samples": samples, "methods": ranked(self_samples), "inclusive": ranked(total_samples)}
 
 
 def summary(jfr, requests=None):
@@ -247,15 +257,23 @@ def _by(entries, key, value):
     return {entry[key]: entry[value] for entry in entries}
 
 
+def _samples_name(profile_a, profile_b):
+    """What the CPU sections count, named for the report; both kinds when the two sides differ (a summary stored
+    before `event` was recorded counted execution samples)."""
+    a, b = (SAMPLES[p["cpu"].get("event", "jdk.ExecutionSample")] for p in (profile_a, profile_b))
+    return a if a == b else f"CPU samples (A: {a}; B: {b})"
+
+
 def diff(profile_a, profile_b, top=TOP):
     """A against B for the report: each section is {"unit": ..., "rows": [{name, a, b, change, relative}]}.
     Allocation is compared per request when both profiles know their request count, else in bytes."""
     allocated = "bytes_per_request" if profile_a.get("requests") and profile_b.get("requests") else "bytes"
     allocated_unit = allocated.replace("_", " ")
+    samples = _samples_name(profile_a, profile_b)
     sections = {  # name: (unit, {row name: number} of one profile)
-        "cpu_self": ("share of CPU samples (top frame)",
+        "cpu_self": (f"share of {samples} (top frame)",
                      lambda p: _by(p["cpu"]["methods"], "method", "self_share")),
-        "cpu_total": ("share of CPU samples (on the stack)",
+        "cpu_total": (f"share of {samples} (on the stack)",
                       lambda p: _by(p["cpu"]["inclusive"], "method", "total_share")),
         "allocation": (allocated_unit, lambda p: _by(p["allocation"]["classes"], "class", allocated)),
         "monitor_enter": ("ms blocked entering synchronized",

@@ -32,6 +32,30 @@ def test_collapsed_stacks_hold_cpu_samples_only(tmp_path):
     assert not any("FileInputStream" in frame for stack in stacks for frame in stack)
 
 
+def test_cpu_time_samples_count_system_calls_which_execution_samples_never_see(tmp_path):
+    recording = workload.recording("s")  # 7/8 of its rounds are one-byte writes to /dev/null
+    assert flame.cpu_event(recording) == "jdk.CPUTimeSample"  # the runner's recording options turn it on
+    assert flame.cpu_event([recording, workload.recording("a")]) == "jdk.CPUTimeSample"
+
+    def write_share(event):
+        leaves = leaf_samples(flame.read_collapsed(flame.collapsed(recording, tmp_path / f"{event}.collapsed", event)))
+        return sum(n for frame, n in leaves.items() if frame.endswith(".write0")) / sum(leaves.values())
+
+    in_syscalls = write_share("jdk.CPUTimeSample")
+    assert in_syscalls > 0.2  # the thread's time inside write(2)
+    # a thread in native code is not an execution sample (a few are caught on the way in or out of the call)
+    assert write_share("jdk.ExecutionSample") < in_syscalls / 3
+
+
+def test_a_recording_without_cpu_time_samples_falls_back_to_execution_samples(tmp_path):
+    scrubbed = tmp_path / "execution-only.jfr"
+    flame.run([flame.jdk_tool("jfr"), "scrub", "--exclude-events", "jdk.CPUTimeSample", workload.recording("a"), scrubbed])
+    assert flame.cpu_event(scrubbed) == "jdk.ExecutionSample"
+    assert flame.cpu_event([workload.recording("a"), scrubbed]) == "jdk.ExecutionSample"  # one kind for both sides
+    leaves = leaf_samples(flame.read_collapsed(flame.collapsed(scrubbed, tmp_path / "a.collapsed")))
+    assert max(leaves, key=leaves.get) == "Workload.crunchA"
+
+
 def test_a_flame_graph_is_a_self_contained_page(tmp_path):
     page = pathlib.Path(flame.flamegraph(workload.recording("a"), tmp_path / "a.html"))
     text = page.read_text()
@@ -69,5 +93,5 @@ def test_several_recordings_of_one_side_are_merged(tmp_path):
 
 
 def test_a_missing_recording_is_reported_with_the_command(tmp_path):
-    with pytest.raises(flame.ToolError, match="scrub"):
+    with pytest.raises(flame.ToolError, match=r"jfr (summary|scrub) .*nothing\.jfr"):
         flame.collapsed(tmp_path / "nothing.jfr", tmp_path / "out.collapsed")

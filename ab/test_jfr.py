@@ -69,6 +69,7 @@ def test_rows_put_the_largest_change_first_and_count_a_missing_name_as_zero():
 @needs_jdk25
 def test_the_hot_method_leads_the_cpu_samples(profile_a):
     methods = profile_a["cpu"]["methods"]
+    assert profile_a["cpu"]["event"] == "jdk.CPUTimeSample"  # start_recording turns JDK 25's CPU-time sampler on
     assert profile_a["cpu"]["samples"] > 50
     assert methods[0]["method"] == "Workload.crunchA"
     assert methods[0]["self_share"] > 0.4
@@ -121,6 +122,10 @@ def test_the_diff_shows_the_work_moving_from_crunch_a_to_crunch_b(profile_a, pro
     cpu = by(changes["cpu_self"]["rows"], "name")
     assert cpu["Workload.crunchB"]["change"] > 0.2
     assert cpu["Workload.crunchA"]["change"] < -0.2
+    assert changes["cpu_self"]["unit"] == "share of CPU-time samples (system calls included) (top frame)"
+    older = dict(profile_a, cpu={k: v for k, v in profile_a["cpu"].items() if k != "event"})  # stored before `event`
+    assert jfr.diff(older, profile_b)["cpu_total"]["unit"].startswith(
+        "share of CPU samples (A: execution samples (Java code only); B: CPU-time samples")
     allocation = by(changes["allocation"]["rows"], "name")
     assert changes["allocation"]["unit"] == "bytes per request"
     assert allocation["Workload$ParcelB"]["change"] > 0 > allocation["Workload$ParcelA"]["change"]

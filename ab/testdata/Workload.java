@@ -1,4 +1,10 @@
 import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.io.InputStreamReader;
 import java.util.ArrayList;
 import java.util.List;
@@ -7,7 +13,7 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * A tiny program whose profile is known in advance, recorded by the tests of ab/jfr.py and ab/flame.py.
  *
- * <p>Usage: {@code java Workload.java a|b ROUNDS}. Variant a spends seven eighths of its CPU in
+ * <p>Usage: {@code java Workload.java a|b|s ROUNDS}. Variant a spends seven eighths of its CPU in
  * {@link #crunchA}, allocating {@link ParcelA}, and an eighth in {@link #crunchB}, allocating {@link ParcelB};
  * variant b the other way round. (At 3:1, JFR's throttled allocation samples once put the minor class on top in
  * CI: eight recordings gave it 3 % to 74 % of the major class's bytes; at 7:1 and 10,000 rounds it happened once
@@ -15,6 +21,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * flame graph below what the diff-colour test can see.) Parcels are kept in a ring, so escape analysis cannot remove them. Both
  * variants contend on a {@code synchronized} {@link Ledger} and on a {@link ReentrantLock} (each held about
  * 15 ms at a time, above JFR's 10 ms locking threshold) and make enough garbage for young collections.
+ *
+ * Variant s spends seven eighths of its rounds in {@link #writeNull}, one-byte writes to /dev/null: system calls,
+ * which JFR's CPU-time sampler counts and its execution sampler does not see.
  *
  * <p>Handshake on stdin/stdout so a test can record exactly the measured window with jcmd: prints
  * {@code ready <pid>} after a warm-up of ROUNDS/10, waits for a {@code go} line, does ROUNDS rounds (a fixed
@@ -53,7 +62,8 @@ public class Workload {
         Thread cruncher = Thread.ofPlatform().name("cruncher").start(() -> {
             for (int round = 0; round < rounds; round++) {
                 boolean major = round % 8 != 0;
-                sink += (variant == 'a') == major ? crunchA() : crunchB();
+                sink += variant == 's' ? (major ? writeNull() : crunchA())
+                        : (variant == 'a') == major ? crunchA() : crunchB();
             }
         });
         List<Thread> contenders = new ArrayList<>();
@@ -88,6 +98,21 @@ public class Workload {
             sum = Long.rotateLeft(sum, 5) + i;
         }
         return sum;
+    }
+
+    /** Variant s's hot method: 200 one-byte writes to /dev/null, each a system call. */
+    static long writeNull() {
+        ByteBuffer one = ByteBuffer.allocateDirect(1);
+        try (FileChannel devNull = FileChannel.open(Path.of("/dev/null"), StandardOpenOption.WRITE)) {
+            long written = 0;
+            for (int i = 0; i < 200; i++) {
+                one.clear();
+                written += devNull.write(one);
+            }
+            return written;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     static void holdLedger() {
