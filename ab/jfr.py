@@ -15,7 +15,10 @@ Sections of a summary:
     cpu         jdk.CPUTimeSample (one per 10 ms of a thread's CPU time, system calls included; JDK 25 on Linux)
                 or, in a recording without them, jdk.ExecutionSample (Java code only): samples per method as the
                 top frame (self) and anywhere on the stack (total), as counts and shares of all samples (stacks
-                from ab/flame.py's collapsed output); `event` names the kind
+                from ab/flame.py's collapsed output); `event` names the kind; `layers`: the same samples by
+                library (the package of the first frame below the top that is not the JDK's, three parts deep:
+                a socket write the MariaDB driver makes counts to org.mariadb.jdbc), so the profile says which
+                part of the stack the CPU goes to
     allocation  jdk.ObjectAllocationSample weights summed by class: estimated bytes allocated, and bytes per
                 request when `requests` is given
     locks       jdk.JavaMonitorEnter by monitor class, jdk.ThreadPark by parked-on class, each also by site
@@ -185,7 +188,36 @@ def _cpu(jfr):
                  "total": total_samples[method], "total_share": share(total_samples[method])}
                 for method, _ in counter.most_common(KEEP)]
 
-    return {"event": event, "samples": samples, "methods": ranked(self_samples), "inclusive": ranked(total_samples)}
+    by_layer = layers(stacks)
+    return {"event": event, "samples": samples, "methods": ranked(self_samples), "inclusive": ranked(total_samples),
+            "layers": [{"layer": layer, "samples": count, "share": share(count)} for layer, count in by_layer.most_common(KEEP)]}
+
+
+JDK_PACKAGES = ("java.", "javax.", "jdk.", "sun.", "com.sun.")
+
+
+def layer(frame):
+    """The library a frame belongs to: its package, at most three parts deep ("org.apache.ibatis",
+    "org.springframework.security"; a class in no package is its own layer). A frame is "Class.method" or
+    "package.Class.method", classes capitalised as Java spells them."""
+    parts = frame.split(".")
+    package = []
+    for part in parts[:-1]:
+        if part[:1].isupper():
+            break
+        package.append(part)
+    return ".".join(package[:3]) if package else parts[0]
+
+
+def layers(stacks):
+    """{layer: samples} of collapsed stacks {(root, ..., leaf): count}: each sample is charged to the first frame
+    from the top that is not the JDK's, so the JDK's work (a socket write, a hash map lookup) counts to the library
+    that asked for it; a stack of JDK frames only is "JDK"."""
+    counts = collections.Counter()
+    for stack, count in stacks.items():
+        owner = next((frame for frame in reversed(stack) if not frame.startswith(JDK_PACKAGES)), None)
+        counts["JDK" if owner is None else layer(owner)] += count
+    return counts
 
 
 def summary(jfr, requests=None):
@@ -271,6 +303,7 @@ def diff(profile_a, profile_b, top=TOP):
     allocated_unit = allocated.replace("_", " ")
     samples = _samples_name(profile_a, profile_b)
     sections = {  # name: (unit, {row name: number} of one profile)
+        "cpu_layers": (f"share of {samples}, by library", lambda p: _by(p["cpu"].get("layers", []), "layer", "share")),
         "cpu_self": (f"share of {samples} (top frame)",
                      lambda p: _by(p["cpu"]["methods"], "method", "self_share")),
         "cpu_total": (f"share of {samples} (on the stack)",

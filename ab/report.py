@@ -481,7 +481,8 @@ def profile_section(cell, out_dir):
     return "".join(out)
 
 
-JFR_SECTIONS = {"cpu_self": "top methods by CPU samples (self)", "cpu_total": "methods by CPU samples (on the stack)",
+JFR_SECTIONS = {"cpu_layers": "CPU by library (the JDK's own work charged to the library that called it)",
+                "cpu_self": "top methods by CPU samples (self)", "cpu_total": "methods by CPU samples (on the stack)",
                 "allocation": "allocation by class", "monitor_enter": "lock contention (synchronized)",
                 "thread_park": "threads parked (locks, pools)", "gc": "GC pauses", "jit": "JIT activity", "totals": "totals"}
 

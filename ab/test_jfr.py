@@ -57,6 +57,25 @@ def test_class_names_are_spelled_as_in_java():
     assert jfr.class_name(None) == "(none)"
 
 
+def test_a_frame_belongs_to_its_package_three_parts_deep():
+    assert jfr.layer("org.apache.ibatis.executor.SimpleExecutor.doUpdate") == "org.apache.ibatis"
+    assert jfr.layer("org.springframework.security.web.FilterChainProxy.doFilter") == "org.springframework.security"
+    assert jfr.layer("com.zaxxer.hikari.pool.HikariPool.getConnection") == "com.zaxxer.hikari"
+    assert jfr.layer("tools.jackson.Foo$Bar.write") == "tools.jackson"
+    assert jfr.layer("Workload.crunchA") == "Workload"
+
+
+def test_the_jdks_work_is_charged_to_the_library_that_called_it():
+    driver_write = ("java.lang.Thread.run", "org.apache.tomcat.util.threads.TaskThread$WrappingRunnable.run",
+                    "dev.perflab.wallet.Transfers.transfer", "org.mariadb.jdbc.client.impl.StandardClient.sendQuery",
+                    "java.io.OutputStream.write", "sun.nio.ch.SocketDispatcher.write0")
+    tomcat_read = ("java.lang.Thread.run", "org.apache.tomcat.util.net.NioEndpoint$Poller.run", "sun.nio.ch.EPoll.wait")
+    own_code = ("java.lang.Thread.run", "dev.perflab.wallet.Transfers.transfer")
+    only_jdk = ("java.lang.Thread.run", "java.util.concurrent.ForkJoinPool.runWorker")
+    counted = jfr.layers({driver_write: 6, tomcat_read: 3, own_code: 2, only_jdk: 1})
+    assert counted == {"org.mariadb.jdbc": 6, "org.apache.tomcat": 3, "dev.perflab.wallet": 2, "JDK": 1}
+
+
 def test_rows_put_the_largest_change_first_and_count_a_missing_name_as_zero():
     table = jfr.rows({"x": 10, "y": 5, "gone": 3}, {"x": 11, "y": 1, "new": 2}, top=3)
     assert [row["name"] for row in table] == ["y", "gone", "new"]
@@ -76,6 +95,13 @@ def test_the_hot_method_leads_the_cpu_samples(profile_a):
     assert by(methods, "method")["Workload.crunchB"]["self"] < methods[0]["self"]
     inclusive = by(profile_a["cpu"]["inclusive"], "method")
     assert inclusive["Workload.lambda$work$0"]["total"] >= methods[0]["self"]
+    assert profile_a["cpu"]["layers"][0]["layer"] == "Workload"  # the program's own frames lead its libraries
+
+
+@needs_jdk25
+def test_a_system_call_counts_to_the_code_that_made_it():
+    layers = by(jfr.summary(workload.recording("s"))["cpu"]["layers"], "layer")
+    assert layers["Workload"]["share"] > 0.6  # its writes to /dev/null (JDK frames, then write(2)) included
 
 
 @needs_jdk25
