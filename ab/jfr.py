@@ -274,19 +274,23 @@ def _events_summary(jfr, requests):
 
 # ---------------------------------------------------------------------------------------------------- diff
 
-def rows(a, b, top=TOP):
-    """Side-by-side rows of two {name: number} maps, largest absolute change first; a missing name is 0."""
+def rows(a, b, top=TOP, by_size=False):
+    """Side-by-side rows of two {name: number} maps, largest absolute change first (by_size: largest on either side
+    first, for a breakdown such as CPU by library); a missing name is 0."""
     table = []
     for name in set(a) | set(b):
         value_a, value_b = a.get(name) or 0, b.get(name) or 0
         table.append({"name": name, "a": value_a, "b": value_b, "change": round(value_b - value_a, 6),
                       "relative": round(value_b / value_a - 1, 4) if value_a else None})
-    table.sort(key=lambda row: (-abs(row["change"]), row["name"]))
+    table.sort(key=lambda row: (-max(row["a"], row["b"]) if by_size else -abs(row["change"]), row["name"]))
     return table[:top]
 
 
 def _by(entries, key, value):
     return {entry[key]: entry[value] for entry in entries}
+
+
+BREAKDOWNS = {"cpu_layers"}  # diff sections listed largest first: where the CPU goes on each side, then what changed
 
 
 def _samples_name(profile_a, profile_b):
@@ -297,7 +301,8 @@ def _samples_name(profile_a, profile_b):
 
 
 def diff(profile_a, profile_b, top=TOP):
-    """A against B for the report: each section is {"unit": ..., "rows": [{name, a, b, change, relative}]}.
+    """A against B for the report: each section is {"unit": ..., "rows": [{name, a, b, change, relative}]}, largest
+    change first (CPU by library: largest share first).
     Allocation is compared per request when both profiles know their request count, else in bytes."""
     allocated = "bytes_per_request" if profile_a.get("requests") and profile_b.get("requests") else "bytes"
     allocated_unit = allocated.replace("_", " ")
@@ -324,7 +329,7 @@ def diff(profile_a, profile_b, top=TOP):
         "totals": ("", lambda p: {"CPU samples": p["cpu"]["samples"],
                                   f"allocated {allocated_unit}": p["allocation"][allocated]}),
     }
-    return {name: {"unit": unit, "rows": rows(pick(profile_a), pick(profile_b), top)}
+    return {name: {"unit": unit, "rows": rows(pick(profile_a), pick(profile_b), top, by_size=name in BREAKDOWNS)}
             for name, (unit, pick) in sections.items()}
 
 

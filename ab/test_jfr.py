@@ -79,6 +79,8 @@ def test_the_jdks_work_is_charged_to_the_library_that_called_it():
 def test_rows_put_the_largest_change_first_and_count_a_missing_name_as_zero():
     table = jfr.rows({"x": 10, "y": 5, "gone": 3}, {"x": 11, "y": 1, "new": 2}, top=3)
     assert [row["name"] for row in table] == ["y", "gone", "new"]
+    assert [row["name"] for row in jfr.rows({"x": 10, "y": 5, "gone": 3}, {"x": 11, "y": 1, "new": 2}, by_size=True)] == [
+        "x", "y", "gone", "new"]
     assert table[0] == {"name": "y", "a": 5, "b": 1, "change": -4, "relative": -0.8}
     assert table[2]["relative"] is None
 
@@ -155,9 +157,10 @@ def test_the_diff_shows_the_work_moving_from_crunch_a_to_crunch_b(profile_a, pro
     allocation = by(changes["allocation"]["rows"], "name")
     assert changes["allocation"]["unit"] == "bytes per request"
     assert allocation["Workload$ParcelB"]["change"] > 0 > allocation["Workload$ParcelA"]["change"]
-    for section in changes.values():
-        magnitudes = [abs(row["change"]) for row in section["rows"]]
+    for name, section in changes.items():
+        magnitudes = [max(row["a"], row["b"]) if name == "cpu_layers" else abs(row["change"]) for row in section["rows"]]
         assert magnitudes == sorted(magnitudes, reverse=True)
+    assert changes["cpu_layers"]["rows"][0]["name"] == "Workload"  # a breakdown: the largest layer first
     assert {row["name"] for row in changes["gc"]["rows"]} == {"collections", "total pause ms", "max pause ms"}
     assert {row["name"] for row in changes["monitor_sites"]["rows"]} >= {"Workload.holdLedger"}
 
