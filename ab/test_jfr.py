@@ -158,7 +158,7 @@ def test_the_diff_shows_the_work_moving_from_crunch_a_to_crunch_b(profile_a, pro
     assert changes["allocation"]["unit"] == "bytes per request"
     assert allocation["Workload$ParcelB"]["change"] > 0 > allocation["Workload$ParcelA"]["change"]
     for name, section in changes.items():
-        magnitudes = [max(row["a"], row["b"]) if name == "cpu_layers" else abs(row["change"]) for row in section["rows"]]
+        magnitudes = [max(row["a"], row["b"]) if name in jfr.BREAKDOWNS else abs(row["change"]) for row in section["rows"]]
         assert magnitudes == sorted(magnitudes, reverse=True)
     assert changes["cpu_layers"]["rows"][0]["name"] == "Workload"  # a breakdown: the largest layer first
     assert {row["name"] for row in changes["gc"]["rows"]} == {"collections", "total pause ms", "max pause ms"}
