@@ -117,6 +117,8 @@ return {kept, deleted}'
 
 prune_redis() {
   redis_reachable || return 0
+  # the PIN and login guards' counts (guess:*): a reset starts every member with no wrong guesses
+  "${REDIS_CLI[@]}" --scan --pattern 'guess:*' | xargs -r -n 500 "${REDIS_CLI[@]}" DEL >/dev/null
   local out
   out=$("${REDIS_CLI[@]}" EVAL "$PRUNE_LUA" 0 "$MEMBERS" | tr '\n' ' ')
   set -- $out
@@ -182,15 +184,14 @@ ensure() {
 
 reset() {
   require_schema
-  say "deleting what the runs added (and the PIN and login guards' counts)"
+  say "deleting what the runs added"
   sql -e "DELETE FROM ledger_entry WHERE id > $((4 * TRANSFERS));
     DELETE FROM wallet_transaction WHERE id > $((2 * TRANSFERS));
     DELETE FROM idempotency_key;
     DELETE FROM wallet WHERE id > $MEMBERS OR member_id > $MEMBERS;
     DELETE FROM member WHERE id > $MEMBERS;
     UPDATE wallet SET balance = 1000000.00 WHERE balance <> 1000000.00;
-    UPDATE wallet SET pin_failures = 0, pin_window_start_ms = 0, pin_blocked_until_ms = 0 WHERE pin_failures <> 0;
-    DELETE FROM login_guard;
+
     UPDATE member SET phone = CONCAT('010', LPAD(id, 8, '0'))
       WHERE phone IS NULL OR phone <> CONCAT('010', LPAD(id, 8, '0'));"
   prune_redis

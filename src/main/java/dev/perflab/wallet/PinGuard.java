@@ -1,61 +1,74 @@
 package dev.perflab.wallet;
 
 import java.time.Duration;
+import java.util.List;
 
-import dev.perflab.support.security.guard.Failures;
-import dev.perflab.support.security.guard.GuardMetrics;
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariDataSource;
+
+import dev.perflab.support.security.guard.GuessCounter;
 import dev.perflab.support.security.guard.GuessPolicy;
 import dev.perflab.support.security.guard.TooManyFailuresException;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Limits online PIN guessing per member, in the member's wallet row, so that every instance behind a load balancer
- * sees the same count and a fresh token changes nothing: each wrong PIN is counted after the transfer's transaction
- * has rolled back (two statements, only on that path); {@link TransferPlan} refuses a blocked member's transfer
- * with 429 before it looks at the PIN, from the columns its lock already reads, so a transfer that succeeds sends
- * no extra statement. {@code perflab_guard_failures_total{guard="pin"}} and {@code perflab_guard_refusals_total}.
+ * Limits online PIN guessing per member, counted in Redis ({@link GuessCounter}, key {@code pin:<database>:<member id>}), so
+ * that every instance behind a load balancer sees the same count and a fresh token changes nothing. {@link Transfers}
+ * asks {@link #check} before the transfer takes a pool connection (one Redis MGET, no SQL statement) and refuses a
+ * blocked member with 429 whatever the PIN; a wrong PIN is counted after the transfer's transaction has rolled back,
+ * and changes no table. {@code perflab_guard_failures_total{guard="pin"}} and
+ * {@code perflab_guard_refusals_total{guard="pin"}}.
  */
 @Component
 public class PinGuard {
 
     static final String GUARD = "pin";
 
-    private final PinGuardMapper mapper;
+    private final GuessCounter counter;
     private final GuessPolicy policy;
-    private final GuardMetrics metrics;
-    private final TransactionTemplate transaction;
+    private final String prefix;
 
-    PinGuard(PinGuardMapper mapper, Properties properties, GuardMetrics metrics, PlatformTransactionManager transactions) {
-        this.mapper = mapper;
+    PinGuard(GuessCounter counter, Properties properties, DataSource dataSource) {
+        this.counter = counter;
         this.policy = properties.policy();
-        this.metrics = metrics;
-        this.transaction = new TransactionTemplate(transactions);
+        this.prefix = "pin:" + databaseOf(dataSource) + ":";
+    }
+
+    /**
+     * A member id means something only in its database, and the lab runs several databases against one Redis (the
+     * A/B sides, the tests' before and after): the key carries the database's name.
+     */
+    static String databaseOf(DataSource dataSource) {
+        String url = dataSource instanceof HikariDataSource hikari ? hikari.getJdbcUrl() : null;
+        if (url == null) {
+            return "default";
+        }
+        int slash = url.lastIndexOf('/');
+        int query = url.indexOf('?', slash);
+        return query < 0 ? url.substring(slash + 1) : url.substring(slash + 1, query);
+    }
+
+    /** Throws 429 {@code too-many-pin-failures} while this member's transfers are blocked; the PIN does not matter. */
+    public void check(long memberId) {
+        long now = System.currentTimeMillis();
+        counter.longestBlock(List.of(key(memberId)), now).ifPresent(block -> {
+            counter.refused(GUARD);
+            throw new TooManyFailuresException("too-many-pin-failures",
+                    "Too many wrong PINs: transfers are paused; see Retry-After.", block.untilMs(), now);
+        });
     }
 
     /** Counts one wrong PIN of this member. */
     public void recordFailure(long memberId) {
-        metrics.failed(GUARD);
-        transaction.executeWithoutResult(status -> {
-            Failures before = mapper.lockFailures(memberId);
-            if (before != null) {
-                mapper.saveFailures(memberId, policy.afterFailure(before, System.currentTimeMillis()));
-            }
-        });
+        counter.recordFailure(GUARD, key(memberId), policy);
     }
 
-    /** Counts a refused transfer. */
-    public void refused() {
-        metrics.refused(GUARD);
-    }
-
-    static TooManyFailuresException blocked(long blockedUntilMs, long nowMs) {
-        return new TooManyFailuresException("too-many-pin-failures",
-                "Too many wrong PINs: transfers are paused; see Retry-After.", blockedUntilMs, nowMs);
+    private String key(long memberId) {
+        return prefix + memberId;
     }
 
     /**
@@ -67,8 +80,16 @@ public class PinGuard {
     public record Properties(@DefaultValue("5") int maxFailures, @DefaultValue("2") int freeFailures,
             @DefaultValue("1h") Duration window, @DefaultValue("1s") Duration baseBackoff) {
 
+        public Properties {
+            policy(maxFailures, freeFailures, window, baseBackoff); // an invalid setting fails at startup
+        }
+
         GuessPolicy policy() {
-            return new GuessPolicy(maxFailures, freeFailures, window, baseBackoff);
+            return policy(maxFailures, freeFailures, window, baseBackoff);
+        }
+
+        private static GuessPolicy policy(int max, int free, Duration window, Duration backoff) {
+            return new GuessPolicy(max, free, window, backoff);
         }
     }
 }

@@ -11,7 +11,6 @@ import io.micrometer.core.instrument.Timer;
 import dev.perflab.support.parse.IdempotencyKeyParser;
 import dev.perflab.support.problem.ApiException;
 import dev.perflab.support.security.KeyedHash;
-import dev.perflab.support.security.guard.TooManyFailuresException;
 import dev.perflab.support.sql.SqlStatements;
 
 import org.springframework.dao.DuplicateKeyException;
@@ -99,6 +98,9 @@ public class Transfers {
         String pin = required(request.pin(), "pin");
         String requestHash = requestHashes.hex(phone + "|" + amount.toPlainString() + "|" + pin); // keyed: covers the PIN
         try {
+            if (!dryRun) {
+                pinGuard.check(senderId); // before any connection is taken: a blocked member's transfer costs no SQL
+            }
             MemberRef receiver = members.byPhone(phone).orElseThrow(() -> new ApiException(HttpStatus.NOT_FOUND,
                     "receiver-not-found", "No member has this phone number."));
             if (receiver.id() == senderId) {
@@ -116,11 +118,9 @@ public class Transfers {
         }
     }
 
-    /** A wrong PIN counts against the sender (after the transfer's transaction has rolled back); a 429 is counted. */
+    /** A wrong PIN counts against the sender (after the transfer's transaction has rolled back). */
     private void countGuessing(long senderId, ApiException e, boolean dryRun) {
-        if (e instanceof TooManyFailuresException) {
-            pinGuard.refused();
-        } else if (TransferPlan.WRONG_PIN.equals(e.code()) && !dryRun) {
+        if (TransferPlan.WRONG_PIN.equals(e.code()) && !dryRun) {
             pinGuard.recordFailure(senderId);
         }
     }

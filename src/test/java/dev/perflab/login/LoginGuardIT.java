@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.TestPropertySource;
 
@@ -19,8 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Password guessing against the stub: after 5 failed logins for one login id (the default, without the pauses so the
  * test need not wait), that id is refused with 429 and Retry-After, also with the right password and also written
- * as {@code User…}; another member's right-password login from the same address still succeeds; the table holds
- * neither the login id nor the address.
+ * as {@code User…}; another member's right-password login from the same address still succeeds; Redis holds
+ * neither the login id nor the address, and no table changed.
  */
 @IntegrationTest
 @TestPropertySource(properties = {"perflab.security.login-guard.max-failures-per-login=5",
@@ -33,6 +34,8 @@ class LoginGuardIT {
     JdbcTemplate jdbc;
     @Autowired
     MeterRegistry registry;
+    @Autowired
+    StringRedisTemplate redis;
 
     @Test
     void fiveWrongPasswordsLockTheLoginIdForItsWindowButNotTheOtherMembers() {
@@ -57,7 +60,8 @@ class LoginGuardIT {
         assertThat(http.post("/api/auth/login", LoginContract.credentials(other, "perflab-pass")).status()).isEqualTo(200);
         assertThat(registry.get("perflab.guard.refusals").tag("guard", "login-id").counter().count())
                 .isEqualTo(refusedBefore + 2);
-        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM login_guard WHERE guard_key LIKE ? OR guard_key LIKE '%127.0.0.1%'",
-                Long.class, "%" + victim + "%")).isZero();
+        assertThat(redis.keys("guess:*" + victim + "*")).isEmpty();
+        assertThat(redis.keys("guess:*127.0.0.1*")).isEmpty();
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM member WHERE login_id = ?", Long.class, victim)).isZero();
     }
 }

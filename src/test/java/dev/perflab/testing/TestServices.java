@@ -36,13 +36,13 @@ public final class TestServices implements ApplicationContextInitializer<Configu
 
     @Override
     public void initialize(ConfigurableApplicationContext context) {
-        Map<String, Object> map = new LinkedHashMap<>(properties());
-        // a test app may run with the repository's development secrets (a clean clone has no generated ones)
-        map.put("perflab.security.allow-development-secrets", true);
-        context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("perflabTestServices", map));
-        // the test database outlives a run: a few deliberate wrong passwords per run must not add up to a lockout of
-        // the shared accounts (user1, perflab-admin). Lowest precedence, so a test's own properties set real limits.
+        context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("perflabTestServices", properties()));
+        // the guards' counts (in Redis) outlive a test: a few deliberate wrong passwords and PINs per test must not add
+        // up to a lockout of shared accounts (user1, perflab-admin) or of a hostile test's member. Lowest precedence,
+        // so a test's own properties (TransferContract, LoginGuardIT) set the real limits.
         context.getEnvironment().getPropertySources().addLast(new MapPropertySource("perflabTestDefaults", Map.of(
+                "perflab.wallet.pin-guard.max-failures", 1_000_000,
+                "perflab.wallet.pin-guard.free-failures", 999_999,
                 "perflab.security.login-guard.max-failures-per-login", 1_000_000,
                 "perflab.security.login-guard.free-failures-per-login", 999_999,
                 "perflab.security.login-guard.max-failures-per-address", 1_000_000,

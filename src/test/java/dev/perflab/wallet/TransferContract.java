@@ -30,6 +30,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.TestPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,6 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @IntegrationTest
 @Import(WalletSideDatabase.class)
+@TestPropertySource(properties = {"perflab.wallet.pin-guard.max-failures=5", "perflab.wallet.pin-guard.free-failures=2"})
 abstract class TransferContract {
 
     @LocalServerPort

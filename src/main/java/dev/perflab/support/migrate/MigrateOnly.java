@@ -12,6 +12,8 @@ import org.springframework.context.annotation.FilterType;
 import org.springframework.context.annotation.Import;
 import org.flywaydb.core.api.migration.JavaMigration;
 
+import dev.perflab.support.security.DevelopmentSecrets;
+import dev.perflab.support.security.JwtProperties;
 import dev.perflab.support.security.KeyedHash;
 
 /**
@@ -24,8 +26,8 @@ import dev.perflab.support.security.KeyedHash;
  * <p>Not a {@code @Configuration}: the main application's component scan must not pick it up.
  */
 @ImportAutoConfiguration({DataSourceAutoConfiguration.class, FlywayAutoConfiguration.class})
-@Import(KeyedHash.class)
-@EnableConfigurationProperties(KeyedHash.Properties.class)
+@Import({KeyedHash.class, DevelopmentSecrets.class})
+@EnableConfigurationProperties({KeyedHash.Properties.class, JwtProperties.class})
 @ComponentScan(basePackages = "dev.perflab", useDefaultFilters = false,
         includeFilters = @ComponentScan.Filter(type = FilterType.ASSIGNABLE_TYPE, classes = JavaMigration.class))
 public final class MigrateOnly {

@@ -12,10 +12,11 @@ import org.springframework.stereotype.Component;
  * Refuses to start with a secret that is committed in this repository: anyone who can read it could sign an admin
  * token or test every PIN against a copied table. {@code ./perflab} (stack/secrets.sh), compose and Kubernetes give
  * each install its own secrets through the config tree {@code PERFLAB_SECRETS_DIR}; tests and a throwaway local run
- * may set {@code perflab.security.allow-development-secrets=true}.
+ * may set {@code perflab.security.allow-development-secrets=true}. The migrate-only mode checks the same, since a
+ * migration keys the stored PIN hashes with the hash secret.
  */
 @Component
-class DevelopmentSecrets implements InitializingBean {
+public class DevelopmentSecrets implements InitializingBean {
 
     /** Every secret value the repository holds: the defaults of application.yml and the records. */
     static final Set<String> COMMITTED = Set.of(JwtProperties.DEV_SECRET, KeyedHash.Properties.DEV_SECRET);

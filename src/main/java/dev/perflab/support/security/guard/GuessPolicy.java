@@ -3,9 +3,10 @@ package dev.perflab.support.security.guard;
 import java.time.Duration;
 
 /**
- * How many wrong guesses a secret allows in a window: the first {@code freeFailures} cost nothing, each one after
- * them blocks further tries for a growing backoff ({@code baseBackoff}, doubling), and the {@code maxFailures}-th
- * blocks them until the window ends, whatever is tried then. So at most {@code maxFailures} wrong guesses per window.
+ * How many wrong guesses a secret allows in a window (which starts at the first wrong guess): the first
+ * {@code freeFailures} cost nothing, each one after them blocks further tries for a growing backoff
+ * ({@code baseBackoff}, doubling), and the {@code maxFailures}-th blocks them until the window ends, whatever is tried
+ * then. So at most {@code maxFailures} wrong guesses are ever checked per window.
  */
 public record GuessPolicy(int maxFailures, int freeFailures, Duration window, Duration baseBackoff) {
 
@@ -18,19 +19,18 @@ public record GuessPolicy(int maxFailures, int freeFailures, Duration window, Du
         }
     }
 
-    /** The state after one more wrong guess at {@code nowMs}. */
-    public Failures afterFailure(Failures before, long nowMs) {
-        boolean newWindow = before.count() == 0 || nowMs - before.windowStartMs() >= window.toMillis();
-        int count = newWindow ? 1 : before.count() + 1;
-        long windowStart = newWindow ? nowMs : before.windowStartMs();
-        long windowEnd = windowStart + window.toMillis();
-        long blockedUntil = 0;
+    /**
+     * Until when tries are blocked after the {@code count}-th wrong guess of a window at {@code nowMs}, the window
+     * ending at {@code windowEndMs}; {@code nowMs} or earlier when they are not.
+     */
+    public long blockedUntil(int count, long nowMs, long windowEndMs) {
         if (count >= maxFailures) {
-            blockedUntil = windowEnd;
-        } else if (count > freeFailures) {
-            int doublings = Math.min(count - freeFailures - 1, 30);
-            blockedUntil = Math.min(windowEnd, nowMs + (baseBackoff.toMillis() << doublings));
+            return windowEndMs;
         }
-        return new Failures(count, windowStart, newWindow ? blockedUntil : Math.max(blockedUntil, before.blockedUntilMs()));
+        if (count <= freeFailures) {
+            return nowMs;
+        }
+        int doublings = Math.min(count - freeFailures - 1, 30);
+        return Math.min(windowEndMs, nowMs + (baseBackoff.toMillis() << doublings));
     }
 }

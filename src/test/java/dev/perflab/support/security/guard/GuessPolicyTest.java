@@ -13,39 +13,22 @@ class GuessPolicyTest {
 
     @Test
     void freeFailuresBlockNothingThenTheBackoffDoublesAndTheLastBlocksUntilTheWindowEnds() {
-        long t = 1_000_000;
-        Failures f = policy.afterFailure(Failures.NONE, t);
-        assertThat(f).isEqualTo(new Failures(1, t, 0));
-        f = policy.afterFailure(f, t + 10);
-        assertThat(f.blockedAt(t + 10)).isFalse();
-        f = policy.afterFailure(f, t + 20);
-        assertThat(f.blockedUntilMs()).isEqualTo(t + 20 + 1000);
-        f = policy.afterFailure(f, t + 2000);
-        assertThat(f.blockedUntilMs()).isEqualTo(t + 2000 + 2000);
-        f = policy.afterFailure(f, t + 5000);
-        assertThat(f.count()).isEqualTo(5);
-        assertThat(f.blockedUntilMs()).isEqualTo(t + 3_600_000);
-        assertThat(f.blockedAt(t + 3_599_999)).isTrue();
-        assertThat(f.blockedAt(t + 3_600_000)).isFalse();
-    }
-
-    @Test
-    void aFailureAfterTheWindowStartsANewCount() {
-        Failures old = new Failures(5, 0, 3_600_000);
-
-        Failures next = policy.afterFailure(old, 3_600_001);
-
-        assertThat(next).isEqualTo(new Failures(1, 3_600_001, 0));
+        long now = 1_000_000;
+        long end = now + 3_000_000;
+        assertThat(policy.blockedUntil(1, now, end)).isEqualTo(now);
+        assertThat(policy.blockedUntil(2, now, end)).isEqualTo(now);
+        assertThat(policy.blockedUntil(3, now, end)).isEqualTo(now + 1000);
+        assertThat(policy.blockedUntil(4, now, end)).isEqualTo(now + 2000);
+        assertThat(policy.blockedUntil(5, now, end)).isEqualTo(end);
+        assertThat(policy.blockedUntil(50, now, end)).isEqualTo(end);
     }
 
     @Test
     void aBackoffNeverOutlastsTheWindowAndNothingOverflows() {
         GuessPolicy many = new GuessPolicy(1000, 1, Duration.ofMinutes(15), Duration.ofSeconds(1));
-        Failures f = Failures.NONE;
-        for (int i = 0; i < 100; i++) {
-            f = many.afterFailure(f, 10);
-        }
-        assertThat(f.blockedUntilMs()).isEqualTo(10 + Duration.ofMinutes(15).toMillis());
+
+        assertThat(many.blockedUntil(999, 10, 10 + 60_000)).isEqualTo(10 + 60_000);
+        assertThat(many.blockedUntil(40, 10, 10 + 60_000)).isEqualTo(10 + 60_000);
     }
 
     @Test

@@ -20,7 +20,7 @@ import org.springframework.stereotype.Component;
  * {@code MigrateOnly}'s).
  */
 @Component
-public class V7__Key_pin_hashes extends BaseJavaMigration {
+public class V6__Key_pin_hashes extends BaseJavaMigration {
 
     private static final int SLICE = 100_000;
     private static final String WRAP = "UPDATE wallet SET pin_hash = SHA2(CONCAT(UNHEX(?), UNHEX(SHA2(CONCAT(UNHEX(?), "
@@ -28,7 +28,7 @@ public class V7__Key_pin_hashes extends BaseJavaMigration {
 
     private final KeyedHash keyed;
 
-    V7__Key_pin_hashes(KeyedHash keyed) {
+    V6__Key_pin_hashes(KeyedHash keyed) {
         this.keyed = keyed;
     }
 
