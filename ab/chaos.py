@@ -70,8 +70,8 @@ def env(name, default):
     return value if value else default
 
 
-def log(message):
-    print(f"[chaos {time.strftime('%H:%M:%S')}] {message}", flush=True)
+def log(message, suite="chaos"):
+    print(f"[{suite} {time.strftime('%H:%M:%S')}] {message}", flush=True)
 
 
 # ------------------------------------------------------------------------------------------- the stack
@@ -128,17 +128,47 @@ class Stack:
         for name in ("chaos-mariadb", "chaos-redis"):
             self.toxi("DELETE", f"/proxies/{name}")
 
-    def flush_redis(self, database):
+    def redis(self, database, *command):
+        """One Redis command in the logical database `database`; its reply (bytes, int, list or None)."""
         with socket.create_connection(("127.0.0.1", self.redis_port), timeout=5) as s:
-            s.sendall(f"*2\r\n$6\r\nSELECT\r\n${len(str(database))}\r\n{database}\r\n*1\r\n$7\r\nFLUSHDB\r\n".encode())
-            reply = b""
-            while reply.count(b"\r\n") < 2:
-                chunk = s.recv(64)
-                if not chunk:
-                    break
-                reply += chunk
-        if not reply.startswith(b"+OK"):
+            stream = s.makefile("rb")
+            for words in (("SELECT", str(database)), command):
+                s.sendall(resp_command(*words))
+                reply = resp_reply(stream)
+        return reply
+
+    def flush_redis(self, database):
+        reply = self.redis(database, "FLUSHDB")
+        if reply != b"OK":
             raise RuntimeError(f"Redis FLUSHDB {database}: {reply!r}")
+
+
+def resp_command(*words):
+    """A Redis command in RESP: an array of bulk strings."""
+    parts = [f"*{len(words)}\r\n".encode()]
+    for word in words:
+        data = word if isinstance(word, bytes) else str(word).encode()
+        parts.append(b"$%d\r\n%s\r\n" % (len(data), data))
+    return b"".join(parts)
+
+
+def resp_reply(stream):
+    """One RESP reply read from a binary file: bytes (simple or bulk string), int, list or None; an error raises."""
+    line = stream.readline()
+    if not line.endswith(b"\r\n"):
+        raise RuntimeError(f"Redis closed the connection mid-reply: {line!r}")
+    kind, value = line[:1], line[1:-2]
+    if kind == b"+":
+        return value
+    if kind == b"-":
+        raise RuntimeError(f"Redis: {value.decode(errors='replace')}")
+    if kind == b":":
+        return int(value)
+    if kind == b"$":
+        return None if int(value) < 0 else stream.read(int(value) + 2)[:-2]
+    if kind == b"*":
+        return None if int(value) < 0 else [resp_reply(stream) for _ in range(int(value))]
+    raise RuntimeError(f"Redis: an unknown reply {line!r}")
 
 
 def wait_port(port, seconds):
@@ -155,14 +185,15 @@ def wait_port(port, seconds):
 # ------------------------------------------------------------------------------------------- the apps
 
 class Instances:
-    """The app instances under test: one started here through ./perflab app start; or `count` of them, <suite>-1..N,
+    """The app instances under test: one started here through ./perflab app start (the instance <suite>, so that
+    the lab's own app is left alone); or `count` of them, <suite>-1..N,
     behind a load balancer started through ./perflab lb start; or URLs given by the user. `suite` names the
     instances, the balancer and the variant (chaos, abuse); `port` is the app's (or the balancer's) port; with
     `proxies` the apps reach MariaDB and Redis through the chaos proxies, else directly; `profile` defaults to the
     preset."""
 
     def __init__(self, urls, kill_cmd, start_cmd, preset, stack, database, redis_db, count=0, suite="chaos",
-                 port=None, proxies=True, profile=None):
+                 port=None, proxies=True, profile=None, options=()):
         self.external = bool(urls)
         self.suite = suite
         self.port = port or int(env("PERFLAB_CHAOS_APP_PORT", "8085"))
@@ -171,7 +202,7 @@ class Instances:
         self.urls = urls or [f"http://127.0.0.1:{self.port}"]
         self.kill_cmd, self.start_cmd = kill_cmd, start_cmd
         self.preset, self.stack, self.database, self.redis_db = preset, stack, database, redis_db
-        self.proxies, self.profile = proxies, profile or preset
+        self.proxies, self.profile, self.options = proxies, profile or preset, list(options)  # more app start options
         self.rotation = {}  # the killed instance: when the load balancer took it out and put it back
         self.served = {}    # requests the load balancer sent to each instance
 
@@ -193,14 +224,16 @@ class Instances:
 
     def start_one(self, index):
         name, port = self.names[index], self.port + 1 + index
-        log(f"starting {name} on port {port}")
-        self.perflab("app", "start", "--instance", name, "--port", str(port), "--profile", self.profile, *self.app_args())
+        log(f"starting {name} on port {port}", self.suite)
+        self.perflab("app", "start", "--instance", name, "--port", str(port), "--profile", self.profile, *self.options,
+                     *self.app_args())
 
     def start(self):
         if self.external:
             return
         if not self.names:
-            self.perflab("app", "start", "--profile", self.profile, *self.app_args(), port=self.port)
+            self.perflab("app", "start", "--instance", self.suite, "--profile", self.profile, *self.options,
+                         *self.app_args(), port=self.port)
             return
         for index in range(len(self.names)):
             self.start_one(index)
@@ -217,7 +250,7 @@ class Instances:
             for template in (self.kill_cmd, self.start_cmd):
                 subprocess.run(external_command(template, index, self.urls[index]), check=True)
             return
-        name = self.names[index] if self.names else "app"
+        name = self.names[index] if self.names else self.suite
         pid = int((ROOT / ".perflab" / f"{name}.pid").read_text().strip())
         killed = time.monotonic()
         os.kill(pid, 9)
@@ -234,14 +267,14 @@ class Instances:
         still_in, _ = lb.wait_until(socket, [name], 20, lambda server: not lb.in_rotation(server), interval=0.1)
         if not still_in:  # two failed checks, a second apart
             self.rotation["out_after_s"] = round(time.monotonic() - killed, 1)
-        log(f"  {name} killed; out of the load balancer's rotation after {self.rotation['out_after_s']} s")
+        log(f"  {name} killed; out of the load balancer's rotation after {self.rotation['out_after_s']} s", self.suite)
         self.start_one(index)
         restarted = time.monotonic()
         missing, state = lb.wait_in_rotation(socket, [name], 60)
         if not missing:
             self.rotation["back_after_s"] = round(time.monotonic() - restarted, 1)
         log(f"  {name} restarted; back in rotation {self.rotation['back_after_s']} s after it reported ready"
-            + (f" (NOT: {lb.describe(state[name])})" if missing else ""))
+            + (f" (NOT: {lb.describe(state[name])})" if missing else ""), self.suite)
 
     def checks(self):
         """What only several instances can show: (check, ok, detail), read from the load balancer while it runs."""
@@ -260,7 +293,7 @@ class Instances:
         if self.external:
             return
         if not self.names:
-            subprocess.run([str(ROOT / "perflab"), "app", "stop"], capture_output=True)
+            subprocess.run([str(ROOT / "perflab"), "app", "stop", "--instance", self.suite], capture_output=True)
             return
         subprocess.run([str(ROOT / "perflab"), "lb", "stop", "--name", self.lb_name], capture_output=True)
         for name in self.names:
@@ -275,13 +308,14 @@ def external_command(template, index, url):
 
 # ------------------------------------------------------------------------------------------- the clients
 
-def token(secret, member_id, login):
+def token(secret, member_id, login, **claims):
+    """An access token as TokenService issues it, signed with `secret`; `claims` adds to (or replaces) the claims."""
     def b64(data):
         return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
     now = int(time.time())
     head = b64(json.dumps({"alg": "HS256", "typ": "JWT"}).encode())
     body = b64(json.dumps({"iss": "perflab", "sub": str(member_id), "login": login, "iat": now,
-                           "exp": now + 4 * 3600}).encode())
+                           "exp": now + 4 * 3600, **claims}).encode())
     signature = b64(hmac.new(secret.encode(), f"{head}.{body}".encode(), hashlib.sha256).digest())
     return f"{head}.{body}.{signature}"
 
@@ -349,7 +383,7 @@ class Clients:
         deadline = time.monotonic() + self.give_up
         attempt = 0
         while time.monotonic() < deadline:
-            url = urllib.parse.urlsplit(self.urls[(int(pick * len(self.urls)) + attempt) % len(self.urls)])
+            url = self.urls[(int(pick * len(self.urls)) + attempt) % len(self.urls)]
             attempt += 1
             status, answer, retry_after = self.post(url, body, headers)
             self.tally.count(status, answer.get("code") if isinstance(answer, dict) else None)
@@ -373,21 +407,30 @@ class Clients:
 
     @staticmethod
     def post(url, body, headers):
-        connection = http.client.HTTPConnection(url.hostname, url.port, timeout=15)
+        status, answer, response_headers = request(url, "POST", "/api/transfers", body, headers)
+        retry_after = response_headers.get("Retry-After")
+        return status, (None if status == "no answer" else answer), \
+            float(retry_after) if retry_after and retry_after.isdigit() else None
+
+
+def request(base_url, method, path, body=None, headers=None, timeout=15):
+    """One HTTP request to `base_url` (http://host:port): (status, the body, parsed when it is JSON, the response's
+    headers), or ("no answer", the error, {}) when there is no answer."""
+    url = urllib.parse.urlsplit(base_url)
+    connection = http.client.HTTPConnection(url.hostname, url.port, timeout=timeout)
+    try:
+        connection.request(method, path, body=body, headers=headers or {})
+        response = connection.getresponse()
+        text = response.read().decode("utf-8", "replace")
         try:
-            connection.request("POST", "/api/transfers", body=body, headers=headers)
-            response = connection.getresponse()
-            text = response.read().decode("utf-8", "replace")
-            try:
-                answer = json.loads(text) if text else None
-            except ValueError:
-                answer = text
-            retry_after = response.getheader("Retry-After")
-            return response.status, answer, float(retry_after) if retry_after and retry_after.isdigit() else None
-        except (OSError, http.client.HTTPException):
-            return "no answer", None, None
-        finally:
-            connection.close()
+            answer = json.loads(text) if text else None
+        except ValueError:
+            answer = text
+        return response.status, answer, response.headers
+    except (OSError, http.client.HTTPException) as e:
+        return "no answer", str(e), {}
+    finally:
+        connection.close()
 
 
 # ------------------------------------------------------------------------------------------- faults
