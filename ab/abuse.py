@@ -10,8 +10,9 @@ Redis database PERFLAB_ABUSE_REDIS_DB (7):
            and a fresh Idempotency-Key, spread over the instances, waiting out a Retry-After of up to 10 s: at most
            the guard's limit of 403 wrong-pin, then 429 too-many-pin-failures with Retry-After, for the right PIN
            too; no money moves and no transfer is written.
-  login    wrong passwords for one login id through POST /api/auth/login: 401 up to the limit, then 429
-           too-many-login-failures with Retry-After, the right password too; another user still logs in.
+  login    wrong passwords for one login id through POST /api/auth/login, spread and waited out the same way: 401
+           up to the limit, then 429 too-many-login-failures with Retry-After, the right password too; another user
+           still logs in.
   tokens   a token signed with each development secret committed in the repository is refused (401); one signed
            with the generated secret is accepted.
   admin    a plain member gets 403 from /api/lab/dependency and the route ceiling, the admin 200; after 20
@@ -85,10 +86,11 @@ def describe(answer):
     return f"{answer.status} {answer.code or ''}".strip()
 
 
-def guard_step(answer, wait_limit=WAIT_LIMIT):
-    """What a guesser does after `answer`: ("guess", 0) again at once, ("wait", s) then guess again, or ("stop", 0):
-    locked (a 429 whose Retry-After is missing or longer than wait_limit) or an answer no guard gives."""
-    if answer.status == 403:
+def guard_step(answer, refused, wait_limit=WAIT_LIMIT):
+    """What a guesser does after `answer`: ("guess", 0) again at once after a `refused` (a wrong guess), ("wait", s)
+    then guess again, or ("stop", 0): locked (a 429 whose Retry-After is missing or longer than wait_limit) or an
+    answer no guard gives."""
+    if answer.status == refused:
         return "guess", 0
     if answer.status == 429 and answer.retry_after is not None and answer.retry_after <= wait_limit:
         return "wait", answer.retry_after
@@ -198,34 +200,40 @@ class Lab:
         return {"balances": {int(i): b for i, b in balances}, "history rows": int(rows[0]), "ledger rows": int(rows[1])}
 
 
-def pin_guessing(lab, verdicts, scope):
-    member, receiver = lab.members[0], lab.members[1]
-    before = lab.books([member["id"], receiver["id"]])
+def guessing(lab, verdicts, scope, what, send, refused, code, limit):
+    """Wrong guesses, send(False, index) -> Answer, until the guard locks the guesser out (each short Retry-After
+    waited out), then the right one, send(True, index): judge_guessing's checks, the spread over the instances, and
+    the right guess refused too."""
     answers = []
-
-    def transfer(pin, index):
-        url = lab.instance_urls[index % len(lab.instance_urls)]
-        return call(url, "POST", "/api/transfers", {"receiverPhone": receiver["phone"], "amount": 1.00, "pin": pin},
-                    {**bearer(lab.fresh_token(member)), "Idempotency-Key": str(uuid.uuid4())})
-
     deadline = time.monotonic() + 60
-    while len(answers) < PIN_MAX_FAILURES * 3 and time.monotonic() < deadline:
-        answer = transfer(WRONG_PIN, len(answers))
-        answers.append(answer)
-        step, seconds = guard_step(answer)
+    while len(answers) < limit * 3 and time.monotonic() < deadline:
+        answers.append(send(False, len(answers)))
+        step, seconds = guard_step(answers[-1], refused)
         if step == "stop":
             break
         time.sleep(seconds)
-    log(f"  PIN guesses: {', '.join(map(describe, answers))}")
-    verdicts.extend(scope, judge_guessing(answers, 403, "too-many-pin-failures", PIN_MAX_FAILURES))
-    spread = sorted({a.where for a in answers})
+    log(f"  {what} guesses: {', '.join(map(describe, answers))}")
+    verdicts.extend(scope, judge_guessing(answers, refused, code, limit))
     if len(lab.instance_urls) > 1:
+        spread = {a.where for a in answers}
         verdicts.add(scope, "the guesses went to every instance", len(spread) == len(lab.instance_urls),
                      f"{len(spread)} of {len(lab.instance_urls)} instances")
-    right = transfer(chaos.PIN, len(answers))
-    verdicts.add(scope, "the right PIN is refused too (429 too-many-pin-failures)",
-                 right.status == 429 and right.code == "too-many-pin-failures" and right.retry_after is not None,
-                 f"{right.status} {right.code}, Retry-After {right.retry_after}")
+    right = send(True, len(answers))
+    verdicts.add(scope, f"the right {what} is refused too (429 {code})",
+                 right.status == 429 and right.code == code and right.retry_after is not None,
+                 f"{describe(right)}, Retry-After {right.retry_after}")
+
+
+def pin_guessing(lab, verdicts, scope):
+    member, receiver = lab.members[0], lab.members[1]
+    before = lab.books([member["id"], receiver["id"]])
+
+    def transfer(right, index):  # a fresh token and Idempotency-Key each time, the instances in turn
+        return call(lab.instance_urls[index % len(lab.instance_urls)], "POST", "/api/transfers",
+                    {"receiverPhone": receiver["phone"], "amount": 1.00, "pin": chaos.PIN if right else WRONG_PIN},
+                    {**bearer(lab.fresh_token(member)), "Idempotency-Key": str(uuid.uuid4())})
+
+    guessing(lab, verdicts, scope, "PIN", transfer, 403, "too-many-pin-failures", PIN_MAX_FAILURES)
     after = lab.books([member["id"], receiver["id"]])
     verdicts.add(scope, "no money moved and no transfer was written", after == before,
                  f"before {before}, after {after}" if after != before else f"balances {after['balances']}, "
@@ -234,19 +242,12 @@ def pin_guessing(lab, verdicts, scope):
 
 def login_guessing(lab, verdicts, scope):
     target, other = "user4242", "user4243"
-    answers = []
-    for attempt in range(LOGIN_MAX_FAILURES * 2):
-        answer = login(lab.instance_urls[attempt % len(lab.instance_urls)], target, f"wrong-{attempt}")
-        answers.append(answer)
-        if answer.status != 401:
-            break
-    log(f"  login guesses: {', '.join(map(describe, answers))}")
-    verdicts.extend(scope, judge_guessing(answers, 401, "too-many-login-failures", LOGIN_MAX_FAILURES,
-                                          wait_limit=0))
-    right = login(lab.url, target, USER_PASSWORD)
-    verdicts.add(scope, "the right password is refused too (429 too-many-login-failures)",
-                 right.status == 429 and right.code == "too-many-login-failures" and right.retry_after is not None,
-                 f"{right.status} {right.code}, Retry-After {right.retry_after}")
+
+    def attempt(right, index):
+        return login(lab.instance_urls[index % len(lab.instance_urls)], target,
+                     USER_PASSWORD if right else f"wrong-{index}")
+
+    guessing(lab, verdicts, scope, "password", attempt, 401, "too-many-login-failures", LOGIN_MAX_FAILURES)
     someone = login(lab.url, other, USER_PASSWORD)
     verdicts.add(scope, "another user still logs in (200)",
                  someone.status == 200 and isinstance(someone.body, dict) and bool(someone.body.get("accessToken")),

@@ -33,15 +33,16 @@ class RetryAfterTest(unittest.TestCase):
 class GuardStepTest(unittest.TestCase):
 
     def test_a_refusal_is_guessed_again_a_short_backoff_waited_out_a_long_one_stops(self):
-        self.assertEqual(abuse.guard_step(Answer(403, "wrong-pin")), ("guess", 0))
-        self.assertEqual(abuse.guard_step(Answer(429, "too-many-pin-failures", 2.0)), ("wait", 2.0))
-        self.assertEqual(abuse.guard_step(Answer(429, "too-many-pin-failures", 10.0)), ("wait", 10.0))
-        self.assertEqual(abuse.guard_step(Answer(429, "too-many-pin-failures", 11.0)), ("stop", 0))
+        self.assertEqual(abuse.guard_step(Answer(403, "wrong-pin"), 403), ("guess", 0))
+        self.assertEqual(abuse.guard_step(Answer(401, "bad-credentials"), 401), ("guess", 0))
+        self.assertEqual(abuse.guard_step(Answer(429, "too-many-pin-failures", 2.0), 403), ("wait", 2.0))
+        self.assertEqual(abuse.guard_step(Answer(429, "too-many-pin-failures", 10.0), 403), ("wait", 10.0))
+        self.assertEqual(abuse.guard_step(Answer(429, "too-many-pin-failures", 11.0), 403), ("stop", 0))
 
     def test_a_429_without_retry_after_or_another_answer_stops(self):
         for answer in (Answer(429, "too-many-pin-failures"), Answer(201), Answer(401, "invalid-token"), Answer("no answer")):
             with self.subTest(answer=answer):
-                self.assertEqual(abuse.guard_step(answer), ("stop", 0))
+                self.assertEqual(abuse.guard_step(answer, 403), ("stop", 0))
 
 
 class JudgeGuessingTest(unittest.TestCase):
@@ -89,10 +90,12 @@ class JudgeGuessingTest(unittest.TestCase):
         self.assertFalse(ok)
         self.assertIn("unexpected: 401 invalid-token", figure)
 
-    def test_logins_lock_with_any_retry_after(self):
-        answers = pin_run(*[(401, "bad-credentials")] * 5, (429, "too-many-login-failures", 840))
+    def test_a_login_backoff_then_the_lock_passes(self):
+        answers = pin_run(*[(401, "bad-credentials")] * 3, (429, "too-many-login-failures", 1),
+                          (401, "bad-credentials"), (429, "too-many-login-failures", 2), (401, "bad-credentials"),
+                          (429, "too-many-login-failures", 897))
 
-        verdict = abuse.judge_guessing(answers, 401, "too-many-login-failures", 5, wait_limit=0)
+        verdict = abuse.judge_guessing(answers, 401, "too-many-login-failures", 5)
 
         self.assertTrue(all(ok for _, ok, _ in verdict), verdict)
 
