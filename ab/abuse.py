@@ -165,8 +165,16 @@ def bearer(value):
     return {"Authorization": f"Bearer {value}"}
 
 
-def login(base_url, login_id, password):
-    return call(base_url, "POST", "/api/auth/login", {"loginId": login_id, "password": password})
+def login(base_url, login_id, password, tries=3):
+    """POST /api/auth/login; a 503 auth-api-unavailable (the stub did not answer in time: a cold instance on a busy
+    machine) is tried again after its Retry-After, never a guard's answer or the breaker's (auth-api-circuit-open)."""
+    for _ in range(tries):
+        answer = call(base_url, "POST", "/api/auth/login", {"loginId": login_id, "password": password})
+        if answer.status != 503 or answer.code != "auth-api-unavailable":
+            break
+        log(f"  login {login_id}: 503 auth-api-unavailable, tried again")
+        time.sleep(min(answer.retry_after or 1.0, WAIT_LIMIT))
+    return answer
 
 
 def admin_login(base_url):
@@ -341,7 +349,7 @@ def tampered_cache(lab, verdicts, scope):
     second = call(lab.url, "GET", path, headers=bearer(lab.fresh_token(member)), timeout=120)
     verdicts.add(scope, "a manifest announcing 2147483647 batches: the route is still served (200, the same data)",
                  second.status == 200 and second.body == first.body,
-                 f"{second.status} {second.code or ''}, "
+                 f"{describe(second)}, "
                  + (f"{second.body.get('routeCount')} routes as before" if second.body == first.body and isinstance(
                      second.body, dict) else "a different body than before the tampering"))
     rejected_after = rejected_total(lab, admin_token)
