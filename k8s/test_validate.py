@@ -148,3 +148,111 @@ def test_an_edited_crd_is_refused(monkeypatch):
     monkeypatch.setitem(validate.CRD_SHA256, "k6.io_testruns.yaml", "0" * 64)
     with pytest.raises(SystemExit, match="k6.io_testruns.yaml changed"):
         validate.load_crds()
+
+
+# ---------------------------------------------------------------------------------------------- security
+
+def test_the_user_supplied_secret_is_referenced_and_never_rendered(tmp_path, crds):
+    docs = validate.render(KUSTOMIZE, K8S / "overlays/after")
+    assert not [d for d in docs if d["kind"] == "Secret" and d["metadata"]["name"].startswith("perflab-secrets")]
+    deployment = next(d for d in docs if d["kind"] == "Deployment" and d["metadata"]["name"] == "perflab")
+    assert ("Secret", "perflab-secrets", None) in set(validate.referenced(deployment["spec"]["template"]["spec"]))
+    assert problems(K8S / "overlays/after", crds) == ""
+
+
+def test_an_undocumented_key_of_the_user_supplied_secret_fails(tmp_path, crds):
+    target = patched(tmp_path, "overlays/after", "StatefulSet", "redis",
+                     {"op": "replace", "path": "/spec/template/spec/containers/0/env/0/valueFrom/secretKeyRef/key",
+                      "value": "redis-password"})
+    assert ("StatefulSet redis: refers to key redis-password of the user-supplied Secret perflab-secrets"
+            in problems(target, crds))
+
+
+def test_a_missing_secret_that_is_not_user_supplied_still_fails(tmp_path, crds):
+    target = patched(tmp_path, "overlays/after", "Deployment", "perflab",
+                     {"op": "replace", "path": "/spec/template/spec/volumes/0/secret/secretName",
+                      "value": "perflab-secretz"})
+    assert "Deployment perflab: refers to Secret perflab-secretz" in problems(target, crds)
+
+
+def test_a_committed_user_supplied_secret_fails(tmp_path, crds):
+    target = broken(tmp_path, "overlays/after", """
+        secretGenerator:
+          - name: perflab-secrets
+            literals:
+              - perflab.security.jwt.secret=committed-committed-committed-committed
+        """)
+    found = problems(target, crds)
+    assert "renders the user-supplied Secret perflab-secrets" in found
+    assert "carries perflab.security.jwt.secret" in found
+
+
+def test_a_committed_jwt_secret_in_the_credentials_fails(tmp_path, crds):
+    target = broken(tmp_path, "overlays/after", """
+        secretGenerator:
+          - name: perflab-credentials
+            behavior: merge
+            literals:
+              - PERFLAB_SECURITY_JWT_SECRET=perflab-dev-secret-change-me-0123456789abcdef
+        """)
+    assert "carries PERFLAB_SECURITY_JWT_SECRET" in problems(target, crds)
+
+
+@pytest.mark.parametrize("overlay", sorted(p.name for p in (K8S / "overlays").iterdir() if p.is_dir()))
+def test_every_overlay_closes_mariadb_and_redis_to_all_but_the_app(overlay, crds):
+    docs = validate.render(KUSTOMIZE, K8S / "overlays" / overlay)
+    policies = {d["metadata"]["name"]: d for d in docs if d["kind"] == "NetworkPolicy"}
+    assert {"mariadb", "redis", "wiremock"} <= set(policies)
+    report = validate.Report(overlay)
+    validate.check_network_policies(docs, report)
+    validate.check_redis_password(docs, report)
+    assert report.problems == []
+
+
+def test_a_missing_network_policy_for_redis_fails(tmp_path, crds):
+    target = broken(tmp_path, "overlays/after", """
+        patches:
+          - patch: |-
+              $patch: delete
+              apiVersion: networking.k8s.io/v1
+              kind: NetworkPolicy
+              metadata:
+                name: redis
+        """)
+    assert "StatefulSet redis: no NetworkPolicy selects its pods" in problems(target, crds)
+
+
+def test_a_network_policy_open_to_every_pod_fails(tmp_path, crds):
+    target = patched(tmp_path, "overlays/after", "NetworkPolicy", "mariadb",
+                     {"op": "replace", "path": "/spec/ingress/0/from/0/podSelector", "value": {}})
+    found = problems(target, crds)
+    assert "NetworkPolicy mariadb: admits more than the app's pods to mariadb" in found
+    assert "StatefulSet mariadb: no NetworkPolicy admits the app's pods on port 3306" in found
+
+
+def test_a_network_policy_open_to_another_namespace_fails(tmp_path, crds):
+    target = patched(tmp_path, "overlays/after", "NetworkPolicy", "redis",
+                     {"op": "add", "path": "/spec/ingress/0/from/-", "value": {"namespaceSelector": {}}})
+    assert "NetworkPolicy redis: admits more than the app's pods to redis" in problems(target, crds)
+
+
+def test_a_network_policy_on_the_wrong_port_fails(tmp_path, crds):
+    target = patched(tmp_path, "overlays/after", "NetworkPolicy", "redis",
+                     {"op": "replace", "path": "/spec/ingress/0/ports/0/port", "value": 6380})
+    assert "StatefulSet redis: no NetworkPolicy admits the app's pods on port 6379" in problems(target, crds)
+
+
+def test_redis_without_requirepass_fails(tmp_path, crds):
+    target = patched(tmp_path, "overlays/after", "StatefulSet", "redis",
+                     {"op": "replace", "path": "/spec/template/spec/containers/0/command",
+                      "value": ["redis-server", "--save", "", "--appendonly", "no"]})
+    assert "StatefulSet redis: container redis runs without requirepass" in problems(target, crds)
+
+
+def test_the_managed_services_component_removes_the_policies_with_the_services(crds):
+    docs = validate.render(KUSTOMIZE, K8S / "examples/after-managed")
+    names = {(d["kind"], d["metadata"]["name"]) for d in docs}
+    assert not {("StatefulSet", "mariadb"), ("StatefulSet", "redis"),
+                ("NetworkPolicy", "mariadb"), ("NetworkPolicy", "redis")} & names
+    assert ("NetworkPolicy", "wiremock") in names
+    assert problems(K8S / "examples/after-managed", crds) == ""

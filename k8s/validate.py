@@ -9,7 +9,10 @@ For every target (by default each overlay, each example and the k6 load kustomiz
   * what no schema sees: every ConfigMap and Secret a workload refers to is rendered with the keys it names
     (kustomize renames hashed ones), an HPA's target requests what it scales on, the preset's Spring profiles
     exist, every Grafana dashboard, stub mapping and k6 file of the repository is in its ConfigMap unchanged,
-    and every import of every k6 script resolves inside the TestRun's volume.
+    and every import of every k6 script resolves inside the TestRun's volume;
+  * the deployment's security (docs/deployment-security.md): no app secret is committed (the Secret
+    perflab-secrets is user-supplied: referenced, never rendered), a NetworkPolicy lets only the app's pods reach
+    MariaDB, Redis and WireMock, and Redis requires a password.
 
 Usage: validate.py --kustomize BIN [--kubernetes-version 1.33] [TARGET ...]   (TARGET: a kustomization directory)
 Exit code 0 when every target passes, 1 otherwise; one line per target, one per problem.
@@ -41,6 +44,19 @@ CRD_SHA256 = {
     "k6.io_testruns.yaml": "d4df597bb94d210bcb9368dd4faf81da25c08194e240da98e4df8887563be185",
     "monitoring.coreos.com_servicemonitors.yaml": "a99047972c9dd7679ce2050b9968e8a08773492e671b3e17abd476d42aa78a32",
 }
+
+# Secrets the user creates before applying (docs/deployment-security.md), never rendered from the repository:
+# name -> the keys a workload may refer to. A reference to one passes the reference check; rendering one fails.
+USER_SUPPLIED_SECRETS = {
+    "perflab-secrets": {"perflab.security.jwt.secret", "perflab.security.hash.secret", "spring.data.redis.password"},
+}
+
+# Names under which a secret of the app would be committed: as a config-tree key or as an environment variable.
+APP_SECRET_KEYS = {"perflab.security.jwt.secret", "perflab.security.hash.secret", "spring.data.redis.password",
+                   "PERFLAB_SECURITY_JWT_SECRET", "PERFLAB_SECURITY_HASH_SECRET", "SPRING_DATA_REDIS_PASSWORD"}
+
+# The backing services only the app's pods may reach: workload name -> the port its NetworkPolicy must allow.
+APP_ONLY = {"mariadb": 3306, "redis": 6379, "wiremock": 8443}
 
 IMPORT = re.compile(r"""^\s*import\s[^'"]*?from\s+['"](\.{1,2}/[^'"]+)['"]""", re.MULTILINE)
 
@@ -189,7 +205,11 @@ def check_references(docs: list[dict], report: Report):
     for doc in docs:
         for pod in pod_specs(doc):
             for kind, name, key in referenced(pod):
-                if (kind, name) not in keys:
+                if kind == "Secret" and name in USER_SUPPLIED_SECRETS:
+                    if key is not None and key not in USER_SUPPLIED_SECRETS[name]:
+                        report.add(doc, f"refers to key {key} of the user-supplied Secret {name}, which documents "
+                                        f"no such key (its keys: {', '.join(sorted(USER_SUPPLIED_SECRETS[name]))})")
+                elif (kind, name) not in keys:
                     report.add(doc, f"refers to {kind} {name}, which the rendered output does not contain")
                 elif key is not None and key not in keys[(kind, name)]:
                     report.add(doc, f"refers to key {key} of {kind} {name}, which has no such key")
@@ -212,6 +232,107 @@ def check_autoscalers(docs: list[dict], report: Report):
                     if resource not in ((container.get("resources") or {}).get("requests") or {}):
                         report.add(hpa, f"scales on {resource}, but container {container['name']} of "
                                         f"{ref['kind']} {ref['name']} requests no {resource}")
+
+
+# ---------------------------------------------------------------------------------------------- security
+
+def check_no_committed_secrets(docs: list[dict], report: Report):
+    """The app refuses a development secret, so a committed one must never be rendered: not the user-supplied
+    Secrets, not a JWT or hash secret or Redis password in another Secret or ConfigMap or in a literal env value."""
+    for doc in docs:
+        name = (doc.get("metadata") or {}).get("name", "")
+        if doc.get("kind") == "Secret":
+            for supplied in USER_SUPPLIED_SECRETS:
+                if re.fullmatch(rf"{re.escape(supplied)}(-[a-z0-9]{{10}})?", name):
+                    report.add(doc, f"renders the user-supplied Secret {supplied}: its values would be committed; "
+                                    f"the user creates it (docs/deployment-security.md)")
+        if doc.get("kind") in ("Secret", "ConfigMap"):
+            for key in sorted(APP_SECRET_KEYS & {*(doc.get("data") or {}), *(doc.get("stringData") or {})}):
+                report.add(doc, f"carries {key}: the app's secrets come from the user's Secret perflab-secrets only")
+        for pod in pod_specs(doc):
+            for container in (pod.get("containers") or []) + (pod.get("initContainers") or []):
+                for env in container.get("env") or []:
+                    if env.get("name") in APP_SECRET_KEYS and "value" in env:
+                        report.add(doc, f"container {container['name']} sets {env['name']} to a literal value: "
+                                        f"the app's secrets come from the user's Secret perflab-secrets only")
+
+
+def selects(selector: dict | None, labels: dict) -> bool:
+    """Whether a label selector (matchLabels, matchExpressions In/NotIn/Exists/DoesNotExist) selects labels."""
+    selector = selector or {}
+    if any(labels.get(k) != v for k, v in (selector.get("matchLabels") or {}).items()):
+        return False
+    for expression in selector.get("matchExpressions") or []:
+        key, operator, values = expression["key"], expression["operator"], expression.get("values") or []
+        if ((operator == "In" and labels.get(key) not in values) or (operator == "NotIn" and labels.get(key) in values)
+                or (operator == "Exists" and key not in labels) or (operator == "DoesNotExist" and key in labels)):
+            return False
+    return True
+
+
+def pod_labels(doc: dict) -> dict:
+    return (((doc.get("spec") or {}).get("template") or {}).get("metadata") or {}).get("labels") or {}
+
+
+def check_network_policies(docs: list[dict], report: Report):
+    """MariaDB, Redis and WireMock, when rendered, are selected by a NetworkPolicy of type Ingress (so every
+    ingress not allowed is denied) whose every rule admits only pods of the app, from the same namespace, and
+    the service's port is among what it admits. Pods of other workloads (k6, the services themselves) must not match."""
+    workloads = [doc for doc in docs if doc.get("kind") in ("Deployment", "StatefulSet", "DaemonSet")]
+    app = next((doc for doc in workloads if doc["metadata"]["name"] == "perflab"), None)
+    others = [pod_labels(doc) for doc in workloads if doc is not app]
+    policies = [doc for doc in docs if doc.get("kind") == "NetworkPolicy"]
+    for workload in workloads:
+        name = workload["metadata"]["name"]
+        if name not in APP_ONLY:
+            continue
+        labels, port = pod_labels(workload), APP_ONLY[name]
+        covering = [policy for policy in policies if selects(policy["spec"].get("podSelector"), labels)
+                    and "Ingress" in (policy["spec"].get("policyTypes") or ["Ingress"])]
+        if not covering:
+            report.add(workload, f"no NetworkPolicy selects its pods: anything in the cluster can reach port {port}; "
+                                 f"only the app's pods may (base/{name}/networkpolicy.yaml)")
+            continue
+        admitted = False
+        for policy in covering:
+            for rule in policy["spec"].get("ingress") or []:
+                peers = rule.get("from") or []
+                wide = not peers or any(
+                    set(peer) != {"podSelector"} or app is None or not selects(peer["podSelector"], pod_labels(app))
+                    or not (peer["podSelector"].get("matchLabels") or peer["podSelector"].get("matchExpressions"))
+                    or any(selects(peer["podSelector"], other) for other in others)
+                    for peer in peers)
+                if wide:
+                    report.add(policy, f"admits more than the app's pods to {name}: every ingress rule must name only "
+                                       f"a podSelector that selects the Deployment perflab's pods and no other workload's")
+                ports = rule.get("ports") or []
+                if not ports or any(p.get("port") in (port, workload_port_name(workload, port)) for p in ports):
+                    admitted = admitted or not wide
+        if not admitted:
+            report.add(workload, f"no NetworkPolicy admits the app's pods on port {port}")
+
+
+def workload_port_name(workload: dict, port: int) -> str | None:
+    for pod in pod_specs(workload):
+        for container in pod.get("containers") or []:
+            for p in container.get("ports") or []:
+                if p.get("containerPort") == port:
+                    return p.get("name")
+    return None
+
+
+def check_redis_password(docs: list[dict], report: Report):
+    """The lab's Redis, when rendered, runs with requirepass (its command or arguments)."""
+    for doc in docs:
+        if doc.get("kind") == "StatefulSet" and doc["metadata"]["name"] == "redis":
+            for pod in pod_specs(doc):
+                for container in pod.get("containers") or []:
+                    if container.get("name") != "redis":
+                        continue
+                    line = " ".join((container.get("command") or []) + (container.get("args") or []))
+                    if "requirepass" not in line:
+                        report.add(doc, "container redis runs without requirepass: Redis must require the password "
+                                        "of the user's Secret perflab-secrets (key spring.data.redis.password)")
 
 
 # ---------------------------------------------------------------------------------------------- the repository
@@ -336,6 +457,9 @@ def validate(target: Path, kustomize: str, crds: dict, kubernetes_version: str) 
     check_dashboards(docs, report)
     check_files_in(docs, report, "wiremock-mappings", ROOT / "wiremock" / "mappings", "*.json")
     check_k6(docs, report)
+    check_no_committed_secrets(docs, report)
+    check_network_policies(docs, report)
+    check_redis_password(docs, report)
     return report
 
 

@@ -151,10 +151,15 @@ load() {
   sql -e "SET foreign_key_checks = 0;
     TRUNCATE idempotency_key; TRUNCATE ledger_entry; TRUNCATE wallet_transaction; TRUNCATE wallet; TRUNCATE member;"
   say "[3/5] loading $MEMBERS members and wallets"
+  # members carry the stub's studentId (S-<login id>), which login keys them on; the PIN hash is keyed with the
+  # install's hash secret, as the app computes it (scripts/seed/pin_hash_sql.py)
+  local pin_hash
+  pin_hash=$(python3 "$ROOT/scripts/seed/pin_hash_sql.py" member_id 1234)
   sql -e "SET foreign_key_checks = 0; SET unique_checks = 0;
-    LOAD DATA LOCAL INFILE '$SEED_DIR/member.tsv' INTO TABLE member (id, login_id, name, phone);
+    LOAD DATA LOCAL INFILE '$SEED_DIR/member.tsv' INTO TABLE member (id, login_id, name, phone)
+      SET student_id = CONCAT('S-', login_id);
     LOAD DATA LOCAL INFILE '$SEED_DIR/wallet.tsv' INTO TABLE wallet (id, member_id, balance)
-      SET pin_hash = SHA2(CONCAT('perflab-pin:', member_id, ':1234'), 256);"
+      SET pin_hash = $pin_hash;"
   say "[4/5] loading $((2 * TRANSFERS)) history rows"
   load_in_parts "$SEED_DIR/history.tsv" "wallet_transaction (id, group_id, wallet_id, member_id, type, amount,
     balance_before, balance_after, counterparty_member_id, counterparty_name, status, created_at)"
@@ -177,13 +182,15 @@ ensure() {
 
 reset() {
   require_schema
-  say "deleting what the runs added"
+  say "deleting what the runs added (and the PIN and login guards' counts)"
   sql -e "DELETE FROM ledger_entry WHERE id > $((4 * TRANSFERS));
     DELETE FROM wallet_transaction WHERE id > $((2 * TRANSFERS));
     DELETE FROM idempotency_key;
     DELETE FROM wallet WHERE id > $MEMBERS OR member_id > $MEMBERS;
     DELETE FROM member WHERE id > $MEMBERS;
     UPDATE wallet SET balance = 1000000.00 WHERE balance <> 1000000.00;
+    UPDATE wallet SET pin_failures = 0, pin_window_start_ms = 0, pin_blocked_until_ms = 0 WHERE pin_failures <> 0;
+    DELETE FROM login_guard;
     UPDATE member SET phone = CONCAT('010', LPAD(id, 8, '0'))
       WHERE phone IS NULL OR phone <> CONCAT('010', LPAD(id, 8, '0'));"
   prune_redis

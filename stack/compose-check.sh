@@ -2,12 +2,15 @@
 # Validates docker-compose.yml with the Compose Specification's own loader (compose-go, pinned in
 # stack/compose-check/go.mod), without and with the `load` profile: what `docker compose` would reject fails here,
 # on a machine without Docker. Builds the checker once into the native stack's bin dir (go build, ~1 min the
-# first time), keyed by a hash of its sources. Usage: stack/compose-check.sh [compose file]
+# first time), keyed by a hash of its sources. The checker also fails when the stack is not closed (a port published
+# beyond 127.0.0.1, WireMock or Toxiproxy published, Redis without a password: docs/deployment-security.md); a
+# self-test then runs it on stack/compose-check/testdata/bad-*.yml, each of which must fail with the problem its first
+# line names. Usage: stack/compose-check.sh [compose file]
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SRC=$ROOT/stack/compose-check
 BIN=$("$ROOT/stack/native.sh" bin)
-hash=$(cat "$SRC/go.mod" "$SRC/go.sum" "$SRC/main.go" | sha256sum | cut -c1-12)
+hash=$(cat "$SRC/go.mod" "$SRC/go.sum" "$SRC/main.go" | sha256sum | cut -c1-12) # main.go: the only non-test source
 tool=$BIN/compose-check-$hash/compose-check
 if [ ! -x "$tool" ]; then
   command -v go >/dev/null || { echo "perflab: Go is needed to build the compose checker (compose-go)" >&2; exit 1; }
@@ -17,3 +20,15 @@ if [ ! -x "$tool" ]; then
 fi
 cd "$ROOT"
 "$tool" -f "${1:-docker-compose.yml}" -profiles ",load"
+
+# self-test: the closed-stack rules reject what they must (the same cases as main_test.go, without compiling tests)
+for bad in "$SRC"/testdata/bad-*.yml; do
+  expected=$(sed -n '1s/^# expect: //p' "$bad")
+  if out=$("$tool" -f "$bad" -profiles "" 2>&1); then
+    echo "compose-check: self-test: ${bad#"$ROOT"/} passed, but it must fail with: $expected" >&2; exit 1
+  fi
+  grep -qF -- "$expected" <<<"$out" || {
+    echo "compose-check: self-test: ${bad#"$ROOT"/} failed otherwise than with: $expected" >&2; echo "$out" >&2; exit 1; }
+done
+"$tool" -f "$SRC/testdata/good-closed.yml" -profiles "" >/dev/null
+echo "compose-check: self-test: $(ls "$SRC"/testdata/bad-*.yml | wc -l) broken compose files rejected, the closed one accepted"

@@ -6,6 +6,7 @@ import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
 
 /** Wires the auth API from the chosen client ({@code perflab.login.client}) and guard ({@code perflab.login.guard}). */
 @Configuration(proxyBeanMethods = false)
@@ -16,8 +17,17 @@ class LoginConfiguration {
         return new AuthApiHttpClients(properties, sslBundles, registry);
     }
 
+    /** The login's auth API, behind a guard of its own. */
     @Bean
-    AuthApi authApi(CloseableHttpClient authApiHttpClient, AuthApiProperties properties, AuthApiGuard guard) {
-        return new RestClientAuthApi(authApiHttpClient, properties, guard);
+    @Primary
+    AuthApi authApi(CloseableHttpClient authApiHttpClient, AuthApiProperties properties, AuthApiGuard.Factory guards) {
+        return new RestClientAuthApi(authApiHttpClient, properties, guards.create("auth-api"));
+    }
+
+    /** The dependency lab's calls to the same stub, behind a guard of their own: they never open the login's breaker. */
+    @Bean
+    AuthApi labDependencyApi(CloseableHttpClient authApiHttpClient, AuthApiProperties properties,
+            AuthApiGuard.Factory guards) {
+        return new RestClientAuthApi(authApiHttpClient, properties, guards.create("lab-dependency"));
     }
 }

@@ -1,5 +1,6 @@
 package dev.perflab.login;
 
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 
 import dev.perflab.support.security.TokenService;
@@ -19,8 +20,8 @@ class LoginController {
     }
 
     @PostMapping("/api/auth/login")
-    LoginResponse login(@Valid @RequestBody Credentials credentials) {
-        return LoginResponse.of(logins.login(credentials));
+    LoginResponse login(@Valid @RequestBody Credentials credentials, HttpServletRequest request) {
+        return LoginResponse.of(logins.login(credentials, request.getRemoteAddr()));
     }
 
     record LoginResponse(String accessToken, String tokenType, long expiresIn) {

@@ -1,6 +1,7 @@
 package dev.perflab.login;
 
 import java.util.List;
+import java.util.Optional;
 
 import dev.perflab.support.problem.ApiException;
 import dev.perflab.support.security.AdminAccounts;
@@ -9,7 +10,10 @@ import dev.perflab.support.security.TokenService;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
 
-/** Login: ask the external auth API, upsert the member, issue our own token (with the admin role for {@link AdminAccounts}). */
+/**
+ * Login: refuse it if {@link LoginGuard} says too many failed, ask the external auth API, upsert the member keyed on
+ * the API's studentId, issue our own token (with the admin role for {@link AdminAccounts}).
+ */
 @Service
 public class LoginService {
 
@@ -17,17 +21,31 @@ public class LoginService {
     private final MemberMapper members;
     private final TokenService tokens;
     private final AdminAccounts admins;
+    private final LoginGuard guard;
 
-    LoginService(AuthApi authApi, MemberMapper members, TokenService tokens, AdminAccounts admins) {
+    LoginService(AuthApi authApi, MemberMapper members, TokenService tokens, AdminAccounts admins, LoginGuard guard) {
+        this.guard = guard;
         this.authApi = authApi;
         this.members = members;
         this.tokens = tokens;
         this.admins = admins;
     }
 
-    public TokenService.IssuedToken login(Credentials credentials) {
-        ExternalProfile profile = authApi.authenticate(credentials).orElseThrow(() ->
-                new ApiException(HttpStatus.UNAUTHORIZED, "bad-credentials", "The login id or the password is wrong."));
+    /**
+     * @param clientAddress where the login came from, for {@link LoginGuard}'s count per address
+     */
+    public TokenService.IssuedToken login(Credentials credentials, String clientAddress) {
+        guard.check(credentials.loginId(), clientAddress);
+        Optional<ExternalProfile> authenticated = authApi.authenticate(credentials);
+        if (authenticated.isEmpty()) {
+            guard.recordFailure(credentials.loginId(), clientAddress);
+            throw new ApiException(HttpStatus.UNAUTHORIZED, "bad-credentials", "The login id or the password is wrong.");
+        }
+        ExternalProfile profile = authenticated.get();
+        if (profile.studentId() == null || profile.studentId().isBlank()) {
+            throw new ApiException(HttpStatus.BAD_GATEWAY, "auth-api-bad-answer",
+                    "The auth API accepted the login but named no student.");
+        }
         MemberRow member = MemberRow.of(credentials.loginId(), profile);
         members.upsert(member);
         List<String> roles = admins.isAdmin(credentials.loginId()) ? List.of(TokenService.ADMIN) : List.of();

@@ -6,9 +6,9 @@ import org.apache.ibatis.annotations.Mapper;
 @Mapper
 public interface MemberMapper {
 
-    /** Inserts the member or updates its profile; either way {@code member.id} is set afterwards. */
+    /** Inserts the member or updates its profile (keyed on studentId); either way {@code member.id} is set afterwards. */
     void upsert(MemberRow member);
 
-    /** The member with this login id, or null. */
-    MemberRow findByLoginId(String loginId);
+    /** The member the auth API knows by this studentId, or null. */
+    MemberRow findByStudentId(String studentId);
 }

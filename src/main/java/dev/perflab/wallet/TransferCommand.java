@@ -7,9 +7,9 @@ import java.math.BigDecimal;
  * checked, and {@code storedResponse} is what the idempotency record keeps if it commits.
  */
 public record TransferCommand(long senderId, MemberRef receiver, String idempotencyKey, String requestHash,
-        String transferId, BigDecimal amount, String pin) {
+        String transferId, BigDecimal amount, String pinHash) {
 
-    /** Without the PIN and the request hash, so that a log line never carries either. */
+    /** Without the PIN's hash and the request hash, so that a log line never carries either. */
     @Override
     public String toString() {
         return "TransferCommand[senderId=" + senderId + ", receiver=" + receiver + ", idempotencyKey=" + idempotencyKey

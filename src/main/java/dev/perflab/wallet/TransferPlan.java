@@ -9,9 +9,12 @@ import org.springframework.http.HttpStatus;
 
 /**
  * What a transfer writes, computed from the two locked wallets; the same for both variants, which differ
- * only in how many statements they use to read and write it. Checks the PIN (403) and the funds (409).
+ * only in how many statements they use to read and write it. Checks the PIN guard's block (429), the PIN (403) and
+ * the funds (409).
  */
 public final class TransferPlan {
+
+    static final String WRONG_PIN = "wrong-pin";
 
     private final TransferCommand command;
     private final LockedWallet sender;
@@ -32,8 +35,12 @@ public final class TransferPlan {
         if (receiver == null) {
             throw new ApiException(HttpStatus.NOT_FOUND, "receiver-not-found", "The receiver has no wallet.");
         }
-        if (!Pins.matches(sender.memberId(), command.pin(), sender.pinHash())) {
-            throw new ApiException(HttpStatus.FORBIDDEN, "wrong-pin", "The PIN is wrong.");
+        long now = System.currentTimeMillis();
+        if (sender.pinBlockedUntilMs() > now) { // before the PIN: the right one does not lift a block
+            throw PinGuard.blocked(sender.pinBlockedUntilMs(), now);
+        }
+        if (!Pins.matches(command.pinHash(), sender.pinHash())) {
+            throw new ApiException(HttpStatus.FORBIDDEN, WRONG_PIN, "The PIN is wrong.");
         }
         if (sender.balance().compareTo(command.amount()) < 0) {
             throw new ApiException(HttpStatus.CONFLICT, "insufficient-funds", "The balance is lower than the amount.");

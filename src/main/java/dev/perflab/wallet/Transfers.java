@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.Timer;
 import dev.perflab.support.parse.IdempotencyKeyParser;
 import dev.perflab.support.problem.ApiException;
 import dev.perflab.support.security.KeyedHash;
+import dev.perflab.support.security.guard.TooManyFailuresException;
 import dev.perflab.support.sql.SqlStatements;
 
 import org.springframework.dao.DuplicateKeyException;
@@ -21,7 +22,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * What both variants share around one transfer: input checks, the receiver lookup (before any connection
- * is taken from the pool), the retry of the transaction on a deadlock, the idempotent replay, and the mechanism metrics
+ * is taken from the pool), the retry of the transaction on a deadlock, the idempotent replay, the count of wrong PINs
+ * ({@link PinGuard}), and the mechanism metrics
  * ({@code perflab_wallet_transfer_seconds{outcome}} and {@code perflab_wallet_transfer_statements{outcome}},
  * the SQL statements each transfer sent, counted by the MyBatis interceptor).
  */
@@ -37,11 +39,15 @@ public class Transfers {
     private final MeterRegistry registry;
     private final TransactionTemplate rolledBack;
     private final KeyedHash requestHashes;
+    private final Pins pins;
+    private final PinGuard pinGuard;
 
     Transfers(TransferService service, MemberDirectory members, IdempotencyRecords idempotency,
             IdempotencyKeyParser keys, LockRetry retry, WalletProperties properties, MeterRegistry registry,
-            PlatformTransactionManager transactions, KeyedHash requestHashes) {
+            PlatformTransactionManager transactions, KeyedHash requestHashes, Pins pins, PinGuard pinGuard) {
         this.requestHashes = requestHashes;
+        this.pins = pins;
+        this.pinGuard = pinGuard;
         this.service = service;
         this.members = members;
         this.idempotency = idempotency;
@@ -99,13 +105,23 @@ public class Transfers {
                 throw new ApiException(HttpStatus.BAD_REQUEST, "self-transfer", "You cannot send money to yourself.");
             }
             TransferCommand command = new TransferCommand(senderId, receiver, key, requestHash,
-                    UUID.randomUUID().toString(), amount, pin);
+                    UUID.randomUUID().toString(), amount, pins.hash(senderId, pin)); // hashed before a connection is taken
             return new Result(retry.run(() -> dryRun ? rolledBack(command) : service.transfer(command)), false);
         } catch (DuplicateKeyException e) {
             return replay(senderId, key, requestHash).orElseThrow(() -> e);
         } catch (ApiException e) {
+            countGuessing(senderId, e, dryRun);
             // a key that already succeeded gets its stored response even if the same request would fail now
             return replay(senderId, key, requestHash).orElseThrow(() -> e);
+        }
+    }
+
+    /** A wrong PIN counts against the sender (after the transfer's transaction has rolled back); a 429 is counted. */
+    private void countGuessing(long senderId, ApiException e, boolean dryRun) {
+        if (e instanceof TooManyFailuresException) {
+            pinGuard.refused();
+        } else if (TransferPlan.WRONG_PIN.equals(e.code()) && !dryRun) {
+            pinGuard.recordFailure(senderId);
         }
     }
 

@@ -23,6 +23,7 @@ import dev.perflab.support.security.JwtProperties;
 import dev.perflab.support.security.TokenService;
 import dev.perflab.testing.Http;
 import dev.perflab.testing.IntegrationTest;
+import dev.perflab.wallet.Pins;
 import dev.perflab.wallet.WalletFixtures;
 import dev.perflab.wallet.WalletSideDatabase;
 
@@ -60,13 +61,16 @@ class HostileInputIT {
     @Autowired
     JdbcTemplate jdbc;
 
+    @Autowired
+    dev.perflab.wallet.Pins pins;
+
     private WalletFixtures fixtures;
     private WalletFixtures.Account alice;
     private WalletFixtures.Account bob;
 
     @BeforeEach
     void accounts() {
-        fixtures = new WalletFixtures(jdbc);
+        fixtures = new WalletFixtures(jdbc, pins);
     }
 
     private record Case(String name, Supplier<RawHttp.Answer> request) {
@@ -74,7 +78,7 @@ class HostileInputIT {
 
     @TestFactory
     Stream<DynamicTest> everyHostileRequestIsA4xxProblemThatLeaksNothingAndChangesNoTable() {
-        fixtures = new WalletFixtures(jdbc);
+        fixtures = new WalletFixtures(jdbc, pins);
         alice = fixtures.account("100.00");
         bob = fixtures.account("100.00");
         List<Case> cases = new ArrayList<>();

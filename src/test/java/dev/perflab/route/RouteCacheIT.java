@@ -103,6 +103,23 @@ class RouteCacheIT extends RouteTestSupport {
         assertThat(count("perflab.route.cache.requests", "result", "miss")).isEqualTo(misses + 1);
     }
 
+    /** Redis is untrusted: a manifest announcing 2^31-1 batches once made an OutOfMemoryError that failed every request. */
+    @Test
+    void aManifestAnnouncingAnAbsurdNumberOfBatchesIsRejectedCountedAndServedFromTheDatabase() {
+        routes(UNIV);
+        rawRedis().opsForValue().set(PREFIX + "manifest", (version + ":2147483647:11").getBytes(StandardCharsets.US_ASCII));
+        double rejected = count("perflab.route.cache.rejected");
+
+        Http.Response response = routes(UNIV);
+
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(response.json().get("routeCount").asInt()).isEqualTo(RouteFixture.ROUTES);
+        assertThat(count("perflab.route.cache.rejected")).isEqualTo(rejected + 1);
+        assertThat(new String(rawRedis().opsForValue().get(PREFIX + "manifest"), StandardCharsets.US_ASCII))
+                .as("reloaded from the database").isEqualTo(version + ":3:11");
+        assertThat(routes(UNIV).status()).isEqualTo(200);
+    }
+
     @Test
     void anUpdateRacingReadsNeverYieldsAMixedVersionResponse() throws Exception {
         long route = RouteFixture.directRouteId(UNIV);

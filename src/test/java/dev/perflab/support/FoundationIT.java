@@ -45,7 +45,7 @@ class FoundationIT {
 
     @Test
     void healthReportsDatabaseAndRedisUp() {
-        var health = http().get("/actuator/health").json();
+        var health = http().get("/actuator/health", "Authorization", adminBearer()).json(); // details: admins only
         assertThat(health.at("/status").asString()).isEqualTo("UP");
         assertThat(health.at("/components/db/status").asString()).isEqualTo("UP");
         assertThat(health.at("/components/redis/status").asString()).isEqualTo("UP");
@@ -148,5 +148,9 @@ class FoundationIT {
 
         record Echo(String text) {
         }
+    }
+
+    private String adminBearer() {
+        return "Bearer " + tokens.issue(1, "perflab-admin", java.util.List.of(TokenService.ADMIN)).accessToken();
     }
 }

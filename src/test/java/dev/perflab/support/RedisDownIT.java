@@ -35,6 +35,8 @@ class RedisDownIT {
     @Autowired
     TokenService tokens;
 
+    private String admin;
+
     @AfterEach
     void restore() {
         toxiproxy.restore("redis");
@@ -43,12 +45,13 @@ class RedisDownIT {
     @Test
     void healthReportsRedisDownWhileTheApiKeepsAnswering() {
         Http http = new Http(port);
-        assertThat(http.get("/actuator/health").json().at("/components/redis/status").asString()).isEqualTo("UP");
+        admin = "Bearer " + tokens.issue(1, "perflab-admin", java.util.List.of(TokenService.ADMIN)).accessToken();
+        assertThat(http.get("/actuator/health", "Authorization", admin).json().at("/components/redis/status").asString()).isEqualTo("UP");
 
         toxiproxy.disable("redis");
 
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
-            var health = http.get("/actuator/health");
+            var health = http.get("/actuator/health", "Authorization", admin);
             assertThat(health.status()).isEqualTo(503);
             assertThat(health.json().at("/components/redis/status").asString()).isEqualTo("DOWN");
             assertThat(health.json().at("/components/db/status").asString()).isEqualTo("UP");
@@ -59,7 +62,7 @@ class RedisDownIT {
 
         toxiproxy.restore("redis");
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
-                assertThat(http.get("/actuator/health").json().at("/components/redis/status").asString()).isEqualTo("UP"));
+                assertThat(http.get("/actuator/health", "Authorization", admin).json().at("/components/redis/status").asString()).isEqualTo("UP"));
     }
 
     /** Points the app at the stack's Toxiproxy proxy for Redis (127.0.0.1:16379), after TestServices. */

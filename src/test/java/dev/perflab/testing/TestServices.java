@@ -36,7 +36,17 @@ public final class TestServices implements ApplicationContextInitializer<Configu
 
     @Override
     public void initialize(ConfigurableApplicationContext context) {
-        context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("perflabTestServices", properties()));
+        Map<String, Object> map = new LinkedHashMap<>(properties());
+        // a test app may run with the repository's development secrets (a clean clone has no generated ones)
+        map.put("perflab.security.allow-development-secrets", true);
+        context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("perflabTestServices", map));
+        // the test database outlives a run: a few deliberate wrong passwords per run must not add up to a lockout of
+        // the shared accounts (user1, perflab-admin). Lowest precedence, so a test's own properties set real limits.
+        context.getEnvironment().getPropertySources().addLast(new MapPropertySource("perflabTestDefaults", Map.of(
+                "perflab.security.login-guard.max-failures-per-login", 1_000_000,
+                "perflab.security.login-guard.free-failures-per-login", 999_999,
+                "perflab.security.login-guard.max-failures-per-address", 1_000_000,
+                "perflab.security.login-guard.free-failures-per-address", 999_999)));
     }
 
     public static synchronized Map<String, Object> properties() {

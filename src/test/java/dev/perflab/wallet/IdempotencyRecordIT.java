@@ -32,9 +32,12 @@ class IdempotencyRecordIT {
     @Autowired
     JdbcTemplate jdbc;
 
+    @Autowired
+    dev.perflab.wallet.Pins pins;
+
     @Test
     void tenThousandGuessesOverTheStoredRequestHashDoNotFindThePin() throws Exception {
-        WalletFixtures fixtures = new WalletFixtures(jdbc);
+        WalletFixtures fixtures = new WalletFixtures(jdbc, pins);
         var alice = fixtures.account("100.00");
         var bob = fixtures.account("0.00");
         String key = UUID.randomUUID().toString();

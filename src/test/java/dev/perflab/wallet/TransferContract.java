@@ -51,6 +51,9 @@ abstract class TransferContract {
     JdbcTemplate jdbc;
 
     @Autowired
+    Pins pins;
+
+    @Autowired
     MeterRegistry meters;
 
     @Autowired
@@ -63,7 +66,7 @@ abstract class TransferContract {
 
     @BeforeEach
     void setUp() {
-        fixtures = new WalletFixtures(jdbc);
+        fixtures = new WalletFixtures(jdbc, pins);
     }
 
     Http http() {
@@ -84,6 +87,58 @@ abstract class TransferContract {
 
     static String key() {
         return UUID.randomUUID().toString();
+    }
+
+    /**
+     * PIN guessing with the default guard (2 free wrong PINs, then 1 s and 2 s pauses, the 5th locks for the hour):
+     * every try with a fresh token and a fresh Idempotency-Key; at most 5 wrong PINs are checked, then even the right
+     * PIN gets 429 with Retry-After, and no money moves.
+     */
+    @Test
+    void guessingThePinStopsAfterFiveWrongOnesEvenForTheRightPinAndMovesNoMoney() {
+        var alice = fixtures.account("100.00");
+        var bob = fixtures.account("0.00");
+        java.util.function.Supplier<Http.Response> guess = () -> transfer(alice, key(), body(bob.phone(), "100.00", "0000"));
+        List<Integer> wrong = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            wrong.add(guess.get().status());
+        }
+        Http.Response paused = guess.get();
+        assertThat(paused.status()).isEqualTo(429);
+        assertThat(paused.contentType()).startsWith("application/problem+json");
+        assertThat(paused.json().at("/code").asString()).isEqualTo("too-many-pin-failures");
+        assertThat(Long.parseLong(paused.header("Retry-After"))).isBetween(1L, 2L);
+        for (int i = 0; i < 2; i++) { // the 4th and 5th wrong PIN, each after its pause
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                    .pollInterval(java.time.Duration.ofMillis(200)).until(() -> {
+                        int status = guess.get().status();
+                        if (status != 429) {
+                            wrong.add(status);
+                        }
+                        return status != 429;
+                    });
+        }
+
+        Http.Response right = transfer(alice, key(), body(bob.phone(), "1.00", "1234"));
+
+        assertThat(wrong).containsOnly(403).hasSize(5);
+        assertThat(right.status()).isEqualTo(429);
+        assertThat(Long.parseLong(right.header("Retry-After"))).isGreaterThan(3000L);
+        assertThat(guess.get().status()).isEqualTo(429);
+        assertThat(fixtures.balance(alice.id())).isEqualByComparingTo("100.00");
+        assertThat(fixtures.balance(bob.id())).isEqualByComparingTo("0.00");
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM wallet_transaction WHERE member_id = ?", Long.class, alice.id()))
+                .isZero();
+    }
+
+    @Test
+    void theStoredPinIsKeyedSoTheUnkeyedHashOfTheRightPinDoesNotMatchIt() {
+        var alice = fixtures.account("1.00");
+
+        String stored = jdbc.queryForObject("SELECT pin_hash FROM wallet WHERE member_id = ?", String.class, alice.id());
+
+        assertThat(stored).hasSize(64).isEqualTo(pins.hash(alice.id(), "1234"))
+                .isNotEqualTo(Pins.unkeyed(alice.id(), "1234"));
     }
 
     @Test

@@ -42,6 +42,9 @@ class TransferFaultIT {
     TokenService tokens;
     @Autowired
     JdbcTemplate jdbc;
+
+    @Autowired
+    dev.perflab.wallet.Pins pins;
     @Autowired
     HikariDataSource dataSource;
     @Autowired
@@ -49,7 +52,7 @@ class TransferFaultIT {
 
     @Test
     void aTransferWhoseConnectionIsKilledMidTransactionIsA503RolledBackAndARetrySucceedsOnce() throws Exception {
-        WalletFixtures fixtures = new WalletFixtures(jdbc);
+        WalletFixtures fixtures = new WalletFixtures(jdbc, pins);
         var alice = fixtures.account("100.00");
         var bob = fixtures.account("0.00");
         Http http = new Http(port);

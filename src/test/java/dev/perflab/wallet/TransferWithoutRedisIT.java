@@ -40,9 +40,12 @@ class TransferWithoutRedisIT {
     @Autowired
     JdbcTemplate jdbc;
 
+    @Autowired
+    dev.perflab.wallet.Pins pins;
+
     @Test
     void transfersGoOnWhileRedisIsDown() {
-        WalletFixtures fixtures = new WalletFixtures(jdbc);
+        WalletFixtures fixtures = new WalletFixtures(jdbc, pins);
         var alice = fixtures.account("10.00");
         var bob = fixtures.account("0.00");
         String[] headers = {"Authorization", "Bearer " + tokens.issue(alice.id(), "user" + alice.id()).accessToken(),

@@ -46,6 +46,9 @@ class TwoInstancesIT {
     @Autowired
     JdbcTemplate jdbc;
 
+    @Autowired
+    Pins pins;
+
     private ConfigurableApplicationContext second;
     private WalletFixtures fixtures;
 
@@ -67,7 +70,7 @@ class TwoInstancesIT {
 
     @BeforeEach
     void setUp() {
-        fixtures = new WalletFixtures(jdbc);
+        fixtures = new WalletFixtures(jdbc, pins);
     }
 
     @Test

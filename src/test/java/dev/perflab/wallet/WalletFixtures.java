@@ -16,9 +16,11 @@ public final class WalletFixtures {
     public static final String PIN = "1234";
     private final JdbcTemplate jdbc;
     private final TransactionTemplate transaction;
+    private final Pins pins;
 
-    public WalletFixtures(JdbcTemplate jdbc) {
+    public WalletFixtures(JdbcTemplate jdbc, Pins pins) {
         this.jdbc = jdbc;
+        this.pins = pins;
         this.transaction = new TransactionTemplate(new DataSourceTransactionManager(jdbc.getDataSource()));
     }
 
@@ -45,7 +47,7 @@ public final class WalletFixtures {
         }, key);
         long id = key.getKey().longValue();
         jdbc.update("INSERT INTO wallet (member_id, balance, pin_hash) VALUES (?, ?, ?)", id, new BigDecimal(balance),
-                Pins.hash(id, PIN));
+                pins.hash(id, PIN));
         return new Account(id, phone, name);
     }
 

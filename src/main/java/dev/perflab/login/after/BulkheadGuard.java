@@ -27,29 +27,27 @@ import org.springframework.stereotype.Component;
  * Fast under a slow or dead dependency: a Resilience4j bulkhead lets at most N calls in flight and
  * rejects the excess at once (no waiting), and a circuit breaker stops calling an API whose calls keep
  * failing or timing out, answering 503 in microseconds until a trial call succeeds. Shows as
- * {@code perflab_login_guard_calls_total{outcome}} (permitted, rejected, short-circuited),
+ * {@code perflab_login_guard_calls_total{outcome,dependency}} (permitted, rejected, short-circuited),
  * {@code resilience4j_bulkhead_available_concurrent_calls} and {@code resilience4j_circuitbreaker_state}.
  * Resilience4j rather than Spring 7's {@code @ConcurrencyLimit}: that one makes the excess wait for a
  * permit instead of rejecting it, and has no circuit breaker.
  */
 @Component
 @ConditionalOnProperty(name = "perflab.login.guard", havingValue = "bulkhead")
-class BulkheadGuard implements AuthApiGuard {
+class BulkheadGuard implements AuthApiGuard.Factory {
 
-    private final Bulkhead bulkhead;
-    private final CircuitBreaker circuitBreaker;
-    private final Counter permitted;
-    private final Counter rejected;
-    private final Counter shortCircuited;
+    private final BulkheadRegistry bulkheads;
+    private final CircuitBreakerRegistry breakers;
+    private final MeterRegistry registry;
     private final Duration openFor;
 
     BulkheadGuard(AuthApiProperties properties, MeterRegistry registry) {
         AuthApiProperties.Bulkhead settings = properties.bulkhead();
-        BulkheadRegistry bulkheads = BulkheadRegistry.of(BulkheadConfig.custom()
+        this.bulkheads = BulkheadRegistry.of(BulkheadConfig.custom()
                 .maxConcurrentCalls(settings.maxConcurrentCalls())
                 .maxWaitDuration(Duration.ZERO)
                 .build());
-        CircuitBreakerRegistry breakers = CircuitBreakerRegistry.of(CircuitBreakerConfig.custom()
+        this.breakers = CircuitBreakerRegistry.of(CircuitBreakerConfig.custom()
                 .failureRateThreshold(settings.failureRateThreshold())
                 .slidingWindowSize(settings.slidingWindowSize())
                 .minimumNumberOfCalls(settings.minimumNumberOfCalls())
@@ -57,36 +55,57 @@ class BulkheadGuard implements AuthApiGuard {
                 .permittedNumberOfCallsInHalfOpenState(settings.permittedCallsInHalfOpenState())
                 .recordExceptions(AuthApiUnavailableException.class)
                 .build());
-        this.bulkhead = bulkheads.bulkhead("auth-api");
-        this.circuitBreaker = breakers.circuitBreaker("auth-api");
         TaggedBulkheadMetrics.ofBulkheadRegistry(bulkheads).bindTo(registry);
         TaggedCircuitBreakerMetrics.ofCircuitBreakerRegistry(breakers).bindTo(registry);
-        this.permitted = outcome(registry, "permitted");
-        this.rejected = outcome(registry, "rejected");
-        this.shortCircuited = outcome(registry, "short-circuited");
+        this.registry = registry;
         this.openFor = settings.waitDurationInOpenState();
     }
 
+    /** A bulkhead and a circuit breaker of their own for this dependency ({@code name} tag: auth-api, lab-dependency). */
     @Override
-    public <T> T call(Supplier<T> call) {
-        try {
-            return Bulkhead.decorateSupplier(bulkhead, CircuitBreaker.decorateSupplier(circuitBreaker, () -> {
-                permitted.increment();
-                return call.get();
-            })).get();
-        } catch (BulkheadFullException e) {
-            rejected.increment();
-            throw new AuthApiUnavailableException("auth-api-busy",
-                    "Too many calls to the auth API are in flight; try again shortly.", Duration.ofSeconds(1), e);
-        } catch (CallNotPermittedException e) {
-            shortCircuited.increment();
-            throw new AuthApiUnavailableException("auth-api-circuit-open",
-                    "The auth API is failing; calls to it are paused.", openFor, e);
+    public AuthApiGuard create(String dependency) {
+        return new Guarded(bulkheads.bulkhead(dependency), breakers.circuitBreaker(dependency),
+                outcome(dependency, "permitted"), outcome(dependency, "rejected"), outcome(dependency, "short-circuited"));
+    }
+
+    private final class Guarded implements AuthApiGuard {
+
+        private final Bulkhead bulkhead;
+        private final CircuitBreaker circuitBreaker;
+        private final Counter permitted;
+        private final Counter rejected;
+        private final Counter shortCircuited;
+
+        Guarded(Bulkhead bulkhead, CircuitBreaker circuitBreaker, Counter permitted, Counter rejected,
+                Counter shortCircuited) {
+            this.bulkhead = bulkhead;
+            this.circuitBreaker = circuitBreaker;
+            this.permitted = permitted;
+            this.rejected = rejected;
+            this.shortCircuited = shortCircuited;
+        }
+
+        @Override
+        public <T> T call(Supplier<T> call) {
+            try {
+                return Bulkhead.decorateSupplier(bulkhead, CircuitBreaker.decorateSupplier(circuitBreaker, () -> {
+                    permitted.increment();
+                    return call.get();
+                })).get();
+            } catch (BulkheadFullException e) {
+                rejected.increment();
+                throw new AuthApiUnavailableException("auth-api-busy",
+                        "Too many calls to the auth API are in flight; try again shortly.", Duration.ofSeconds(1), e);
+            } catch (CallNotPermittedException e) {
+                shortCircuited.increment();
+                throw new AuthApiUnavailableException("auth-api-circuit-open",
+                        "The auth API is failing; calls to it are paused.", openFor, e);
+            }
         }
     }
 
-    private static Counter outcome(MeterRegistry registry, String outcome) {
+    private Counter outcome(String dependency, String outcome) {
         return Counter.builder("perflab.login.guard.calls").description("auth API calls by what the guard did")
-                .tag("outcome", outcome).register(registry);
+                .tag("outcome", outcome).tag("dependency", dependency).register(registry);
     }
 }

@@ -15,10 +15,15 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @ConditionalOnProperty(name = "perflab.login.guard", havingValue = "none", matchIfMissing = true)
-class UnguardedCalls implements AuthApiGuard {
+class UnguardedCalls implements AuthApiGuard.Factory {
 
     @Override
-    public <T> T call(Supplier<T> call) {
-        return call.get();
+    public AuthApiGuard create(String dependency) {
+        return new AuthApiGuard() {
+            @Override
+            public <T> T call(Supplier<T> call) {
+                return call.get();
+            }
+        };
     }
 }

@@ -22,6 +22,7 @@ final class RouteCacheMetrics {
     private final Counter miss;
     private final Counter degraded;
     private final Counter corrupt;
+    private final Counter rejected;
 
     RouteCacheMetrics(MeterRegistry registry, String codec) {
         decodeBatch = codecTimer(registry, codec, "decode", "batch");
@@ -34,6 +35,10 @@ final class RouteCacheMetrics {
         degraded = result(registry, "degraded");
         corrupt = Counter.builder("perflab.route.cache.corrupt").tag("codec", codec)
                 .description("cached route values that could not be decoded; each was evicted and reloaded")
+                .register(registry);
+        rejected = Counter.builder("perflab.route.cache.rejected").tag("codec", codec)
+                .description("cached route values refused before decoding (a manifest malformed or out of bounds, "
+                        + "a value too large); each is a miss served from the database")
                 .register(registry);
     }
 
@@ -62,6 +67,10 @@ final class RouteCacheMetrics {
 
     void degraded() {
         degraded.increment();
+    }
+
+    void rejected() {
+        rejected.increment();
     }
 
     void corrupt() {

@@ -27,6 +27,8 @@ import dev.perflab.route.RouteCodecException;
 final class RouteCacheStore {
 
     private static final Logger log = LoggerFactory.getLogger(RouteCacheStore.class);
+    /** The largest cached value read: a batch of 2,500 routes is about 0.3 MB in JSON, the single layout's few MB. */
+    static final int MAX_VALUE_BYTES = 64 * 1024 * 1024;
 
     private final RedisTemplate<String, byte[]> redis;
     private final RouteCodec codec;
@@ -55,7 +57,14 @@ final class RouteCacheStore {
     }
 
     private Cached readCached(long univId, long version) {
-        Manifest manifest = Manifest.parse(redis.opsForValue().get(keys.manifest(univId)));
+        byte[] stored = redis.opsForValue().get(keys.manifest(univId));
+        Manifest manifest = Manifest.parse(stored);
+        if (stored != null && manifest == null) { // tampered or corrupt: a miss, evicted, and counted
+            metrics.rejected();
+            log.warn("route cache: rejecting the manifest {} (malformed or out of bounds)", keys.manifest(univId));
+            redis.delete(keys.manifest(univId));
+            return null;
+        }
         if (manifest == null || manifest.version() != version) {
             return null;
         }
@@ -72,6 +81,10 @@ final class RouteCacheStore {
         List<byte[]> values = new ArrayList<>(replies.size());
         for (Object reply : replies) {
             if (!(reply instanceof byte[] value)) {
+                return null;
+            }
+            if (value.length > MAX_VALUE_BYTES) { // a decoder is never handed more than a batch can be
+                metrics.rejected();
                 return null;
             }
             values.add(value);

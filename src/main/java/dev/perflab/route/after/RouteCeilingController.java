@@ -1,6 +1,7 @@
 package dev.perflab.route.after;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.OutputStream;
 import java.util.List;
 
@@ -13,12 +14,14 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.perflab.route.RouteLoader;
+import dev.perflab.route.RouteBulkhead;
 import dev.perflab.route.RouteRepository;
 
 /**
  * The ceiling harness: {@code GET /api/universities/{univId}/routes/cached-bytes} does what a cache hit does
  * (version query, manifest GET, one MGET) and sends the cached bytes as they are, with no decoding, no graph and
- * no JSON. No codec can serve routes faster than this, so each codec's TPS is reported as a share of it.
+ * no JSON. No codec can serve routes faster than this, so each codec's TPS is reported as a share of it. Admin only,
+ * and behind the same {@link RouteBulkhead} as the routes endpoint.
  */
 @RestController
 @ConditionalOnProperty(name = "perflab.route.cache", havingValue = "redis")
@@ -28,14 +31,27 @@ class RouteCeilingController {
     private final RouteCacheStore store;
     private final RouteLoader loader;
 
-    RouteCeilingController(RouteRepository repository, RouteCacheStore store, RouteLoader loader) {
+    private final RouteBulkhead bulkhead;
+
+    RouteCeilingController(RouteRepository repository, RouteCacheStore store, RouteLoader loader, RouteBulkhead bulkhead) {
+        this.bulkhead = bulkhead;
         this.repository = repository;
         this.store = store;
         this.loader = loader;
     }
 
     @GetMapping("/api/universities/{univId}/routes/cached-bytes")
-    void cachedBytes(@PathVariable long univId, HttpServletResponse response) throws IOException {
+    void cachedBytes(@PathVariable long univId, HttpServletResponse response) {
+        bulkhead.run(() -> {
+            try {
+                return send(univId, response);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    private long send(long univId, HttpServletResponse response) throws IOException {
         long version = repository.version(univId).orElseThrow(() -> RouteRepository.unknownUniversity(univId));
         List<byte[]> values = store.readRaw(univId, version);
         if (values == null) { // fill the cache once, as the routes endpoint would
@@ -50,5 +66,6 @@ class RouteCeilingController {
                 out.write(value);
             }
         }
+        return version;
     }
 }

@@ -6,7 +6,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * @param secret HS256 key, at least 32 bytes; the default is for development only and the app warns about it
+ * @param secret HS256 key, at least 32 bytes; the default is for development only and {@link DevelopmentSecrets} refuses it
  * @param ttl    how long an issued token stays valid
  * @param issuer the {@code iss} claim written and required
  * @param verifiedCacheSize how many verified tokens {@link VerifiedTokenCache} keeps (each at most {@code ttl});
@@ -25,10 +25,6 @@ public record JwtProperties(
         if (secret.getBytes(java.nio.charset.StandardCharsets.UTF_8).length < 32) {
             throw new IllegalArgumentException("perflab.security.jwt.secret must be at least 32 bytes for HS256");
         }
-    }
-
-    public boolean usesDevSecret() {
-        return DEV_SECRET.equals(secret);
     }
 
     @Override

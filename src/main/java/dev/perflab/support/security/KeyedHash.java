@@ -7,8 +7,6 @@ import java.util.HexFormat;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -23,14 +21,42 @@ import org.springframework.stereotype.Component;
 @Component
 public class KeyedHash {
 
-    private static final Logger log = LoggerFactory.getLogger(KeyedHash.class);
     private final SecretKeySpec key;
 
     KeyedHash(Properties properties) {
         this.key = new SecretKeySpec(properties.secret().getBytes(StandardCharsets.UTF_8), "HmacSHA256");
-        if (properties.usesDevSecret()) {
-            log.warn("perflab.security.hash.secret is the built-in development secret: set PERFLAB_SECURITY_HASH_SECRET "
-                    + "(>= 32 bytes) before storing real data");
+    }
+
+    /**
+     * The key's inner and outer HMAC pads in hex (RFC 2104: the key, hashed first if longer than SHA-256's 64-byte
+     * block, zero-padded to 64 bytes, XOR 0x36 and XOR 0x5c), so that SQL can compute the same HMAC with SHA2() alone
+     * over many rows: {@code SHA2(CONCAT(UNHEX(outer), UNHEX(SHA2(CONCAT(UNHEX(inner), message), 256))), 256)}.
+     */
+    public Pads pads() {
+        byte[] raw = key.getEncoded();
+        if (raw.length > 64) {
+            try {
+                raw = java.security.MessageDigest.getInstance("SHA-256").digest(raw);
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        byte[] inner = new byte[64];
+        byte[] outer = new byte[64];
+        for (int i = 0; i < 64; i++) {
+            byte b = i < raw.length ? raw[i] : 0;
+            inner[i] = (byte) (b ^ 0x36);
+            outer[i] = (byte) (b ^ 0x5c);
+        }
+        return new Pads(HexFormat.of().formatHex(inner), HexFormat.of().formatHex(outer));
+    }
+
+    /** HMAC pads in hex; they are as secret as the key. */
+    public record Pads(String inner, String outer) {
+
+        @Override
+        public String toString() {
+            return "Pads[******]";
         }
     }
 
@@ -45,7 +71,8 @@ public class KeyedHash {
         }
     }
 
-    /** @param secret the HMAC key, at least 32 bytes; the default is for development only and the app warns about it */
+    /** @param secret the HMAC key, at least 32 bytes; the default is for development only and
+     *               {@link DevelopmentSecrets} refuses it */
     @ConfigurationProperties("perflab.security.hash")
     public record Properties(@DefaultValue(DEV_SECRET) String secret) {
 
@@ -55,10 +82,6 @@ public class KeyedHash {
             if (secret.getBytes(StandardCharsets.UTF_8).length < 32) {
                 throw new IllegalArgumentException("perflab.security.hash.secret must be at least 32 bytes");
             }
-        }
-
-        boolean usesDevSecret() {
-            return DEV_SECRET.equals(secret);
         }
 
         @Override

@@ -7,16 +7,12 @@ import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
 
 import com.nimbusds.jose.jwk.source.ImmutableSecret;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import dev.perflab.support.problem.ProblemResponses;
 import dev.perflab.support.security.after.LeanBearerTokenResolver;
 import dev.perflab.support.security.before.NaiveBearerTokenResolver;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.context.event.ApplicationStartedEvent;
-import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpMethod;
@@ -39,7 +35,8 @@ import org.springframework.security.web.SecurityFilterChain;
 
 /**
  * Stateless JWT security: {@code POST /api/auth/login} and the actuator's health, info and prometheus are open;
- * every other {@code /api/**} path needs a valid HS256 Bearer token, and {@code /api/admin/**} and the other
+ * every other {@code /api/**} path needs a valid HS256 Bearer token, and {@code /api/admin/**}, {@code /api/lab/**},
+ * the route ceiling harness and the other
  * actuator endpoints (metrics, configprops) need the admin role ({@code roles: ["admin"]} in the token, given at
  * login to the {@link AdminAccounts}).
  * Failures are problem+json with codes {@code unauthorized} and {@code forbidden}.
@@ -47,7 +44,6 @@ import org.springframework.security.web.SecurityFilterChain;
 @Configuration(proxyBeanMethods = false)
 class SecurityConfiguration {
 
-    private static final Logger log = LoggerFactory.getLogger(SecurityConfiguration.class);
 
     @Bean
     SecurityFilterChain apiSecurity(HttpSecurity http, ProblemResponses problems, BearerTokenResolver bearerTokens)
@@ -58,7 +54,9 @@ class SecurityConfiguration {
                 .requestCache(cache -> cache.disable())
                 .authorizeHttpRequests(auth -> auth
                         .requestMatchers(HttpMethod.POST, "/api/auth/login").permitAll()
-                        .requestMatchers("/api/admin/**").hasRole(TokenService.ADMIN)
+                        // the lab and the route ceiling harness load the server on purpose: not a member's to call
+                        .requestMatchers("/api/admin/**", "/api/lab/**", "/api/universities/*/routes/cached-bytes")
+                        .hasRole(TokenService.ADMIN)
                         .requestMatchers("/api/**").authenticated()
                         .requestMatchers("/actuator/health", "/actuator/health/**", "/actuator/prometheus", "/actuator/info")
                         .permitAll()
@@ -123,15 +121,5 @@ class SecurityConfiguration {
     @Bean
     TokenService tokenService(JwtEncoder jwtEncoder, JwtProperties properties) {
         return new TokenService(jwtEncoder, properties, Clock.systemUTC());
-    }
-
-    @Bean
-    ApplicationListener<ApplicationStartedEvent> warnAboutDevSecret(JwtProperties properties) {
-        return event -> {
-            if (properties.usesDevSecret()) {
-                log.warn("perflab.security.jwt.secret is the built-in development secret: set PERFLAB_SECURITY_JWT_SECRET "
-                        + "(>= 32 bytes) before exposing this app anywhere but localhost");
-            }
-        };
     }
 }

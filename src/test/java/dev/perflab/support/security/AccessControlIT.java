@@ -46,6 +46,33 @@ class AccessControlIT {
     }
 
     @Test
+    void healthSaysUpToAnyoneButShowsItsComponentsOnlyToAnAdmin() {
+        Http http = new Http(port);
+        String admin = "Bearer " + tokens.issue(1, "perflab-admin", List.of(TokenService.ADMIN)).accessToken();
+
+        JsonNode anonymous = http.get("/actuator/health").json();
+        JsonNode detailed = http.get("/actuator/health", "Authorization", admin).json();
+
+        assertThat(anonymous.at("/status").asString()).isEqualTo("UP");
+        assertThat(anonymous.has("components")).isFalse();
+        assertThat(detailed.at("/components/db/status").asString()).isEqualTo("UP");
+    }
+
+    @Test
+    void theLabAndTheRouteCeilingHarnessAreForAdminsNotMembers() {
+        Http http = new Http(port);
+        String member = "Bearer " + tokens.issue(1, "user1").accessToken();
+        String admin = "Bearer " + tokens.issue(1, "perflab-admin", List.of(TokenService.ADMIN)).accessToken();
+
+        Http.Response asMember = http.get("/api/lab/dependency?delayMs=0", "Authorization", member);
+
+        assertThat(asMember.status()).isEqualTo(403);
+        assertThat(asMember.json().at("/code").asString()).isEqualTo("forbidden");
+        assertThat(http.get("/api/universities/1/routes/cached-bytes", "Authorization", member).status()).isEqualTo(403);
+        assertThat(http.get("/api/lab/dependency?delayMs=0", "Authorization", admin).status()).isEqualTo(200);
+    }
+
+    @Test
     void loginGivesTheAdminRoleToTheStubsAdminAccountAndToNoMember() {
         Http http = new Http(port);
 

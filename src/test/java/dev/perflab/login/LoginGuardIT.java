@@ -1,0 +1,63 @@
+package dev.perflab.login;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+import dev.perflab.testing.Http;
+import dev.perflab.testing.IntegrationTest;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.TestPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Password guessing against the stub: after 5 failed logins for one login id (the default, without the pauses so the
+ * test need not wait), that id is refused with 429 and Retry-After, also with the right password and also written
+ * as {@code User…}; another member's right-password login from the same address still succeeds; the table holds
+ * neither the login id nor the address.
+ */
+@IntegrationTest
+@TestPropertySource(properties = {"perflab.security.login-guard.max-failures-per-login=5",
+        "perflab.security.login-guard.free-failures-per-login=4", "perflab.security.login-guard.base-backoff=0s"})
+class LoginGuardIT {
+
+    @LocalServerPort
+    int port;
+    @Autowired
+    JdbcTemplate jdbc;
+    @Autowired
+    MeterRegistry registry;
+
+    @Test
+    void fiveWrongPasswordsLockTheLoginIdForItsWindowButNotTheOtherMembers() {
+        Http http = new Http(port);
+        String victim = "user" + ThreadLocalRandom.current().nextInt(60_000, 99_999);
+        String other = "user" + ThreadLocalRandom.current().nextInt(10_000, 59_999);
+        double refusedBefore = registry.get("perflab.guard.refusals").tag("guard", "login-id").counter().count();
+        List<Integer> answers = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            answers.add(http.post("/api/auth/login", LoginContract.credentials(victim, "guess-" + i)).status());
+        }
+
+        Http.Response locked = http.post("/api/auth/login", LoginContract.credentials(victim, "perflab-pass"));
+        Http.Response variant = http.post("/api/auth/login", LoginContract.credentials(" U" + victim.substring(1), "x"));
+
+        assertThat(answers).containsOnly(401);
+        assertThat(locked.status()).isEqualTo(429);
+        assertThat(locked.contentType()).startsWith("application/problem+json");
+        assertThat(locked.json().at("/code").asString()).isEqualTo("too-many-login-failures");
+        assertThat(Long.parseLong(locked.header("Retry-After"))).isGreaterThan(800L);
+        assertThat(variant.status()).isEqualTo(429);
+        assertThat(http.post("/api/auth/login", LoginContract.credentials(other, "perflab-pass")).status()).isEqualTo(200);
+        assertThat(registry.get("perflab.guard.refusals").tag("guard", "login-id").counter().count())
+                .isEqualTo(refusedBefore + 2);
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM login_guard WHERE guard_key LIKE ? OR guard_key LIKE '%127.0.0.1%'",
+                Long.class, "%" + victim + "%")).isZero();
+    }
+}
