@@ -1,9 +1,11 @@
 """The app's secrets for Python callers that sign tokens or write PIN hashes as the app does (the chaos and abuse
 suites): the one reader of the directory stack/secrets.sh fills (PERFLAB_SECRETS_DIR, default .perflab/secrets under
-the repository root, which the app imports as a config tree), and the keyed PIN hash in Python and in SQL.
-Stdlib only."""
+the repository root, which the app imports as a config tree), and the keyed PIN hash in Python and in SQL (the SQL
+is the seeder's, scripts/seed/pin_hash_sql.py). Stdlib only."""
+import functools
 import hashlib
 import hmac
+import importlib.util
 import os
 import pathlib
 import re
@@ -52,22 +54,20 @@ def pin_hash(key, member_id, pin):
     return hmac.new(key.encode(), pin_message(member_id, pin).encode(), hashlib.sha256).hexdigest()
 
 
-def hmac_pads(key):
-    """HMAC-SHA256's inner and outer padded keys (RFC 2104) for `key`, so that SQL can compute the HMAC with SHA2."""
-    k = key.encode()
-    if len(k) > 64:
-        k = hashlib.sha256(k).digest()
-    k = k.ljust(64, b"\0")
-    return bytes(b ^ 0x36 for b in k), bytes(b ^ 0x5C for b in k)
+@functools.cache
+def seeder_sql():
+    """scripts/seed/pin_hash_sql.py as a module: the one SQL formula of the keyed PIN hash, the seeder's."""
+    spec = importlib.util.spec_from_file_location("pin_hash_sql", ROOT / "scripts" / "seed" / "pin_hash_sql.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def pin_hash_sql(key, member_id_column, pin):
     """A MariaDB expression for pin_hash() of the row's `member_id_column` (a column name) and `pin` (digits)."""
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", member_id_column) or not re.fullmatch(r"[0-9]+", pin):
         raise ValueError(f"pin_hash_sql: a column name and a numeric PIN, not {member_id_column!r}, {pin!r}")
-    inner, outer = (pad.hex() for pad in hmac_pads(key))
-    message = f"SHA2(CONCAT('perflab-pin:', {member_id_column}, ':{pin}'), 256)"
-    return f"SHA2(CONCAT(UNHEX('{outer}'), UNHEX(SHA2(CONCAT(UNHEX('{inner}'), {message}), 256))), 256)"
+    return seeder_sql().expression(member_id_column, pin, key.encode())
 
 
 def development_secrets(texts=None):

@@ -68,10 +68,10 @@ class SecretsScriptTest(unittest.TestCase):
 
 class PinHashTest(unittest.TestCase):
 
-    def test_the_pads_give_hmac_sha256_for_short_and_long_keys(self):
+    def test_the_seeders_pads_give_hmac_sha256_for_short_and_long_keys(self):
         message = labsecrets.pin_message(42, "1234").encode()
         for key in ("k" * 10, "k" * 64, "k" * 100):
-            inner, outer = labsecrets.hmac_pads(key)
+            inner, outer = (bytes.fromhex(pad) for pad in labsecrets.seeder_sql().pads(key.encode()))
             by_pads = hashlib.sha256(outer + hashlib.sha256(inner + message).digest()).hexdigest()
             with self.subTest(length=len(key)):
                 self.assertEqual(by_pads, hmac.new(key.encode(), message, hashlib.sha256).hexdigest())
