@@ -16,9 +16,11 @@ Redis database PERFLAB_ABUSE_REDIS_DB (7):
   tokens   a token signed with each development secret committed in the repository is refused (401); one signed
            with the generated secret is accepted.
   admin    a plain member gets 403 from /api/lab/dependency and the route ceiling, the admin 200; after 20
-           concurrent member calls the admin still logs in.
+           concurrent member calls the admin still logs in; /actuator/health shows its details to the admin only.
   cache    a route manifest in Redis rewritten to announce 2,147,483,647 batches: the route is still served (200,
            the same data) from the database, the rejection is counted, later requests are served.
+  startup  (first preset only) an app given a committed JWT or hash secret exits during startup, its log naming
+           the property, never the value; it would run on PERFLAB_ABUSE_APP_PORT+10.
 The app runs the preset with route-after added (the route cache is route-after's); --instances N starts abuse-1..N
 on PERFLAB_ABUSE_APP_PORT+1.. behind a load balancer on PERFLAB_ABUSE_APP_PORT (8180), and the guessing goes to the
 instances in turn (the guards are counted in the shared database). Reuses the chaos suite's stack helpers, member
@@ -29,6 +31,7 @@ ADMIN_PASSWORD (the stub's perflab-admin account by default).
 import argparse
 import email.utils
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -193,6 +196,8 @@ class Lab:
     url: str                   # the app, or the load balancer in front of the instances
     instance_urls: list        # each instance (the app alone: [url])
     secret: str
+    start_args: list = field(default_factory=list)  # ./perflab app start's options for one more instance
+    spare_port: int = 0
     members: list = field(default_factory=list)
 
     def fresh_token(self, member):
@@ -311,6 +316,13 @@ def admin_only(lab, verdicts, scope):
     again = admin_login(lab.url)
     verdicts.add(scope, "the admin still logs in after them (200)", again.status == 200,
                  describe(again))
+    anonymous, admin_view = (call(lab.url, "GET", "/actuator/health", headers=h) for h in ({}, bearer(admin_token)))
+    shown = [isinstance(a.body, dict) and "components" in a.body for a in (anonymous, admin_view)]
+    verdicts.add(scope, "health says UP without details to an anonymous caller, with them to the admin",
+                 anonymous.status == 200 and isinstance(anonymous.body, dict) and anonymous.body.get("status") == "UP"
+                 and shown == [False, True],
+                 f"anonymous {describe(anonymous)} {'with' if shown[0] else 'without'} details, admin "
+                 f"{'with' if shown[1] else 'without'} details")
 
 
 def rejected_total(lab, token):
@@ -363,13 +375,34 @@ def tampered_cache(lab, verdicts, scope):
                  f"{later}, health {status}")
 
 
+def refused_at_startup(lab, verdicts, scope):
+    """An app given a committed secret in place of each generated one exits before it serves, and its log names the
+    property but never the value."""
+    committed = labsecrets.development_secrets()
+    log_file = ROOT / ".perflab" / "abuse-refused.log"
+    for index, (name, variable) in enumerate(labsecrets.OVERRIDES.items()):
+        value = committed[index % len(committed)]  # the app refuses every committed value for either property
+        log_file.unlink(missing_ok=True)
+        started = subprocess.run([str(ROOT / "perflab"), "app", "start", "--instance", "abuse-refused", "--port",
+                                  str(lab.spare_port), *lab.start_args], env=dict(os.environ, **{variable: value}),
+                                 capture_output=True, text=True)
+        if started.returncode == 0:
+            subprocess.run([str(ROOT / "perflab"), "app", "stop", "--instance", "abuse-refused"], capture_output=True)
+        text = log_file.read_text(errors="replace") if log_file.exists() else ""
+        verdicts.add(scope, f"the app refuses to start with {name} = '{value[:24]}...'",
+                     started.returncode != 0 and name in text and value not in text,
+                     ("started and served" if started.returncode == 0 else "exited during startup") + ", its log "
+                     + ("names the property" if name in text else "does not name the property")
+                     + (" and shows the value" if value in text else ""))
+
+
 SCENARIOS = (("pin", pin_guessing), ("login", login_guessing), ("tokens", forged_tokens), ("admin", admin_only),
              ("cache", tampered_cache))
 
 
 # ------------------------------------------------------------------------------------------- one preset
 
-def run_preset(preset, args, stack, verdicts):
+def run_preset(preset, args, stack, verdicts, first=True):
     side = preset.split("-")[-1]
     database = f"{chaos.env('PERFLAB_DB_NAME', 'perflab')}_abuse_{side}"  # inside the perflab% grant
     redis_db = int(chaos.env("PERFLAB_ABUSE_REDIS_DB", "7"))
@@ -390,10 +423,11 @@ def run_preset(preset, args, stack, verdicts):
             raise RuntimeError(f"./perflab seed route: {(seeded.stderr or seeded.stdout).strip()[-500:]}")
         instance_urls = ([f"http://127.0.0.1:{port + 1 + i}" for i in range(len(instances.names))]
                          or instances.urls)
-        lab = Lab(stack, database, redis_db, instances.urls[0], instance_urls, labsecrets.jwt_secret())
+        lab = Lab(stack, database, redis_db, instances.urls[0], instance_urls, labsecrets.jwt_secret(),
+                  ["--profile", instances.profile, *instances.app_args()], port + 10)
         lab.members = chaos.create_members(stack, database, 2, lab.secret, labsecrets.hash_secret(), prefix="abuse",
                                            phone_prefix="0991")
-        for name, scenario in SCENARIOS:
+        for name, scenario in SCENARIOS + ((("startup", refused_at_startup),) if first else ()):
             log(f"scenario {name}")
             try:
                 scenario(lab, verdicts, f"{preset} {name}")
@@ -424,7 +458,7 @@ def main(argv):
     presets = ["wallet-before", "wallet-after"] if args.preset == "both" else [args.preset]
     for preset in presets:
         try:
-            run_preset(preset, args, stack, verdicts)
+            run_preset(preset, args, stack, verdicts, first=preset == presets[0])
         except (RuntimeError, OSError) as e:
             verdicts.error(preset, e)
     if args.json:
