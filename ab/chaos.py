@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""perflab's chaos suite for the wallet (issue 14): transfers under faults, then the books are checked.
+"""perflab's chaos suite for the wallet: transfers under faults, then the books are checked.
 
 usage: ./perflab chaos [--preset wallet-before|wallet-after|both] [--smoke] [--instances N] [--instances-url URL ...]
                        [--kill-cmd CMD --start-cmd CMD] [--db NAME] [--clients N] [--members N] [--json FILE]
@@ -26,14 +26,16 @@ PERFLAB_CHAOS_APP_PORT in front of them; the clients go through the balancer, th
 and restarts it, and two more checks say that the balancer took it out of rotation and back, and that every
 instance served requests. --instances-url URL ... targets apps that are already running (behind a load balancer, or
 each one); the suite then starts none, spreads requests over the URLs, and kills/restarts instance i with
---kill-cmd/--start-cmd (`{index}` and `{url}` are replaced), or skips that fault without them. Those apps must
+--kill-cmd/--start-cmd, or skips that fault without them: `{index}` and `{url}` are replaced with the values quoted,
+and the command runs without a shell, split as a shell splits words (for a pipe or $(...), write sh -c '...'). Those apps must
 use the database --db (default ${PERFLAB_DB_NAME}_chaos_<side>, e.g. perflab_chaos_after) through the chaos proxies (ports below) for the Toxiproxy
 faults to reach them.
 
 Environment: the stack's PERFLAB_* ports from .env; PERFLAB_CHAOS_APP_PORT (8085: the app's port, or with --instances
 the balancer's, its instances on the next ones), PERFLAB_CHAOS_DB_PROXY_PORT
-(23306), PERFLAB_CHAOS_REDIS_PROXY_PORT (26379), PERFLAB_CHAOS_REDIS_DB (5), PERFLAB_SECURITY_JWT_SECRET.
-Stdlib only; needs the `mariadb` client (installed by the native stack).
+(23306), PERFLAB_CHAOS_REDIS_PROXY_PORT (26379), PERFLAB_CHAOS_REDIS_DB (5). Tokens and PIN hashes use the app's
+generated secrets (.perflab/secrets, ab/labsecrets.py; PERFLAB_SECURITY_JWT_SECRET and _HASH_SECRET override them,
+as in the app). Stdlib only; needs the `mariadb` client (installed by the native stack).
 """
 import argparse
 import base64
@@ -43,6 +45,7 @@ import http.client
 import json
 import os
 import random
+import shlex
 import socket
 import subprocess
 import sys
@@ -54,10 +57,10 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
+import labsecrets
 import lb
 
 ROOT = Path(__file__).resolve().parent.parent
-DEV_JWT_SECRET = "perflab-dev-secret-change-me-0123456789abcdef"
 START_BALANCE = Decimal("1000.00")
 PIN = "1234"
 
@@ -67,8 +70,8 @@ def env(name, default):
     return value if value else default
 
 
-def log(message):
-    print(f"[chaos {time.strftime('%H:%M:%S')}] {message}", flush=True)
+def log(message, suite="chaos"):
+    print(f"[{suite} {time.strftime('%H:%M:%S')}] {message}", flush=True)
 
 
 # ------------------------------------------------------------------------------------------- the stack
@@ -125,17 +128,47 @@ class Stack:
         for name in ("chaos-mariadb", "chaos-redis"):
             self.toxi("DELETE", f"/proxies/{name}")
 
-    def flush_redis(self, database):
+    def redis(self, database, *command):
+        """One Redis command in the logical database `database`; its reply (bytes, int, list or None)."""
         with socket.create_connection(("127.0.0.1", self.redis_port), timeout=5) as s:
-            s.sendall(f"*2\r\n$6\r\nSELECT\r\n${len(str(database))}\r\n{database}\r\n*1\r\n$7\r\nFLUSHDB\r\n".encode())
-            reply = b""
-            while reply.count(b"\r\n") < 2:
-                chunk = s.recv(64)
-                if not chunk:
-                    break
-                reply += chunk
-        if not reply.startswith(b"+OK"):
+            stream = s.makefile("rb")
+            for words in (("SELECT", str(database)), command):
+                s.sendall(resp_command(*words))
+                reply = resp_reply(stream)
+        return reply
+
+    def flush_redis(self, database):
+        reply = self.redis(database, "FLUSHDB")
+        if reply != b"OK":
             raise RuntimeError(f"Redis FLUSHDB {database}: {reply!r}")
+
+
+def resp_command(*words):
+    """A Redis command in RESP: an array of bulk strings."""
+    parts = [f"*{len(words)}\r\n".encode()]
+    for word in words:
+        data = word if isinstance(word, bytes) else str(word).encode()
+        parts.append(b"$%d\r\n%s\r\n" % (len(data), data))
+    return b"".join(parts)
+
+
+def resp_reply(stream):
+    """One RESP reply read from a binary file: bytes (simple or bulk string), int, list or None; an error raises."""
+    line = stream.readline()
+    if not line.endswith(b"\r\n"):
+        raise RuntimeError(f"Redis closed the connection mid-reply: {line!r}")
+    kind, value = line[:1], line[1:-2]
+    if kind == b"+":
+        return value
+    if kind == b"-":
+        raise RuntimeError(f"Redis: {value.decode(errors='replace')}")
+    if kind == b":":
+        return int(value)
+    if kind == b"$":
+        return None if int(value) < 0 else stream.read(int(value) + 2)[:-2]
+    if kind == b"*":
+        return None if int(value) < 0 else [resp_reply(stream) for _ in range(int(value))]
+    raise RuntimeError(f"Redis: an unknown reply {line!r}")
 
 
 def wait_port(port, seconds):
@@ -152,18 +185,24 @@ def wait_port(port, seconds):
 # ------------------------------------------------------------------------------------------- the apps
 
 class Instances:
-    """The app instances under test: one started here through ./perflab app start; or `count` of them, chaos-1..N,
-    behind a load balancer started through ./perflab lb start; or URLs given by the user."""
+    """The app instances under test: one started here through ./perflab app start (the instance <suite>, so that
+    the lab's own app is left alone); or `count` of them, <suite>-1..N,
+    behind a load balancer started through ./perflab lb start; or URLs given by the user. `suite` names the
+    instances, the balancer and the variant (chaos, abuse); `port` is the app's (or the balancer's) port; with
+    `proxies` the apps reach MariaDB and Redis through the chaos proxies, else directly; `profile` defaults to the
+    preset."""
 
-    LB = "chaos-lb"
-
-    def __init__(self, urls, kill_cmd, start_cmd, preset, stack, database, redis_db, count=0):
+    def __init__(self, urls, kill_cmd, start_cmd, preset, stack, database, redis_db, count=0, suite="chaos",
+                 port=None, proxies=True, profile=None, options=()):
         self.external = bool(urls)
-        self.port = int(env("PERFLAB_CHAOS_APP_PORT", "8085"))
-        self.names = [f"chaos-{i}" for i in range(1, count + 1)]  # on ports port+1.., the load balancer on port
+        self.suite = suite
+        self.port = port or int(env("PERFLAB_CHAOS_APP_PORT", "8085"))
+        self.lb_name = f"{suite}-lb"
+        self.names = [f"{suite}-{i}" for i in range(1, count + 1)]  # on ports port+1.., the load balancer on port
         self.urls = urls or [f"http://127.0.0.1:{self.port}"]
         self.kill_cmd, self.start_cmd = kill_cmd, start_cmd
         self.preset, self.stack, self.database, self.redis_db = preset, stack, database, redis_db
+        self.proxies, self.profile, self.options = proxies, profile or preset, list(options)  # more app start options
         self.rotation = {}  # the killed instance: when the load balancer took it out and put it back
         self.served = {}    # requests the load balancer sent to each instance
 
@@ -171,9 +210,11 @@ class Instances:
         return not self.external or bool(self.kill_cmd and self.start_cmd)
 
     def app_args(self):
-        return ["--", f"--spring.datasource.url=jdbc:mariadb://127.0.0.1:{self.stack.db_proxy_port}/{self.database}",
-                f"--spring.data.redis.port={self.stack.redis_proxy_port}", f"--spring.data.redis.database={self.redis_db}",
-                f"--perflab.variant=chaos-{self.preset}"]
+        db_port, redis_port = ((self.stack.db_proxy_port, self.stack.redis_proxy_port) if self.proxies
+                               else (self.stack.db_port, self.stack.redis_port))
+        return ["--", f"--spring.datasource.url=jdbc:mariadb://127.0.0.1:{db_port}/{self.database}",
+                f"--spring.data.redis.port={redis_port}", f"--spring.data.redis.database={self.redis_db}",
+                f"--perflab.variant={self.suite}-{self.preset}"]
 
     def perflab(self, *args, port=None):
         environment = dict(os.environ, PERFLAB_APP_PORT=str(port)) if port else None
@@ -183,31 +224,33 @@ class Instances:
 
     def start_one(self, index):
         name, port = self.names[index], self.port + 1 + index
-        log(f"starting {name} on port {port}")
-        self.perflab("app", "start", "--instance", name, "--port", str(port), "--profile", self.preset, *self.app_args())
+        log(f"starting {name} on port {port}", self.suite)
+        self.perflab("app", "start", "--instance", name, "--port", str(port), "--profile", self.profile, *self.options,
+                     *self.app_args())
 
     def start(self):
         if self.external:
             return
         if not self.names:
-            self.perflab("app", "start", "--profile", self.preset, *self.app_args(), port=self.port)
+            self.perflab("app", "start", "--instance", self.suite, "--profile", self.profile, *self.options,
+                         *self.app_args(), port=self.port)
             return
         for index in range(len(self.names)):
             self.start_one(index)
         backends = [a for i, name in enumerate(self.names) for a in ("--backend", f"{name}={self.port + 1 + i}")]
-        self.perflab("lb", "start", "--name", self.LB, "--port", str(self.port), *backends)
+        self.perflab("lb", "start", "--name", self.lb_name, "--port", str(self.port), *backends)
 
     def lb_state(self):
-        return lb.servers(ROOT / ".perflab" / f"{self.LB}.sock")
+        return lb.servers(ROOT / ".perflab" / f"{self.lb_name}.sock")
 
     def kill(self, index=0):
         """kill -9 of instance `index`, then its restart; returns when it is ready again (and, behind the load
         balancer, back in rotation)."""
         if self.external:
-            for command in (self.kill_cmd, self.start_cmd):
-                subprocess.run(command.format(index=index, url=self.urls[index]), shell=True, check=True)
+            for template in (self.kill_cmd, self.start_cmd):
+                subprocess.run(external_command(template, index, self.urls[index]), check=True)
             return
-        name = self.names[index] if self.names else "app"
+        name = self.names[index] if self.names else self.suite
         pid = int((ROOT / ".perflab" / f"{name}.pid").read_text().strip())
         killed = time.monotonic()
         os.kill(pid, 9)
@@ -215,23 +258,23 @@ class Instances:
             time.sleep(0.05)
         log_file = ROOT / ".perflab" / f"{name}.log"  # the restart overwrites it: keep the killed instance's log
         if log_file.exists():
-            log_file.replace(ROOT / ".perflab" / f"chaos-{self.preset}-killed-{name}.log")
+            log_file.replace(ROOT / ".perflab" / f"{self.suite}-{self.preset}-killed-{name}.log")
         if not self.names:
             self.start()
             return
         self.rotation = {"instance": name, "out_after_s": None, "back_after_s": None}
-        socket = ROOT / ".perflab" / f"{self.LB}.sock"
+        socket = ROOT / ".perflab" / f"{self.lb_name}.sock"
         still_in, _ = lb.wait_until(socket, [name], 20, lambda server: not lb.in_rotation(server), interval=0.1)
         if not still_in:  # two failed checks, a second apart
             self.rotation["out_after_s"] = round(time.monotonic() - killed, 1)
-        log(f"  {name} killed; out of the load balancer's rotation after {self.rotation['out_after_s']} s")
+        log(f"  {name} killed; out of the load balancer's rotation after {self.rotation['out_after_s']} s", self.suite)
         self.start_one(index)
         restarted = time.monotonic()
         missing, state = lb.wait_in_rotation(socket, [name], 60)
         if not missing:
             self.rotation["back_after_s"] = round(time.monotonic() - restarted, 1)
         log(f"  {name} restarted; back in rotation {self.rotation['back_after_s']} s after it reported ready"
-            + (f" (NOT: {lb.describe(state[name])})" if missing else ""))
+            + (f" (NOT: {lb.describe(state[name])})" if missing else ""), self.suite)
 
     def checks(self):
         """What only several instances can show: (check, ok, detail), read from the load balancer while it runs."""
@@ -250,22 +293,29 @@ class Instances:
         if self.external:
             return
         if not self.names:
-            subprocess.run([str(ROOT / "perflab"), "app", "stop"], capture_output=True)
+            subprocess.run([str(ROOT / "perflab"), "app", "stop", "--instance", self.suite], capture_output=True)
             return
-        subprocess.run([str(ROOT / "perflab"), "lb", "stop", "--name", self.LB], capture_output=True)
+        subprocess.run([str(ROOT / "perflab"), "lb", "stop", "--name", self.lb_name], capture_output=True)
         for name in self.names:
             subprocess.run([str(ROOT / "perflab"), "app", "stop", "--instance", name], capture_output=True)
 
 
+def external_command(template, index, url):
+    """--kill-cmd/--start-cmd as an argument list: {index} and {url} replaced with shell-quoted values, then split as
+    a shell splits words, so that a URL can never add a word or a command."""
+    return shlex.split(template.format(index=shlex.quote(str(index)), url=shlex.quote(url)))
+
+
 # ------------------------------------------------------------------------------------------- the clients
 
-def token(secret, member_id, login):
+def token(secret, member_id, login, **claims):
+    """An access token as TokenService issues it, signed with `secret`; `claims` adds to (or replaces) the claims."""
     def b64(data):
         return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
     now = int(time.time())
     head = b64(json.dumps({"alg": "HS256", "typ": "JWT"}).encode())
     body = b64(json.dumps({"iss": "perflab", "sub": str(member_id), "login": login, "iat": now,
-                           "exp": now + 4 * 3600}).encode())
+                           "exp": now + 4 * 3600, **claims}).encode())
     signature = b64(hmac.new(secret.encode(), f"{head}.{body}".encode(), hashlib.sha256).digest())
     return f"{head}.{body}.{signature}"
 
@@ -333,7 +383,7 @@ class Clients:
         deadline = time.monotonic() + self.give_up
         attempt = 0
         while time.monotonic() < deadline:
-            url = urllib.parse.urlsplit(self.urls[(int(pick * len(self.urls)) + attempt) % len(self.urls)])
+            url = self.urls[(int(pick * len(self.urls)) + attempt) % len(self.urls)]
             attempt += 1
             status, answer, retry_after = self.post(url, body, headers)
             self.tally.count(status, answer.get("code") if isinstance(answer, dict) else None)
@@ -357,21 +407,30 @@ class Clients:
 
     @staticmethod
     def post(url, body, headers):
-        connection = http.client.HTTPConnection(url.hostname, url.port, timeout=15)
+        status, answer, response_headers = request(url, "POST", "/api/transfers", body, headers)
+        retry_after = response_headers.get("Retry-After")
+        return status, (None if status == "no answer" else answer), \
+            float(retry_after) if retry_after and retry_after.isdigit() else None
+
+
+def request(base_url, method, path, body=None, headers=None, timeout=15):
+    """One HTTP request to `base_url` (http://host:port): (status, the body, parsed when it is JSON, the response's
+    headers), or ("no answer", the error, {}) when there is no answer."""
+    url = urllib.parse.urlsplit(base_url)
+    connection = http.client.HTTPConnection(url.hostname, url.port, timeout=timeout)
+    try:
+        connection.request(method, path, body=body, headers=headers or {})
+        response = connection.getresponse()
+        text = response.read().decode("utf-8", "replace")
         try:
-            connection.request("POST", "/api/transfers", body=body, headers=headers)
-            response = connection.getresponse()
-            text = response.read().decode("utf-8", "replace")
-            try:
-                answer = json.loads(text) if text else None
-            except ValueError:
-                answer = text
-            retry_after = response.getheader("Retry-After")
-            return response.status, answer, float(retry_after) if retry_after and retry_after.isdigit() else None
-        except (OSError, http.client.HTTPException):
-            return "no answer", None, None
-        finally:
-            connection.close()
+            answer = json.loads(text) if text else None
+        except ValueError:
+            answer = text
+        return response.status, answer, response.headers
+    except (OSError, http.client.HTTPException) as e:
+        return "no answer", str(e), {}
+    finally:
+        connection.close()
 
 
 # ------------------------------------------------------------------------------------------- faults
@@ -441,16 +500,18 @@ def faults(stack, instances, tally, hold, calm):
 
 # ------------------------------------------------------------------------------------------- data and checks
 
-def create_members(stack, database, count, secret):
-    stack.sql(database, "DELETE FROM member WHERE login_id LIKE 'chaos-%'")
-    rows = ",".join(f"('chaos-{i}', 'Chaos {i}', '0990{i:07d}')" for i in range(1, count + 1))
+def create_members(stack, database, count, secret, hash_secret, prefix="chaos", phone_prefix="0990"):
+    """`count` members <prefix>-1..N with a wallet of START_BALANCE and the PIN 1234 hashed as the app does (keyed
+    with `hash_secret`); each one's id, login, phone and a token signed with `secret`."""
+    stack.sql(database, f"DELETE FROM member WHERE login_id LIKE '{prefix}-%'")
+    rows = ",".join(f"('{prefix}-{i}', '{prefix.title()} {i}', '{phone_prefix}{i:07d}')" for i in range(1, count + 1))
     stack.sql(database, f"INSERT INTO member (login_id, name, phone) VALUES {rows}")
-    stack.sql(database, "INSERT INTO wallet (member_id, balance, pin_hash) SELECT id, 1000.00, "
-                        "SHA2(CONCAT('perflab-pin:', id, ':1234'), 256) FROM member WHERE login_id LIKE 'chaos-%'")
+    stack.sql(database, f"INSERT INTO wallet (member_id, balance, pin_hash) SELECT id, {START_BALANCE}, "
+                        f"{labsecrets.pin_hash_sql(hash_secret, 'id', PIN)} FROM member WHERE login_id LIKE '{prefix}-%'")
     members = []
     for member_id, login, phone in stack.sql(database, "SELECT id, login_id, phone FROM member "
-                                                       "WHERE login_id LIKE 'chaos-%' ORDER BY id"):
-        members.append({"id": int(member_id), "phone": phone, "token": token(secret, member_id, login)})
+                                                       f"WHERE login_id LIKE '{prefix}-%' ORDER BY id"):
+        members.append({"id": int(member_id), "login": login, "phone": phone, "token": token(secret, member_id, login)})
     return members
 
 
@@ -497,7 +558,7 @@ def check(stack, database, members, tally):
 
 # ------------------------------------------------------------------------------------------- one preset
 
-def run_preset(preset, args, stack, secret):
+def run_preset(preset, args, stack, secret, hash_secret):
     side = preset.split("-")[-1]
     database = args.db or f"{env('PERFLAB_DB_NAME', 'perflab')}_chaos_{side}"  # inside the perflab% grant
     redis_db = int(env("PERFLAB_CHAOS_REDIS_DB", "5"))
@@ -516,7 +577,7 @@ def run_preset(preset, args, stack, secret):
         started = time.monotonic()
         instances.start()
         log(f"app ready at {', '.join(instances.urls)} in {time.monotonic() - started:.1f} s")
-        members = create_members(stack, database, args.members, secret)
+        members = create_members(stack, database, args.members, secret, hash_secret)
         clients = Clients(instances.urls, members, tally, args.clients, give_up_seconds=180)
         clients.start()
         time.sleep(load)
@@ -568,7 +629,7 @@ def parse(argv):
                              "(HAProxy on PERFLAB_CHAOS_APP_PORT) and kill chaos-1; default: one instance, no balancer")
     parser.add_argument("--instances-url", nargs="+", default=[], metavar="URL",
                         help="running app instances to target instead of starting one")
-    parser.add_argument("--kill-cmd", help="kills instance {index} ({url}) with -9, for --instances-url")
+    parser.add_argument("--kill-cmd", help="kills instance {index} ({url}) with -9, for --instances-url (no shell: sh -c '...' for one)")
     parser.add_argument("--start-cmd", help="starts instance {index} ({url}) and waits until it is ready")
     parser.add_argument("--db", help="the database of the data set (default $PERFLAB_DB_NAME_chaos_<side>, recreated)")
     parser.add_argument("--clients", type=int, default=8, help="concurrent client threads (default 8)")
@@ -586,10 +647,10 @@ def main(argv):
     stack = Stack()
     if not wait_port(stack.db_port, 1) or not wait_port(stack.redis_port, 1):
         sys.exit(f"chaos: MariaDB (:{stack.db_port}) or Redis (:{stack.redis_port}) is down: ./perflab stack up")
-    secret = env("PERFLAB_SECURITY_JWT_SECRET", DEV_JWT_SECRET)
+    secret, hash_secret = labsecrets.jwt_secret(), labsecrets.hash_secret()
     presets = ["wallet-before", "wallet-after"] if args.preset == "both" else [args.preset]
     started = time.monotonic()
-    summaries = [run_preset(preset, args, stack, secret) for preset in presets]
+    summaries = [run_preset(preset, args, stack, secret, hash_secret) for preset in presets]
     print(f"\nchaos: {len(presets)} preset(s) in {time.monotonic() - started:.0f} s: "
           + ", ".join(f"{s['preset']} {'PASS' if s['passed'] else 'FAIL'}" for s in summaries))
     if args.json:

@@ -3,12 +3,14 @@
 HAProxy). This module renders its configuration and reads its state; ./perflab runs it (`./perflab lb`,
 `./perflab up --instances N`, `./perflab status`), and so does the chaos suite (`./perflab chaos --instances N`).
 
-usage: python3 ab/lb.py render --name NAME --port PORT --dir DIR --backend NAME=PORT ...   writes DIR/NAME.cfg
+usage: python3 ab/lb.py render --name NAME --port PORT [--bind ADDRESS] --dir DIR --backend NAME=PORT ...
+                                                                writes DIR/NAME.cfg
        python3 ab/lb.py status --socket PATH [--pids DIR]      one line per instance: process, rotation, check
        python3 ab/lb.py wait --socket PATH --timeout S NAME ... until those instances are in rotation (exit 1 if not)
 
 What the configuration does:
-- listens on every address at PORT and spreads requests round-robin over the instances (127.0.0.1:<port>);
+- listens on 127.0.0.1:PORT (--bind ADDRESS, e.g. 0.0.0.0, to be reached from other machines) and spreads
+  requests round-robin over the instances (127.0.0.1:<port>, or HOST:PORT);
 - checks each instance's readiness probe (GET /actuator/health/readiness, 200 = ready) every second: two failed
   checks take it out of rotation, two passed ones put it back, with its share of the traffic ramped up over 10 s;
 - a request whose connection to an instance fails (a killed instance, before its checks fail) is sent to another
@@ -16,13 +18,17 @@ What the configuration does:
 - its own errors are problem+json like the app's: 503 `no-instance-available` with Retry-After, 502
   `instance-failed`, 504 `instance-timeout`;
 - logs only what is not normal (errors, instances leaving and rejoining) to its log.
+Every name, address and port that goes into the configuration is checked first (a name of lower-case letters,
+digits, '.', '_' and '-'; a host name or IP address; a port from 1 to 65535): nothing given can add a line to it.
 Stdlib only.
 """
 import argparse
 import csv
 import io
+import ipaddress
 import json
 import os
+import re
 import socket
 import sys
 import time
@@ -43,6 +49,44 @@ ERRORS = {  # status -> (reason phrase, problem code, detail, Retry-After)
 }
 
 
+NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,62}")
+HOST_LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
+
+
+def check_name(name, what="name"):
+    """A load balancer's or an instance's name, as ./perflab allows them; a readable error otherwise."""
+    if not isinstance(name, str) or not NAME.fullmatch(name):
+        raise ValueError(f"{what} {name!r}: use lower-case letters, digits, '.', '_' and '-' (first a letter or digit)")
+    return name
+
+
+def check_port(port, what="port"):
+    text = str(port)
+    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise ValueError(f"{what} {text!r}: a number from 1 to 65535")
+    return int(text)
+
+
+def check_host(host):
+    """A host name or an IPv4 address (what a server line takes as is)."""
+    try:
+        if ipaddress.ip_address(host).version == 4:
+            return host
+    except ValueError:
+        if len(host) <= 253 and all(HOST_LABEL.fullmatch(label) for label in host.split(".")):
+            return host
+    raise ValueError(f"host {host!r}: a host name or an IPv4 address")
+
+
+def bind_address(address):
+    """HAProxy's bind address for an IP address (IPv6 with its ipv6@ prefix); a readable error otherwise."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        raise ValueError(f"bind address {address!r}: an IP address, e.g. 127.0.0.1 or 0.0.0.0") from None
+    return str(ip) if ip.version == 4 else f"ipv6@{ip}"
+
+
 def parse_backends(specs):
     """['app-1=8081', 'app-2=127.0.0.1:8082'] -> [('app-1', '127.0.0.1', 8081), ...]; a readable error if malformed."""
     backends = []
@@ -50,10 +94,11 @@ def parse_backends(specs):
         name, sep, address = spec.partition("=")
         host, _, port = address.rpartition(":")
         if not sep or not name or not port.isdigit():
-            raise ValueError(f"backend '{spec}': expected NAME=PORT or NAME=HOST:PORT")
+            raise ValueError(f"backend {spec!r}: expected NAME=PORT or NAME=HOST:PORT")
         if any(name == b[0] for b in backends):
             raise ValueError(f"backend name '{name}' given twice")
-        backends.append((name, host or "127.0.0.1", int(port)))
+        backends.append((check_name(name, "backend name"), check_host(host or "127.0.0.1"),
+                         check_port(port, f"backend {name}'s port")))
     if not backends:
         raise ValueError("no backend: give at least one --backend NAME=PORT")
     return backends
@@ -71,8 +116,19 @@ def error_response(status):
     return ("\r\n".join(head) + "\r\n\r\n").encode() + body
 
 
-def render(name, port, backends, socket_path, error_files):
-    """HAProxy's configuration: a frontend on `port` and one backend with every instance, health-checked."""
+def render(name, port, backends, socket_path, error_files, bind="127.0.0.1"):
+    """HAProxy's configuration: a frontend on `bind`:`port` and one backend with every instance, health-checked.
+    Every name, host and port is checked again here, whoever built `backends`."""
+    check_name(name, "load balancer name")
+    port = check_port(port, "load balancer port")
+    bind = bind_address(bind)
+    for n, h, p in backends:
+        check_name(n, "backend name")
+        check_host(h)
+        check_port(p, f"backend {n}'s port")
+    for path in (socket_path, *error_files.values()):
+        if any(c in str(path) for c in "\n\r\t \"'#"):
+            raise ValueError(f"path {str(path)!r}: no spaces, quotes, '#' or line breaks (move the checkout)")
     servers = "\n".join(f"    server {n} {h}:{p} check" for n, h, p in backends)
     errors = "\n".join(f"    errorfile {status} {path}" for status, path in sorted(error_files.items()))
     return f"""# generated by ./perflab (ab/lb.py render) for the load balancer '{name}': rewritten at every start
@@ -97,7 +153,7 @@ defaults
 {errors}
 
 frontend perflab
-    bind :{port}
+    bind {bind}:{port}
     default_backend {BACKEND}
 
 backend {BACKEND}
@@ -109,8 +165,9 @@ backend {BACKEND}
 """
 
 
-def write(name, port, backends, directory):
+def write(name, port, backends, directory, bind="127.0.0.1"):
     """Writes DIR/NAME.cfg and its error files; returns the config's path."""
+    check_name(name, "load balancer name")
     directory = Path(directory).resolve()
     socket_path = directory / f"{name}.sock"
     if len(str(socket_path)) > 100:  # a Unix socket path has at most 107 bytes
@@ -123,7 +180,7 @@ def write(name, port, backends, directory):
         path.write_bytes(error_response(status))
         error_files[status] = path
     config = directory / f"{name}.cfg"
-    config.write_text(render(name, port, backends, socket_path, error_files))
+    config.write_text(render(name, port, backends, socket_path, error_files, bind))
     return config
 
 
@@ -226,7 +283,8 @@ def main(argv):
     sub = parser.add_subparsers(dest="command", required=True)
     r = sub.add_parser("render")
     r.add_argument("--name", required=True)
-    r.add_argument("--port", type=int, required=True)
+    r.add_argument("--port", required=True)
+    r.add_argument("--bind", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine only)")
     r.add_argument("--dir", required=True)
     r.add_argument("--backend", action="append", default=[], metavar="NAME=PORT")
     s = sub.add_parser("status")
@@ -240,7 +298,7 @@ def main(argv):
     args = parser.parse_args(argv)
     try:
         if args.command == "render":
-            print(write(args.name, args.port, parse_backends(args.backend), args.dir))
+            print(write(args.name, args.port, parse_backends(args.backend), args.dir, args.bind))
         elif args.command == "status":
             ports = {n: p for n, _, p in parse_backends(args.backend)} if args.backend else {}
             lines, problems = status_lines(servers(args.socket), args.pids, ports)

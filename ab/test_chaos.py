@@ -132,6 +132,21 @@ class CheckTest(unittest.TestCase):
         self.assertEqual(failed, ["every transfer has 2 history rows"])
 
 
+class ExternalCommandTest(unittest.TestCase):
+
+    def test_the_values_are_one_word_each_and_no_shell_runs(self):
+        url = "http://h:1/$(touch /tmp/x); rm -rf ~ #"
+
+        command = chaos.external_command("ssh host kill-app --index {index} --url {url}", 2, url)
+
+        self.assertEqual(command, ["ssh", "host", "kill-app", "--index", "2", "--url", url])
+
+    def test_a_template_that_wants_a_shell_says_so(self):
+        command = chaos.external_command("sh -c 'curl -fs {url}/actuator/health'", 0, "http://127.0.0.1:8181")
+
+        self.assertEqual(command, ["sh", "-c", "curl -fs http://127.0.0.1:8181/actuator/health"])
+
+
 class TokenTest(unittest.TestCase):
 
     def test_the_token_is_hs256_over_the_apps_claims(self):

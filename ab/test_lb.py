@@ -28,7 +28,7 @@ class RenderTest(unittest.TestCase):
     def test_every_instance_is_a_server_checked_on_its_readiness_probe(self):
         config = lb.write("lb", 8280, lb.parse_backends(["app-1=8281", "app-2=10.0.0.2:8282"]), self.dir).read_text()
 
-        self.assertIn("bind :8280", config)
+        self.assertIn("bind 127.0.0.1:8280", config)
         self.assertIn("server app-1 127.0.0.1:8281 check", config)
         self.assertIn("server app-2 10.0.0.2:8282 check", config)
         self.assertIn("option httpchk GET /actuator/health/readiness", config)
@@ -39,6 +39,15 @@ class RenderTest(unittest.TestCase):
     @unittest.skipUnless(shutil.which("haproxy"), "haproxy is not installed (stack/native.sh install-lb)")
     def test_haproxy_accepts_the_rendered_config(self):
         config = lb.write("lb", 8280, lb.parse_backends(["app-1=8281", "app-2=8282", "app-3=8283"]), self.dir)
+        lb.write("lb-wide", 8290, lb.parse_backends(["app-1=8281"]), self.dir, bind="0.0.0.0")
+
+        for path in (config, self.dir / "lb-wide.cfg"):
+            checked = subprocess.run(["haproxy", "-c", "-f", str(path)], capture_output=True, text=True)
+            self.assertEqual(checked.returncode, 0, checked.stdout + checked.stderr)
+
+    @unittest.skipUnless(shutil.which("haproxy"), "haproxy is not installed (stack/native.sh install-lb)")
+    def test_haproxy_accepts_an_ipv6_bind(self):
+        config = lb.write("lb", 8280, lb.parse_backends(["app-1=8281"]), self.dir, bind="::1")
 
         checked = subprocess.run(["haproxy", "-c", "-f", str(config)], capture_output=True, text=True)
 
@@ -57,6 +66,42 @@ class RenderTest(unittest.TestCase):
             problem = json.loads(body)
             self.assertEqual((problem["status"], problem["code"], problem["type"]),
                              (status, code, f"urn:perflab:problem:{code}"))
+
+    def test_another_bind_address_only_when_asked_for(self):
+        backends = lb.parse_backends(["app-1=8281"])
+
+        self.assertIn("bind 0.0.0.0:8280", lb.write("lb", 8280, backends, self.dir, bind="0.0.0.0").read_text())
+        self.assertIn("bind ipv6@::1:8280", lb.write("lb", 8280, backends, self.dir, bind="::1").read_text())
+        for address in ("", "localhost", "127.0.0.1\n    stats enable", "*"):
+            with self.subTest(address=address), self.assertRaisesRegex(ValueError, "bind address"):
+                lb.write("lb", 8280, backends, self.dir, bind=address)
+
+    def test_names_hosts_and_ports_that_could_add_a_line_are_refused(self):
+        for specs, message in ((["app-1\n    server evil 10.0.0.9:80=8281"], "backend name"),
+                               (["App-1=8281"], "backend name"), (["app 1=8281"], "backend name"),
+                               (["-app=8281"], "backend name"), (["app-1=10.0.0.2 check\n:8281"], "host"),
+                               (["app-1=bad_host:8281"], "host"), (["app-1=0"], "port"), (["app-1=65536"], "port"),
+                               (["app-1=८२८१"], "port")):
+            with self.subTest(specs=specs), self.assertRaisesRegex(ValueError, message):
+                lb.parse_backends(specs)
+
+    def test_the_balancers_name_and_port_are_checked_too(self):
+        backends = [("app-1", "127.0.0.1", 8281)]
+        for name, port, message in (("lb\nglobal", 8280, "load balancer name"), ("../lb", 8280, "load balancer name"),
+                                    ("lb", "8280\n", "load balancer port"), ("lb", 70000, "load balancer port")):
+            with self.subTest(name=name, port=port), self.assertRaisesRegex(ValueError, message):
+                lb.write(name, port, backends, self.dir)
+        with self.assertRaisesRegex(ValueError, "backend name"):  # render checks what it is given, whoever built it
+            lb.write("lb", 8280, [("app-1\n", "127.0.0.1", 8281)], self.dir)
+
+    def test_the_command_line_refuses_a_bad_backend_without_writing_a_config(self):
+        rendered = subprocess.run(["python3", str(Path(lb.__file__)), "render", "--name", "lb", "--port", "8280",
+                                   "--dir", str(self.dir), "--backend", "app-1=8281\nlisten x"],
+                                  capture_output=True, text=True)
+
+        self.assertEqual(rendered.returncode, 2)
+        self.assertIn("perflab lb: backend", rendered.stderr)
+        self.assertFalse((self.dir / "lb.cfg").exists())
 
     def test_malformed_or_repeated_backends_are_refused_with_what_is_wrong(self):
         for specs, message in ((["app-1"], "expected NAME=PORT"), (["app-1=port"], "expected NAME=PORT"),

@@ -1,10 +1,11 @@
 // Seed 002's `ab -n 100 -c 20` against a 1 s dependency: 100 requests from 20 concurrent clients
 // (a closed model on purpose: it is the seed's own). ./perflab ab slow-dependency runs it per thread model.
 // DELAY_MS (1000: 100, 500, 1000 or 2000, the stub's /slow delays)  CONCURRENCY (20)  REQUESTS (100)  SUMMARY
+// /api/lab/** needs the admin role: the script logs in as the stub's admin (ADMIN_LOGIN, ADMIN_PASSWORD).
 import http from 'k6/http';
 import { Trend, Counter } from 'k6/metrics';
 import { BASE_URL, tags } from './lib/common.js';
-import { requireApp, requireLogin } from './lib/preconditions.js';
+import { requireAdminLogin, requireApp } from './lib/preconditions.js';
 import { summaryLine } from './lib/summary.js';
 
 export { handleSummary } from './lib/summary.js';
@@ -26,7 +27,7 @@ export const options = {
 
 export function setup() {
   requireApp();
-  return { token: requireLogin('user1') };
+  return { token: requireAdminLogin() };
 }
 
 export default function (data) {

@@ -7,12 +7,13 @@
 //                                                           ./perflab up --profile route-after)
 //   UNIVS (1,2,3)  SUMMARY (k6/lib/summary.js)
 // Needs the route data set (./perflab up loads it; ./perflab seed route).
-// Auth: a token signed in k6 with the app's JWT secret (k6/lib/route-auth.js).
+// Auth: a token signed in k6 with the app's JWT secret (k6/lib/route-auth.js); the ceiling harness needs the admin
+// role, so with ENDPOINT=cached-bytes the script logs in as the stub's admin (ADMIN_LOGIN, ADMIN_PASSWORD).
 import http from 'k6/http';
 import { check } from 'k6';
 import { BASE_URL, tags } from './lib/common.js';
 import { bearer } from './lib/route-auth.js';
-import { requireApp, requireKnobs, requireRoutes, seedCommand } from './lib/preconditions.js';
+import { requireAdminLogin, requireApp, requireKnobs, requireRoutes, seedCommand } from './lib/preconditions.js';
 
 export { handleSummary } from './lib/summary.js';
 
@@ -32,10 +33,10 @@ export const options = {
 export function setup() {
   requireApp();
   if (ENDPOINT === 'cached-bytes') requireKnobs({ 'route.cache': 'redis' }, './perflab up --profile route-after');
-  const headers = { Authorization: bearer() };
+  const member = bearer();
   // one full response per university: the data is there, and the cache is warm
-  requireRoutes(UNIVS, headers.Authorization, seedCommand('route', UNIVS.join(',') === '1,2,3' ? '' : ` --univs ${UNIVS.join(',')}`));
-  return { headers };
+  requireRoutes(UNIVS, member, seedCommand('route', UNIVS.join(',') === '1,2,3' ? '' : ` --univs ${UNIVS.join(',')}`));
+  return { headers: { Authorization: ENDPOINT === 'routes' ? member : `Bearer ${requireAdminLogin()}` } };
 }
 
 export function routes(data) {

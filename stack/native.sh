@@ -257,6 +257,7 @@ case $cmd in
   install-lb) install_lb ;;
   up)
     install
+    bash "$ROOT/stack/secrets.sh"  # the app's secrets, once per checkout: every app this stack serves reads them
     for s in $(selected "$@"); do port_of "$s" >/dev/null; "up_$s"; done
     status ;;
   down)

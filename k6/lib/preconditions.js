@@ -41,9 +41,13 @@ export function requireKnobs(expected, command) {
   }
 }
 
+// the stub's admin account (wiremock/mappings/auth-admin.json); /api/lab/** and the route ceiling need its role
+export const ADMIN_LOGIN = __ENV.ADMIN_LOGIN || 'perflab-admin';
+export const ADMIN_PASSWORD = __ENV.ADMIN_PASSWORD || 'perflab-admin-pass';
+
 /** Logs in through the app (the external auth API behind it); returns the access token or stops the run. */
-export function requireLogin(loginId = 'user1') {
-  const res = http.post(`${BASE_URL}/api/auth/login`, JSON.stringify({ loginId, password: 'perflab-pass' }),
+export function requireLogin(loginId = 'user1', password = 'perflab-pass') {
+  const res = http.post(`${BASE_URL}/api/auth/login`, JSON.stringify({ loginId, password }),
     params({ headers: { 'Content-Type': 'application/json' } }));
   const body = json(res);
   if (res.status === 200 && body && body.accessToken) return body.accessToken;
@@ -53,6 +57,11 @@ export function requireLogin(loginId = 'user1') {
   }
   fail(`login as ${loginId} failed: ${res.status || res.error}${code}: check the auth API stub with ./perflab status`);
   return null;
+}
+
+/** The admin's access token (ADMIN_LOGIN, ADMIN_PASSWORD; default the stub's account), or the run stops. */
+export function requireAdminLogin() {
+  return requireLogin(ADMIN_LOGIN, ADMIN_PASSWORD);
 }
 
 /** Stops the run unless the member behind `token` has a wallet, i.e. the wallet data set is loaded. */

@@ -1,0 +1,471 @@
+#!/usr/bin/env python3
+"""perflab's abuse suite: what an attacker tries against the app, each a named check printed PASS or FAIL with its
+figure, then `N passed, N failed` (exit 1 on any FAIL).
+
+usage: ./perflab abuse [--preset wallet-before|wallet-after|both] [--instances N] [--json FILE]
+
+Scenarios, against a fresh database of their own (${PERFLAB_DB_NAME}_abuse_<side>, e.g. perflab_abuse_after) and
+Redis database PERFLAB_ABUSE_REDIS_DB (7):
+  pin      one member's PIN guessed with wrong PINs, each try with a fresh token (signed with the generated secret)
+           and a fresh Idempotency-Key, spread over the instances, waiting out a Retry-After of up to 10 s: at most
+           the guard's limit of 403 wrong-pin, then 429 too-many-pin-failures with Retry-After, for the right PIN
+           too; no money moves and no transfer is written.
+  login    wrong passwords for one login id through POST /api/auth/login, spread and waited out the same way: 401
+           up to the limit, then 429 too-many-login-failures with Retry-After, the right password too; another user
+           still logs in.
+  tokens   a token signed with each development secret committed in the repository is refused (401); one signed
+           with the generated secret is accepted.
+  admin    a plain member gets 403 from /api/lab/dependency and the route ceiling, the admin 200; after 20
+           concurrent member calls the admin still logs in; /actuator/health shows its details to the admin only.
+  cache    a route manifest in Redis rewritten to announce 2,147,483,647 batches: the route is still served (200,
+           the same data) from the database, the rejection is counted, later requests are served.
+  startup  (first preset only) an app given a committed JWT or hash secret exits during startup, its log naming
+           the property, never the value; it would run on PERFLAB_ABUSE_APP_PORT+10.
+The app runs the preset with route-after added (the route cache is route-after's); --instances N starts abuse-1..N
+on PERFLAB_ABUSE_APP_PORT+1.. behind a load balancer on PERFLAB_ABUSE_APP_PORT (8180), and the guessing goes to the
+instances in turn (the guards are counted in the shared database). Reuses the chaos suite's stack helpers, member
+creation and launcher (ab/chaos.py). Stdlib only; needs the `mariadb` client.
+Environment: the stack's PERFLAB_* ports, PERFLAB_ABUSE_APP_PORT, PERFLAB_ABUSE_REDIS_DB, ADMIN_LOGIN and
+ADMIN_PASSWORD (the stub's perflab-admin account by default).
+"""
+import argparse
+import email.utils
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import chaos
+import labsecrets
+
+ROOT = chaos.ROOT
+PIN_MAX_FAILURES = 5     # perflab.wallet.pin-guard.max-failures
+LOGIN_MAX_FAILURES = 5   # perflab.security.login-guard.max-failures-per-login
+WAIT_LIMIT = 10.0        # a Retry-After up to this many seconds is waited out; a longer one means locked
+ABSURD_BATCHES = 2147483647
+ROUTE_UNIV = 11          # a small university (500 routes), loaded into the abuse database
+USER_PASSWORD = "perflab-pass"  # the stub's password of user1..user100000
+WRONG_PIN = "9999"
+
+
+def log(message):
+    chaos.log(message, "abuse")
+
+
+# ------------------------------------------------------------------------------------------- pure logic
+
+def retry_after_seconds(value, now=None):
+    """A Retry-After header in seconds: delta-seconds or an HTTP date (RFC 9110); None when absent or malformed."""
+    if value is None:
+        return None
+    value = value.strip()
+    if value.isascii() and value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when is None or when.tzinfo is None:
+        return None
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
+@dataclass
+class Answer:
+    """One HTTP answer as a check needs it."""
+    status: object  # an int, or "no answer"
+    code: str = None
+    retry_after: float = None
+    body: object = None
+    where: str = ""
+
+
+def describe(answer):
+    return f"{answer.status} {answer.code or ''}".strip()
+
+
+def guard_step(answer, refused, wait_limit=WAIT_LIMIT):
+    """What a guesser does after `answer`: ("guess", 0) again at once after a `refused` (a wrong guess), ("wait", s)
+    then guess again, or ("stop", 0): locked (a 429 whose Retry-After is missing or longer than wait_limit) or an
+    answer no guard gives."""
+    if answer.status == refused:
+        return "guess", 0
+    if answer.status == 429 and answer.retry_after is not None and answer.retry_after <= wait_limit:
+        return "wait", answer.retry_after
+    return "stop", 0
+
+
+def judge_guessing(answers, refused, refused_code, limit, wait_limit=WAIT_LIMIT):
+    """The checks of a guessing run: (name, ok, figure) for at most `limit` answers `refused` (e.g. 403 wrong-pin),
+    nothing else but them and 429 `refused_code` with a Retry-After, and a last answer that is such a 429 locking
+    (Retry-After over wait_limit)."""
+    wrong = sum(1 for a in answers if a.status == refused)
+    guarded = [a for a in answers if a.status == 429 and a.code == refused_code]
+    other = [describe(a) for a in answers if a not in guarded and a.status != refused]
+    last = answers[-1] if answers else None
+    locked = bool(last and last in guarded and last.retry_after is not None and last.retry_after > wait_limit)
+    return [
+        (f"at most {limit} guesses answered {refused}", 1 <= wrong <= limit and not other,
+         f"{wrong} of {len(answers)} answers {refused}" + (f"; unexpected: {', '.join(other)}" if other else "")),
+        (f"then 429 {refused_code} with Retry-After", bool(guarded) and all(a.retry_after is not None for a in guarded)
+         and locked, f"{len(guarded)} answers 429, Retry-After " + ", ".join(
+             "none" if a.retry_after is None else f"{a.retry_after:.0f}" for a in guarded) + " s"
+         + ("" if locked else "; the last answer did not lock the guesser out")),
+    ]
+
+
+class Verdicts:
+    """The checks of a run: PASS/FAIL lines as they come, and the count at the end."""
+
+    def __init__(self, out=None):
+        self.results = []
+        self.out = out or sys.stdout
+
+    def add(self, scope, name, ok, figure):
+        self.results.append({"scope": scope, "check": name, "ok": bool(ok), "figure": figure})
+        print(f"{'PASS' if ok else 'FAIL'} [{scope}] {name}: {figure}", file=self.out, flush=True)
+
+    def extend(self, scope, checks):
+        for name, ok, figure in checks:
+            self.add(scope, name, ok, figure)
+
+    def error(self, scope, error):
+        """A scenario that could not run to its end is one FAIL, not a crash of the suite."""
+        self.add(scope, "the scenario ran to its end", False, f"{type(error).__name__}: {error}")
+
+    @property
+    def passed(self):
+        return sum(1 for r in self.results if r["ok"])
+
+    @property
+    def failed(self):
+        return len(self.results) - self.passed
+
+    def summary(self):
+        return f"{self.passed} passed, {self.failed} failed"
+
+
+# ------------------------------------------------------------------------------------------- HTTP
+
+def call(base_url, method, path, body=None, headers=None, timeout=30):
+    """One request; the answer with its problem code, Retry-After in seconds and parsed JSON body."""
+    data = None if body is None else json.dumps(body)
+    status, parsed, response_headers = chaos.request(
+        base_url, method, path, data, {**({"Content-Type": "application/json"} if data else {}), **(headers or {})},
+        timeout)
+    if status == "no answer":
+        return Answer(status, parsed, where=base_url)
+    code = parsed.get("code") if isinstance(parsed, dict) else None
+    return Answer(status, code, retry_after_seconds(response_headers.get("Retry-After")), parsed, base_url)
+
+
+def bearer(value):
+    return {"Authorization": f"Bearer {value}"}
+
+
+def login(base_url, login_id, password, tries=3):
+    """POST /api/auth/login; a 503 auth-api-unavailable (the stub did not answer in time: a cold instance on a busy
+    machine) is tried again after its Retry-After, never a guard's answer or the breaker's (auth-api-circuit-open)."""
+    for _ in range(tries):
+        answer = call(base_url, "POST", "/api/auth/login", {"loginId": login_id, "password": password})
+        if answer.status != 503 or answer.code != "auth-api-unavailable":
+            break
+        log(f"  login {login_id}: 503 auth-api-unavailable, tried again")
+        time.sleep(min(answer.retry_after or 1.0, WAIT_LIMIT))
+    return answer
+
+
+def admin_login(base_url):
+    """The stub's admin account (ADMIN_LOGIN, ADMIN_PASSWORD), as k6/lib/preconditions.js logs in."""
+    return login(base_url, chaos.env("ADMIN_LOGIN", "perflab-admin"), chaos.env("ADMIN_PASSWORD", "perflab-admin-pass"))
+
+
+# ------------------------------------------------------------------------------------------- scenarios
+
+@dataclass
+class Lab:
+    """What the scenarios share: the stack, the database, the app's URLs, the members and the secrets."""
+    stack: chaos.Stack
+    database: str
+    redis_db: int
+    url: str                   # the app, or the load balancer in front of the instances
+    instance_urls: list        # each instance (the app alone: [url])
+    secret: str
+    start_args: list = field(default_factory=list)  # ./perflab app start's options for one more instance
+    spare_port: int = 0
+    members: list = field(default_factory=list)
+
+    def fresh_token(self, member):
+        return chaos.token(self.secret, member["id"], member["login"], jti=uuid.uuid4().hex)
+
+    def books(self, member_ids):
+        """Balances of the members and rows of the transfer tables: what no refused transfer may change."""
+        ids = ",".join(str(i) for i in member_ids)
+        balances = self.stack.sql(self.database, f"SELECT member_id, balance FROM wallet WHERE member_id IN ({ids}) "
+                                                 "ORDER BY member_id")
+        rows = self.stack.sql(self.database, "SELECT (SELECT COUNT(*) FROM wallet_transaction), "
+                                             "(SELECT COUNT(*) FROM ledger_entry)")[0]
+        return {"balances": {int(i): b for i, b in balances}, "history rows": int(rows[0]), "ledger rows": int(rows[1])}
+
+
+def guessing(lab, verdicts, scope, what, send, refused, code, limit):
+    """Wrong guesses, send(False, index) -> Answer, until the guard locks the guesser out (each short Retry-After
+    waited out), then the right one, send(True, index): judge_guessing's checks, the spread over the instances, and
+    the right guess refused too."""
+    answers = []
+    deadline = time.monotonic() + 60
+    while len(answers) < limit * 3 and time.monotonic() < deadline:
+        answers.append(send(False, len(answers)))
+        step, seconds = guard_step(answers[-1], refused)
+        if step == "stop":
+            break
+        time.sleep(seconds)
+    log(f"  {what} guesses: {', '.join(map(describe, answers))}")
+    verdicts.extend(scope, judge_guessing(answers, refused, code, limit))
+    if len(lab.instance_urls) > 1:
+        spread = {a.where for a in answers}
+        verdicts.add(scope, "the guesses went to every instance", len(spread) == len(lab.instance_urls),
+                     f"{len(spread)} of {len(lab.instance_urls)} instances")
+    right = send(True, len(answers))
+    verdicts.add(scope, f"the right {what} is refused too (429 {code})",
+                 right.status == 429 and right.code == code and right.retry_after is not None,
+                 f"{describe(right)}, Retry-After {right.retry_after}")
+
+
+def pin_guessing(lab, verdicts, scope):
+    member, receiver = lab.members[0], lab.members[1]
+    before = lab.books([member["id"], receiver["id"]])
+
+    def transfer(right, index):  # a fresh token and Idempotency-Key each time, the instances in turn
+        return call(lab.instance_urls[index % len(lab.instance_urls)], "POST", "/api/transfers",
+                    {"receiverPhone": receiver["phone"], "amount": 1.00, "pin": chaos.PIN if right else WRONG_PIN},
+                    {**bearer(lab.fresh_token(member)), "Idempotency-Key": str(uuid.uuid4())})
+
+    guessing(lab, verdicts, scope, "PIN", transfer, 403, "too-many-pin-failures", PIN_MAX_FAILURES)
+    after = lab.books([member["id"], receiver["id"]])
+    verdicts.add(scope, "no money moved and no transfer was written", after == before,
+                 f"before {before}, after {after}" if after != before else f"balances {after['balances']}, "
+                 f"{after['history rows']} history and {after['ledger rows']} ledger rows, as before")
+
+
+def login_guessing(lab, verdicts, scope):
+    target, other = "user4242", "user4243"
+
+    def attempt(right, index):
+        return login(lab.instance_urls[index % len(lab.instance_urls)], target,
+                     USER_PASSWORD if right else f"wrong-{index}")
+
+    guessing(lab, verdicts, scope, "password", attempt, 401, "too-many-login-failures", LOGIN_MAX_FAILURES)
+    someone = login(lab.url, other, USER_PASSWORD)
+    verdicts.add(scope, "another user still logs in (200)",
+                 someone.status == 200 and isinstance(someone.body, dict) and bool(someone.body.get("accessToken")),
+                 f"{other}: {describe(someone)}")
+
+
+def forged_tokens(lab, verdicts, scope):
+    member = lab.members[1]
+    own = call(lab.url, "GET", "/api/auth/me", headers=bearer(lab.fresh_token(member)))
+    verdicts.add(scope, "a token signed with the generated secret is accepted (200)", own.status == 200,
+                 describe(own))
+    committed = labsecrets.development_secrets()
+    if not committed:
+        verdicts.add(scope, "the repository's development secrets were found", False, "none found by git grep")
+    for secret in committed:
+        forged = chaos.token(secret, member["id"], member["login"], jti=uuid.uuid4().hex)
+        answer = call(lab.url, "GET", "/api/auth/me", headers=bearer(forged))
+        verdicts.add(scope, f"a token signed with the committed '{secret[:24]}...' is refused (401)",
+                     answer.status == 401, describe(answer))
+
+
+def admin_only(lab, verdicts, scope):
+    member = login(lab.url, "user4244", USER_PASSWORD)
+    admin = admin_login(lab.url)
+    if member.status != 200 or admin.status != 200:
+        verdicts.add(scope, "a member and the admin log in", False, f"member {member.status} {member.code}, "
+                                                                     f"admin {admin.status} {admin.code}")
+        return
+    member_token, admin_token = member.body["accessToken"], admin.body["accessToken"]
+    lab_path = "/api/lab/dependency?delayMs=100"
+    ceiling = f"/api/universities/{ROUTE_UNIV}/routes/cached-bytes"
+    for path, what in ((lab_path, "/api/lab/dependency"), (ceiling, "the route ceiling")):
+        answer = call(lab.url, "GET", path, headers=bearer(member_token))
+        verdicts.add(scope, f"a plain member gets 403 from {what}", answer.status == 403,
+                     describe(answer))
+    answer = call(lab.url, "GET", lab_path, headers=bearer(admin_token))
+    verdicts.add(scope, "the admin gets 200 from /api/lab/dependency", answer.status == 200,
+                 describe(answer))
+    statuses = {}
+    lock = threading.Lock()
+
+    def member_call():
+        answer = call(lab.url, "GET", lab_path, headers=bearer(member_token))
+        with lock:
+            statuses[answer.status] = statuses.get(answer.status, 0) + 1
+
+    threads = [threading.Thread(target=member_call) for _ in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    verdicts.add(scope, "20 concurrent member calls are all refused (403)", statuses == {403: 20}, str(statuses))
+    again = admin_login(lab.url)
+    verdicts.add(scope, "the admin still logs in after them (200)", again.status == 200,
+                 describe(again))
+    anonymous, admin_view = (call(lab.url, "GET", "/actuator/health", headers=h) for h in ({}, bearer(admin_token)))
+    shown = [isinstance(a.body, dict) and "components" in a.body for a in (anonymous, admin_view)]
+    verdicts.add(scope, "health says UP without details to an anonymous caller, with them to the admin",
+                 anonymous.status == 200 and isinstance(anonymous.body, dict) and anonymous.body.get("status") == "UP"
+                 and shown == [False, True],
+                 f"anonymous {describe(anonymous)} {'with' if shown[0] else 'without'} details, admin "
+                 f"{'with' if shown[1] else 'without'} details")
+
+
+def rejected_total(lab, token):
+    """perflab_route_cache_rejected_total summed over the instances' /actuator/prometheus (None if none has it)."""
+    total, seen = 0.0, False
+    for url in lab.instance_urls:
+        answer = call(url, "GET", "/actuator/prometheus", headers=bearer(token))
+        for line in (answer.body if isinstance(answer.body, str) else "").splitlines():
+            if line.startswith("perflab_route_cache_rejected_total"):
+                total += float(line.rsplit(" ", 1)[1])
+                seen = True
+    return total if seen else None
+
+
+def tampered_cache(lab, verdicts, scope):
+    member = lab.members[1]
+    path = f"/api/universities/{ROUTE_UNIV}/routes"
+    first = call(lab.url, "GET", path, headers=bearer(lab.fresh_token(member)), timeout=120)
+    if first.status != 200:
+        verdicts.add(scope, "the route is served before the tampering", False, f"{first.status} {first.code}")
+        return
+    keys = lab.stack.redis(lab.redis_db, "KEYS", f"route:*{{{ROUTE_UNIV}}}*manifest") or []
+    if not keys:
+        verdicts.add(scope, "the first read cached the route (a manifest in Redis)", False,
+                     f"no route:*{{{ROUTE_UNIV}}}*manifest key in Redis db {lab.redis_db}")
+        return
+    admin = admin_login(lab.url)
+    admin_token = admin.body.get("accessToken") if isinstance(admin.body, dict) else ""
+    rejected_before = rejected_total(lab, admin_token)
+    tampered = []
+    for key in keys:
+        version, _, routes = lab.stack.redis(lab.redis_db, "GET", key).decode().split(":")
+        lab.stack.redis(lab.redis_db, "SET", key, f"{version}:{ABSURD_BATCHES}:{routes}")
+        tampered.append(key.decode())
+    log(f"  manifest {', '.join(tampered)} now announces {ABSURD_BATCHES} batches")
+    second = call(lab.url, "GET", path, headers=bearer(lab.fresh_token(member)), timeout=120)
+    verdicts.add(scope, "a manifest announcing 2147483647 batches: the route is still served (200, the same data)",
+                 second.status == 200 and second.body == first.body,
+                 f"{describe(second)}, "
+                 + (f"{second.body.get('routeCount')} routes as before" if second.body == first.body and isinstance(
+                     second.body, dict) else "a different body than before the tampering"))
+    rejected_after = rejected_total(lab, admin_token)
+    verdicts.add(scope, "the rejected manifest is counted (perflab_route_cache_rejected_total)",
+                 rejected_after is not None and rejected_after > (rejected_before or 0),
+                 f"{rejected_before} -> {rejected_after}")
+    later = [call(lab.url, "GET", path, headers=bearer(lab.fresh_token(member)), timeout=120).status for _ in range(5)]
+    health = call(lab.url, "GET", "/actuator/health")
+    status = health.body.get("status") if isinstance(health.body, dict) else health.status
+    verdicts.add(scope, "later requests are served (5 x 200, health UP)", later == [200] * 5 and status == "UP",
+                 f"{later}, health {status}")
+
+
+def refused_at_startup(lab, verdicts, scope):
+    """An app given a committed secret in place of each generated one exits before it serves, and its log names the
+    property but never the value."""
+    committed = labsecrets.development_secrets()
+    log_file = ROOT / ".perflab" / "abuse-refused.log"
+    for index, (name, variable) in enumerate(labsecrets.OVERRIDES.items()):
+        value = committed[index % len(committed)]  # the app refuses every committed value for either property
+        log_file.unlink(missing_ok=True)
+        started = subprocess.run([str(ROOT / "perflab"), "app", "start", "--instance", "abuse-refused", "--port",
+                                  str(lab.spare_port), *lab.start_args], env=dict(os.environ, **{variable: value}),
+                                 capture_output=True, text=True)
+        if started.returncode == 0:
+            subprocess.run([str(ROOT / "perflab"), "app", "stop", "--instance", "abuse-refused"], capture_output=True)
+        text = log_file.read_text(errors="replace") if log_file.exists() else ""
+        verdicts.add(scope, f"the app refuses to start with {name} = '{value[:24]}...'",
+                     started.returncode != 0 and name in text and value not in text,
+                     ("started and served" if started.returncode == 0 else "exited during startup") + ", its log "
+                     + ("names the property" if name in text else "does not name the property")
+                     + (" and shows the value" if value in text else ""))
+
+
+SCENARIOS = (("pin", pin_guessing), ("login", login_guessing), ("tokens", forged_tokens), ("admin", admin_only),
+             ("cache", tampered_cache))
+
+
+# ------------------------------------------------------------------------------------------- one preset
+
+def run_preset(preset, args, stack, verdicts, first=True):
+    side = preset.split("-")[-1]
+    database = f"{chaos.env('PERFLAB_DB_NAME', 'perflab')}_abuse_{side}"  # inside the perflab% grant
+    redis_db = int(chaos.env("PERFLAB_ABUSE_REDIS_DB", "7"))
+    port = int(chaos.env("PERFLAB_ABUSE_APP_PORT", "8180"))
+    instances = chaos.Instances([], None, None, preset, stack, database, redis_db, args.instances, suite="abuse",
+                                port=port, proxies=False, profile=f"{preset},route-after")
+    log(f"{preset}: database {database} (fresh), Redis db {redis_db}, "
+        f"{f'{args.instances} instances behind a load balancer' if args.instances else 'one app'} on port {port}")
+    stack.sql(None, f"DROP DATABASE IF EXISTS `{database}`; CREATE DATABASE `{database}`")
+    stack.flush_redis(redis_db)
+    try:
+        started = time.monotonic()
+        instances.start()
+        log(f"app ready at {instances.urls[0]} in {time.monotonic() - started:.1f} s")
+        seeded = subprocess.run([str(ROOT / "perflab"), "seed", "route", "--db", database, "--univs", str(ROUTE_UNIV),
+                                 "--routes", "500", "ensure"], capture_output=True, text=True)
+        if seeded.returncode != 0:
+            raise RuntimeError(f"./perflab seed route: {(seeded.stderr or seeded.stdout).strip()[-500:]}")
+        instance_urls = ([f"http://127.0.0.1:{port + 1 + i}" for i in range(len(instances.names))]
+                         or instances.urls)
+        lab = Lab(stack, database, redis_db, instances.urls[0], instance_urls, labsecrets.jwt_secret(),
+                  ["--profile", instances.profile, *instances.app_args()], port + 10)
+        lab.members = chaos.create_members(stack, database, 2, lab.secret, labsecrets.hash_secret(), prefix="abuse",
+                                           phone_prefix="0991")
+        for name, scenario in SCENARIOS + ((("startup", refused_at_startup),) if first else ()):
+            log(f"scenario {name}")
+            try:
+                scenario(lab, verdicts, f"{preset} {name}")
+            except (RuntimeError, OSError, ValueError, KeyError, AttributeError) as e:
+                verdicts.error(f"{preset} {name}", e)
+    finally:
+        instances.stop()
+
+
+def parse(argv):
+    parser = argparse.ArgumentParser(prog="./perflab abuse", description=__doc__.split("\n")[0])
+    parser.add_argument("--preset", choices=["wallet-before", "wallet-after", "both"], default="both")
+    parser.add_argument("--instances", type=int, default=0, metavar="N",
+                        help="start N instances (abuse-1..N on PERFLAB_ABUSE_APP_PORT+1..) behind a load balancer "
+                             "(HAProxy on PERFLAB_ABUSE_APP_PORT); default: one instance, no balancer")
+    parser.add_argument("--json", help="also write the checks as JSON to this file")
+    return parser.parse_args(argv)
+
+
+def main(argv):
+    args = parse(argv)
+    if not 0 <= args.instances <= 9:
+        sys.exit(f"abuse: --instances takes 1 to 9 instances, not {args.instances}")
+    stack = chaos.Stack()
+    if not chaos.wait_port(stack.db_port, 1) or not chaos.wait_port(stack.redis_port, 1):
+        sys.exit(f"abuse: MariaDB (:{stack.db_port}) or Redis (:{stack.redis_port}) is down: ./perflab stack up")
+    verdicts = Verdicts()
+    presets = ["wallet-before", "wallet-after"] if args.preset == "both" else [args.preset]
+    for preset in presets:
+        try:
+            run_preset(preset, args, stack, verdicts, first=preset == presets[0])
+        except (RuntimeError, OSError) as e:
+            verdicts.error(preset, e)
+    if args.json:
+        Path(args.json).write_text(json.dumps(verdicts.results, indent=2))
+    print(verdicts.summary())
+    return 0 if verdicts.failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,123 @@
+import email.utils
+import io
+import json
+import unittest
+
+import abuse
+from abuse import Answer
+
+LOCKED = 3599
+
+
+def pin_run(*answers):
+    return [Answer(*a) for a in answers]
+
+
+class RetryAfterTest(unittest.TestCase):
+
+    def test_delta_seconds_and_http_dates_are_seconds(self):
+        now = 1_800_000_000
+        date = email.utils.formatdate(now + 90, usegmt=True)
+
+        self.assertEqual(abuse.retry_after_seconds("7"), 7.0)
+        self.assertEqual(abuse.retry_after_seconds(" 3600 "), 3600.0)
+        self.assertAlmostEqual(abuse.retry_after_seconds(date, now=now), 90.0)
+        self.assertEqual(abuse.retry_after_seconds(email.utils.formatdate(now - 5, usegmt=True), now=now), 0.0)
+
+    def test_absent_or_malformed_values_are_none(self):
+        for value in (None, "", "-1", "1.5", "soon", "٣", "Mon, 99 Foo 2026 00:00:00 GMT"):
+            with self.subTest(value=value):
+                self.assertIsNone(abuse.retry_after_seconds(value))
+
+
+class GuardStepTest(unittest.TestCase):
+
+    def test_a_refusal_is_guessed_again_a_short_backoff_waited_out_a_long_one_stops(self):
+        self.assertEqual(abuse.guard_step(Answer(403, "wrong-pin"), 403), ("guess", 0))
+        self.assertEqual(abuse.guard_step(Answer(401, "bad-credentials"), 401), ("guess", 0))
+        self.assertEqual(abuse.guard_step(Answer(429, "too-many-pin-failures", 2.0), 403), ("wait", 2.0))
+        self.assertEqual(abuse.guard_step(Answer(429, "too-many-pin-failures", 10.0), 403), ("wait", 10.0))
+        self.assertEqual(abuse.guard_step(Answer(429, "too-many-pin-failures", 11.0), 403), ("stop", 0))
+
+    def test_a_429_without_retry_after_or_another_answer_stops(self):
+        for answer in (Answer(429, "too-many-pin-failures"), Answer(201), Answer(401, "invalid-token"), Answer("no answer")):
+            with self.subTest(answer=answer):
+                self.assertEqual(abuse.guard_step(answer, 403), ("stop", 0))
+
+
+class JudgeGuessingTest(unittest.TestCase):
+
+    def judge(self, answers, limit=5):
+        return {name: (ok, figure) for name, ok, figure in
+                abuse.judge_guessing(answers, 403, "too-many-pin-failures", limit)}
+
+    def test_the_contracts_sequence_passes(self):
+        answers = pin_run((403, "wrong-pin"), (403, "wrong-pin"), (403, "wrong-pin"), (429, "too-many-pin-failures", 1),
+                          (403, "wrong-pin"), (429, "too-many-pin-failures", 2), (403, "wrong-pin"),
+                          (429, "too-many-pin-failures", LOCKED))
+
+        verdict = self.judge(answers)
+
+        self.assertEqual([ok for ok, _ in verdict.values()], [True, True])
+        self.assertEqual(verdict["at most 5 guesses answered 403"][1], "5 of 8 answers 403")
+        self.assertIn("Retry-After 1, 2, 3599 s", verdict["then 429 too-many-pin-failures with Retry-After"][1])
+
+    def test_a_sixth_wrong_pin_fails(self):
+        answers = pin_run(*[(403, "wrong-pin")] * 6, (429, "too-many-pin-failures", LOCKED))
+
+        ok, figure = self.judge(answers)["at most 5 guesses answered 403"]
+
+        self.assertFalse(ok)
+        self.assertEqual(figure, "6 of 7 answers 403")
+
+    def test_no_guard_at_all_fails_both_checks(self):
+        verdict = self.judge(pin_run(*[(403, "wrong-pin")] * 15))
+
+        self.assertEqual([ok for ok, _ in verdict.values()], [False, False])
+
+    def test_a_429_without_retry_after_or_that_never_locks_fails(self):
+        no_header = pin_run((403, "wrong-pin"), (429, "too-many-pin-failures"))
+        never_locks = pin_run((403, "wrong-pin"), (429, "too-many-pin-failures", 2))
+
+        self.assertFalse(self.judge(no_header)["then 429 too-many-pin-failures with Retry-After"][0])
+        self.assertIn("did not lock", self.judge(never_locks)["then 429 too-many-pin-failures with Retry-After"][1])
+
+    def test_an_answer_no_guard_gives_is_named(self):
+        answers = pin_run((403, "wrong-pin"), (401, "invalid-token"), (429, "too-many-pin-failures", LOCKED))
+
+        ok, figure = self.judge(answers)["at most 5 guesses answered 403"]
+
+        self.assertFalse(ok)
+        self.assertIn("unexpected: 401 invalid-token", figure)
+
+    def test_a_login_backoff_then_the_lock_passes(self):
+        answers = pin_run(*[(401, "bad-credentials")] * 3, (429, "too-many-login-failures", 1),
+                          (401, "bad-credentials"), (429, "too-many-login-failures", 2), (401, "bad-credentials"),
+                          (429, "too-many-login-failures", 897))
+
+        verdict = abuse.judge_guessing(answers, 401, "too-many-login-failures", 5)
+
+        self.assertTrue(all(ok for _, ok, _ in verdict), verdict)
+
+
+class VerdictsTest(unittest.TestCase):
+
+    def test_counts_and_prints_each_check_and_the_closing_line(self):
+        out = io.StringIO()
+        verdicts = abuse.Verdicts(out)
+
+        verdicts.add("wallet-after pin", "the right PIN is refused too", True, "429")
+        verdicts.extend("wallet-after login", [("another user still logs in (200)", False, "user4243: 429")])
+        verdicts.error("wallet-after cache", RuntimeError("Redis: WRONGTYPE"))
+
+        self.assertEqual((verdicts.passed, verdicts.failed), (1, 2))
+        self.assertEqual(verdicts.summary(), "1 passed, 2 failed")
+        self.assertEqual(out.getvalue().splitlines(), [
+            "PASS [wallet-after pin] the right PIN is refused too: 429",
+            "FAIL [wallet-after login] another user still logs in (200): user4243: 429",
+            "FAIL [wallet-after cache] the scenario ran to its end: RuntimeError: Redis: WRONGTYPE"])
+        self.assertEqual(json.loads(json.dumps(verdicts.results))[1]["ok"], False)
+
+
+if __name__ == "__main__":
+    unittest.main()

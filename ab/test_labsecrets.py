@@ -1,0 +1,117 @@
+import hashlib
+import hmac
+import os
+import shutil
+import socket
+import stat
+import subprocess
+import tempfile
+import unittest
+from pathlib import Path
+from unittest import mock
+
+import labsecrets
+
+SECRETS_SH = Path(labsecrets.__file__).resolve().parent.parent / "stack" / "secrets.sh"
+
+
+def mariadb_up():
+    try:
+        with socket.create_connection(("127.0.0.1", int(os.environ.get("PERFLAB_DB_PORT", "3306"))), timeout=1):
+            return shutil.which("mariadb") is not None
+    except OSError:
+        return False
+
+
+class SecretsScriptTest(unittest.TestCase):
+
+    def setUp(self):
+        self.dir = Path(tempfile.mkdtemp()) / "secrets"
+
+    def tearDown(self):
+        shutil.rmtree(self.dir.parent)
+
+    def generate(self):
+        return subprocess.run(["bash", str(SECRETS_SH)], env=dict(os.environ, PERFLAB_SECRETS_DIR=str(self.dir)),
+                              capture_output=True, text=True, check=True)
+
+    def test_creates_two_private_random_secrets_once_and_is_silent_after(self):
+        self.generate()
+        first = {p.name: p.read_bytes() for p in self.dir.iterdir()}
+        again = self.generate()
+
+        self.assertEqual(sorted(first), [labsecrets.HASH, labsecrets.JWT])
+        self.assertEqual({p.name: p.read_bytes() for p in self.dir.iterdir()}, first)
+        self.assertEqual(again.stdout + again.stderr, "")
+        self.assertNotEqual(first[labsecrets.HASH], first[labsecrets.JWT])
+        for value in first.values():
+            self.assertEqual(len(value), 64)  # 48 random bytes in base64, no newline
+        self.assertEqual(stat.S_IMODE(self.dir.stat().st_mode), 0o700)
+        self.assertEqual({stat.S_IMODE(p.stat().st_mode) for p in self.dir.iterdir()}, {0o600})
+
+    def test_the_reader_takes_the_file_and_the_apps_override_wins(self):
+        self.generate()
+        written = (self.dir / labsecrets.JWT).read_text()
+        with mock.patch.dict(os.environ, {"PERFLAB_SECRETS_DIR": str(self.dir)}):
+            os.environ.pop("PERFLAB_SECURITY_JWT_SECRET", None)
+            self.assertEqual(labsecrets.jwt_secret(), written)
+            os.environ["PERFLAB_SECURITY_JWT_SECRET"] = "x" * 40
+            self.assertEqual(labsecrets.jwt_secret(), "x" * 40)
+
+    def test_the_reader_generates_missing_secrets(self):
+        with mock.patch.dict(os.environ, {"PERFLAB_SECRETS_DIR": str(self.dir)}):
+            os.environ.pop("PERFLAB_SECURITY_HASH_SECRET", None)
+            value = labsecrets.hash_secret()
+
+        self.assertEqual(value, (self.dir / labsecrets.HASH).read_text())
+
+
+class PinHashTest(unittest.TestCase):
+
+    def test_the_seeders_pads_give_hmac_sha256_for_short_and_long_keys(self):
+        message = labsecrets.pin_message(42, "1234").encode()
+        for key in ("k" * 10, "k" * 64, "k" * 100):
+            inner, outer = (bytes.fromhex(pad) for pad in labsecrets.seeder_sql().pads(key.encode()))
+            by_pads = hashlib.sha256(outer + hashlib.sha256(inner + message).digest()).hexdigest()
+            with self.subTest(length=len(key)):
+                self.assertEqual(by_pads, hmac.new(key.encode(), message, hashlib.sha256).hexdigest())
+                self.assertEqual(by_pads, labsecrets.pin_hash(key, 42, "1234"))
+
+    def test_the_message_is_the_hex_sha256_of_the_pin_string(self):
+        self.assertEqual(labsecrets.pin_message(7, "1234"), hashlib.sha256(b"perflab-pin:7:1234").hexdigest())
+
+    def test_the_sql_takes_only_a_column_name_and_digits(self):
+        for column, pin in (("id); DROP TABLE wallet; --", "1234"), ("id", "12'34")):
+            with self.subTest(column=column, pin=pin), self.assertRaises(ValueError):
+                labsecrets.pin_hash_sql("k" * 40, column, pin)
+
+    @unittest.skipUnless(mariadb_up(), "MariaDB is not running (./perflab stack up)")
+    def test_mariadb_computes_the_same_hash_as_python(self):
+        import chaos
+        key = "Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3BxcnN0dXZ3eHl6MDEy"
+        for member_id in (1, 123456):
+            row = chaos.Stack().sql(None, f"SELECT {labsecrets.pin_hash_sql(key, 'm.id', '1234')} "
+                                          f"FROM (SELECT {member_id} AS id) m")
+            with self.subTest(member_id=member_id):
+                self.assertEqual(row[0][0], labsecrets.pin_hash(key, member_id, "1234"))
+
+
+class DevelopmentSecretsTest(unittest.TestCase):
+
+    def test_finds_defaults_and_literals_once_each(self):
+        texts = ["secret: ${PERFLAB_SECURITY_JWT_SECRET:perflab-dev-secret-change-me-0123456789abcdef}",
+                 "secret: ${PERFLAB_SECURITY_HASH_SECRET:some-other-default-0123456789abcdef}",
+                 'DEV = "perflab-dev-secret-change-me-0123456789abcdef";', "PERFLAB_DB_PASSWORD=change-me"]
+
+        self.assertEqual(labsecrets.development_secrets(texts),
+                         ["perflab-dev-secret-change-me-0123456789abcdef", "some-other-default-0123456789abcdef"])
+
+    def test_the_repository_commits_the_known_development_secrets(self):
+        found = labsecrets.development_secrets()
+
+        self.assertIn("perflab-dev-secret-change-me-0123456789abcdef", found)
+        self.assertIn("perflab-dev-hash-secret-change-me-0123456789", found)
+
+
+if __name__ == "__main__":
+    unittest.main()
