@@ -23,6 +23,9 @@ def mariadb_up():
         return False
 
 
+TRUST = "spring.ssl.bundle.pem.auth-api.truststore.certificate"
+
+
 class SecretsScriptTest(unittest.TestCase):
 
     def setUp(self):
@@ -32,20 +35,21 @@ class SecretsScriptTest(unittest.TestCase):
         shutil.rmtree(self.dir.parent)
 
     def generate(self):
-        return subprocess.run(["bash", str(SECRETS_SH)], env=dict(os.environ, PERFLAB_SECRETS_DIR=str(self.dir)),
-                              capture_output=True, text=True, check=True)
+        return subprocess.run(["bash", str(SECRETS_SH)], capture_output=True, text=True, check=True,
+                              env=dict(os.environ, PERFLAB_SECRETS_DIR=str(self.dir),
+                                       PERFLAB_STUB_TLS_DIR=str(self.dir.parent / "stub-tls")))
 
     def test_creates_two_private_random_secrets_once_and_is_silent_after(self):
         self.generate()
         first = {p.name: p.read_bytes() for p in self.dir.iterdir()}
         again = self.generate()
 
-        self.assertEqual(sorted(first), [labsecrets.HASH, labsecrets.JWT])
+        self.assertEqual(sorted(first), [labsecrets.HASH, labsecrets.JWT, TRUST])
         self.assertEqual({p.name: p.read_bytes() for p in self.dir.iterdir()}, first)
         self.assertEqual(again.stdout + again.stderr, "")
         self.assertNotEqual(first[labsecrets.HASH], first[labsecrets.JWT])
-        for value in first.values():
-            self.assertEqual(len(value), 64)  # 48 random bytes in base64, no newline
+        for name in (labsecrets.HASH, labsecrets.JWT):
+            self.assertEqual(len(first[name]), 64)  # 48 random bytes in base64, no newline
         self.assertEqual(stat.S_IMODE(self.dir.stat().st_mode), 0o700)
         self.assertEqual({stat.S_IMODE(p.stat().st_mode) for p in self.dir.iterdir()}, {0o600})
 
@@ -115,3 +119,26 @@ class DevelopmentSecretsTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class StubKeyPairTest(unittest.TestCase):
+    """stack/secrets.sh makes the stub's TLS key pair: the app's trusted certificate (config tree) is the key pair's."""
+
+    def test_the_trusted_certificate_is_the_stub_key_pairs_and_not_the_committed_one(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            env = dict(os.environ, PERFLAB_SECRETS_DIR=f"{tmp}/secrets", PERFLAB_STUB_TLS_DIR=f"{tmp}/tls")
+            subprocess.run(["bash", str(SECRETS_SH)], env=env, capture_output=True, text=True, check=True)
+            password = Path(f"{tmp}/tls/auth-api.password").read_text()
+            stub = subprocess.run(["openssl", "pkcs12", "-in", f"{tmp}/tls/auth-api.p12", "-nokeys", "-passin",
+                                   f"pass:{password}"], capture_output=True, text=True, check=True).stdout
+            trusted = Path(f"{tmp}/secrets/{TRUST}").read_text()
+            committed = (SECRETS_SH.parent.parent / "src/main/resources/tls/auth-api-trust.pem").read_text()
+
+            self.assertEqual(fingerprint(stub), fingerprint(trusted))
+            self.assertNotEqual(fingerprint(trusted), fingerprint(committed))
+            self.assertEqual(stat.S_IMODE(Path(f"{tmp}/tls").stat().st_mode), 0o700)
+
+
+def fingerprint(pem):
+    return subprocess.run(["openssl", "x509", "-noout", "-fingerprint", "-sha256"], input=pem, capture_output=True,
+                          text=True, check=True).stdout

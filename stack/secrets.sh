@@ -5,6 +5,9 @@
 # random bytes in base64 without a newline. Idempotent: a file already there is kept, and nothing is printed.
 # The directory is 700 and the files 600; the development defaults committed in application.yml are refused by
 # the app. Python callers read them through ab/labsecrets.py.
+# Also the auth API stub's TLS key pair (openssl): the stub (stack/native.sh) presents PERFLAB_STUB_TLS_DIR
+# (default .perflab/stub-tls)/auth-api.p12, whose password is auth-api.password beside it, and the app trusts only its
+# certificate, which the config-tree file spring.ssl.bundle.pem.auth-api.truststore.certificate holds.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DIR=${PERFLAB_SECRETS_DIR:-.perflab/secrets}
@@ -25,3 +28,26 @@ for name in perflab.security.jwt.secret perflab.security.hash.secret; do
   [ -s "$file" ] || { echo "perflab secrets: could not write $file" >&2; exit 1; }
   echo "perflab secrets: generated $file" >&2
 done
+
+TLS=${PERFLAB_STUB_TLS_DIR:-.perflab/stub-tls}
+case $TLS in /*) ;; *) TLS=$ROOT/$TLS ;; esac
+TRUST=$DIR/spring.ssl.bundle.pem.auth-api.truststore.certificate
+if [ ! -s "$TRUST" ] || [ ! -s "$TLS/auth-api.p12" ] || [ ! -s "$TLS/auth-api.password" ]; then
+  command -v openssl >/dev/null || { echo "perflab secrets: openssl is needed for the stub's TLS key pair" >&2; exit 1; }
+  mkdir -p "$TLS"
+  chmod 700 "$TLS"
+  work=$(mktemp -d "$TLS/.new.XXXXXX")
+  openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=perflab auth-api stub" \
+    -addext "subjectAltName=DNS:localhost,IP:127.0.0.1,DNS:wiremock,DNS:toxiproxy" \
+    -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null
+  password=$(head -c 24 /dev/urandom | base64 -w0 | tr -d '/+=')
+  openssl pkcs12 -export -name auth-api -inkey "$work/key.pem" -in "$work/cert.pem" -passout "pass:$password" \
+    -out "$work/auth-api.p12"
+  printf '%s' "$password" >"$work/auth-api.password"
+  chmod 600 "$work"/*
+  mv "$work/auth-api.password" "$TLS/auth-api.password"
+  mv "$work/auth-api.p12" "$TLS/auth-api.p12"
+  mv "$work/cert.pem" "$TRUST"
+  rm -rf "$work"
+  echo "perflab secrets: generated the stub's TLS key pair in $TLS (the app trusts only its certificate)" >&2
+fi

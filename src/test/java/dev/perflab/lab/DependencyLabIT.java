@@ -43,6 +43,6 @@ class DependencyLabIT {
     }
 
     private String bearer() {
-        return "Bearer " + tokens.issue(1, "user1").accessToken();
+        return "Bearer " + tokens.issue(1, "perflab-admin", java.util.List.of(TokenService.ADMIN)).accessToken(); // admin only
     }
 }

@@ -80,11 +80,15 @@ class MigrateOnlyIT {
         return value == null || value.isBlank() ? fallback : value;
     }
 
-    /** Every migration in db/migrations, in version order: V3_1__x.sql is "3.1". */
+    /**
+     * Every migration, in version order: the SQL ones in db/migrations (V3_1__x.sql is "3.1") and the Java ones, classes
+     * named V&lt;n&gt;__x under src/main/java (Flyway finds them as Spring beans).
+     */
     private static java.util.List<String> migrationVersions() {
-        try (var files = java.nio.file.Files.list(java.nio.file.Path.of("db", "migrations"))) {
-            return files.map(path -> path.getFileName().toString())
-                    .filter(name -> name.matches("V[0-9_]+__.*\\.sql"))
+        try (var sql = java.nio.file.Files.list(java.nio.file.Path.of("db", "migrations"));
+                var classes = java.nio.file.Files.walk(java.nio.file.Path.of("src", "main", "java"))) {
+            return java.util.stream.Stream.concat(sql, classes).map(path -> path.getFileName().toString())
+                    .filter(name -> name.matches("V[0-9_]+__.*\\.(sql|java)"))
                     .map(name -> name.substring(1, name.indexOf("__")).replace('_', '.'))
                     .sorted(java.util.Comparator.comparing(java.lang.module.ModuleDescriptor.Version::parse))
                     .toList();
