@@ -139,6 +139,24 @@ class StubKeyPairTest(unittest.TestCase):
             self.assertEqual(stat.S_IMODE(Path(f"{tmp}/tls").stat().st_mode), 0o700)
 
 
+class StubKeyPairKeptTest(unittest.TestCase):
+
+    def test_a_lost_trust_file_comes_back_from_the_stubs_key_pair_and_never_replaces_it(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            env = dict(os.environ, PERFLAB_SECRETS_DIR=f"{tmp}/secrets")
+            env.pop("PERFLAB_STUB_TLS_DIR", None)
+            subprocess.run(["bash", str(SECRETS_SH)], env=env, capture_output=True, text=True, check=True)
+            pair = Path(f"{tmp}/stub-tls/auth-api.p12").read_bytes()  # beside the secrets directory by default
+            trust = Path(f"{tmp}/secrets/{TRUST}")
+            before = trust.read_text()
+            trust.unlink()
+
+            subprocess.run(["bash", str(SECRETS_SH)], env=env, capture_output=True, text=True, check=True)
+
+            self.assertEqual(Path(f"{tmp}/stub-tls/auth-api.p12").read_bytes(), pair)
+            self.assertEqual(fingerprint(trust.read_text()), fingerprint(before))
+
+
 def fingerprint(pem):
     return subprocess.run(["openssl", "x509", "-noout", "-fingerprint", "-sha256"], input=pem, capture_output=True,
                           text=True, check=True).stdout

@@ -148,7 +148,9 @@ java_bin() {
 # up_wiremock: the stub presents this checkout's own TLS key pair (stack/secrets.sh); one started with another key
 # pair (another checkout's, or before the secrets existed) is restarted, since the app trusts only its own
 up_wiremock() {
-  local tls=${PERFLAB_STUB_TLS_DIR:-.perflab/stub-tls} keystore password
+  local secrets=${PERFLAB_SECRETS_DIR:-.perflab/secrets} tls keystore password
+  case $secrets in /*) ;; *) secrets=$ROOT/$secrets ;; esac
+  tls=${PERFLAB_STUB_TLS_DIR:-$(dirname "$secrets")/stub-tls} # where stack/secrets.sh makes it
   case $tls in /*) ;; *) tls=$ROOT/$tls ;; esac
   keystore=$tls/auth-api.p12
   [ -s "$keystore" ] || die "no stub key pair in $tls: run stack/secrets.sh"

@@ -5,9 +5,10 @@
 # random bytes in base64 without a newline. Idempotent: a file already there is kept, and nothing is printed.
 # The directory is 700 and the files 600; the development defaults committed in application.yml are refused by
 # the app. Python callers read them through ab/labsecrets.py.
-# Also the auth API stub's TLS key pair (openssl): the stub (stack/native.sh) presents PERFLAB_STUB_TLS_DIR
-# (default .perflab/stub-tls)/auth-api.p12, whose password is auth-api.password beside it, and the app trusts only its
-# certificate, which the config-tree file spring.ssl.bundle.pem.auth-api.truststore.certificate holds.
+# Also the auth API stub's TLS key pair (openssl): the stub (stack/native.sh) presents PERFLAB_STUB_TLS_DIR (default
+# stub-tls beside the secrets directory, .perflab/stub-tls)/auth-api.p12, whose password is auth-api.password beside
+# it, and the app trusts only its certificate, which the config-tree file
+# spring.ssl.bundle.pem.auth-api.truststore.certificate holds (written from the key pair, never from a new one).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DIR=${PERFLAB_SECRETS_DIR:-.perflab/secrets}
@@ -29,10 +30,10 @@ for name in perflab.security.jwt.secret perflab.security.hash.secret; do
   echo "perflab secrets: generated $file" >&2
 done
 
-TLS=${PERFLAB_STUB_TLS_DIR:-.perflab/stub-tls}
+TLS=${PERFLAB_STUB_TLS_DIR:-$(dirname "$DIR")/stub-tls}
 case $TLS in /*) ;; *) TLS=$ROOT/$TLS ;; esac
 TRUST=$DIR/spring.ssl.bundle.pem.auth-api.truststore.certificate
-if [ ! -s "$TRUST" ] || [ ! -s "$TLS/auth-api.p12" ] || [ ! -s "$TLS/auth-api.password" ]; then
+if [ ! -s "$TLS/auth-api.p12" ] || [ ! -s "$TLS/auth-api.password" ]; then
   command -v openssl >/dev/null || { echo "perflab secrets: openssl is needed for the stub's TLS key pair" >&2; exit 1; }
   mkdir -p "$TLS"
   chmod 700 "$TLS"
@@ -47,7 +48,13 @@ if [ ! -s "$TRUST" ] || [ ! -s "$TLS/auth-api.p12" ] || [ ! -s "$TLS/auth-api.pa
   chmod 600 "$work"/*
   mv "$work/auth-api.password" "$TLS/auth-api.password"
   mv "$work/auth-api.p12" "$TLS/auth-api.p12"
-  mv "$work/cert.pem" "$TRUST"
-  rm -rf "$work"
+  rm -rf "$work" "$TRUST"
   echo "perflab secrets: generated the stub's TLS key pair in $TLS (the app trusts only its certificate)" >&2
+fi
+if [ ! -s "$TRUST" ]; then # the certificate of the key pair the stub presents, never a new pair's
+  tmp=$(mktemp "$DIR/.trust.XXXXXX")
+  openssl pkcs12 -in "$TLS/auth-api.p12" -nokeys -clcerts -passin "pass:$(cat "$TLS/auth-api.password")" 2>/dev/null \
+    | openssl x509 >"$tmp"
+  chmod 600 "$tmp"
+  mv "$tmp" "$TRUST"
 fi
