@@ -168,13 +168,30 @@ load() {
   say "[5/5] loading $((4 * TRANSFERS)) ledger rows"
   load_in_parts "$SEED_DIR/ledger.tsv" "ledger_entry (id, group_id, wallet_id, ledger_code_id, debit, credit, created_at)"
   sql -e "ANALYZE TABLE member, wallet, wallet_transaction, ledger_entry" >/dev/null
+  keyed_pins
   clear_redis
   say "wallet data set loaded into $DB"
+}
+
+# keyed_pins: the seed's PIN hashes are keyed with this checkout's hash secret (stack/secrets.sh). A data set loaded
+# by another checkout, or before the secret changed, gets its hashes written again (the seed's PIN is 1234 for
+# every wallet): one UPDATE of the seed's wallets, recorded as a fingerprint of the key in perflab_meta.
+keyed_pins() {
+  local expr fingerprint
+  expr=$(python3 "$ROOT/scripts/seed/pin_hash_sql.py" member_id 1234)
+  fingerprint=$(value "SELECT LEFT($(python3 "$ROOT/scripts/seed/pin_hash_sql.py" 0 1234 2>/dev/null || echo "''"), 16)")
+  if [ "$(value "SELECT value FROM perflab_meta WHERE name = 'pin_key'")" != "$fingerprint" ]; then
+    say "keying the wallets' PIN hashes with this checkout's hash secret"
+    sql -e "UPDATE wallet SET pin_hash = $expr WHERE id <= $MEMBERS;
+      INSERT INTO perflab_meta (name, value) VALUES ('pin_key', '$fingerprint')
+      ON DUPLICATE KEY UPDATE value = '$fingerprint';"
+  fi
 }
 
 ensure() {
   if database_exists && [ -z "$(pending_migrations)" ] && present; then
     if [ -n "$INDEX" ] && [ "$(index_of)" != "$INDEX" ]; then require_schema; fi
+    keyed_pins
     say "wallet data set: in place in $DB"
     return 0
   fi
@@ -195,6 +212,7 @@ reset() {
     UPDATE member SET phone = CONCAT('010', LPAD(id, 8, '0'))
       WHERE phone IS NULL OR phone <> CONCAT('010', LPAD(id, 8, '0'));"
   prune_redis
+  keyed_pins
   say "reset"
   check
 }

@@ -3,7 +3,7 @@
 HMAC-SHA256(hash secret, SHA-256("perflab-pin:" + member_id + ":" + PIN)) in lower-case hex, written with SHA2() alone
 (MariaDB has no HMAC): the key's inner and outer pads (RFC 2104) are computed here and passed as hex.
 
-usage: pin_hash_sql.py MEMBER_ID_EXPR PIN
+usage: pin_hash_sql.py MEMBER_ID_COLUMN_OR_NUMBER PIN
 The hash secret is the app's: PERFLAB_SECURITY_HASH_SECRET, else the file perflab.security.hash.secret in
 PERFLAB_SECRETS_DIR (default .perflab/secrets, relative to the repository), written by stack/secrets.sh.
 """
@@ -42,7 +42,7 @@ def expression(member_id_expr, pin, key):
 
 
 def main(argv):
-    if len(argv) != 3 or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", argv[1]) or not re.fullmatch(r"\d{4,8}", argv[2]):
+    if len(argv) != 3 or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*|\d+", argv[1]) or not re.fullmatch(r"\d{4,8}", argv[2]):
         sys.exit("usage: pin_hash_sql.py MEMBER_ID_COLUMN PIN")
     print(expression(argv[1], argv[2], hash_secret()))
 
