@@ -2,7 +2,7 @@
 #   docker compose up                      the `app` target (the default)
 #   docker build --network host --target app-aot -t perflab-app:aot .
 #                                          the same app started from a JDK 25 AOT cache, trained on real traffic
-#                                          against a running, seeded stack (docs/cold-start.md, "AOT cache in Docker")
+#                                          against a running, seeded stack (docs/cold-start.md, "The AOT cache (perflab's own)")
 FROM eclipse-temurin:25-jdk AS build
 WORKDIR /src
 COPY .mvn .mvn
