@@ -119,7 +119,7 @@ def apply_smoke(e):
     if e["kind"] == "command":
         e["command"] = smoke.get("command", e["command"])
         return e
-    if "only" in smoke:
+    if "only" in smoke and not e.get("variants_chosen"):  # --variant overrides the smoke's choice
         e["variants"] = [v for v in e["variants"] if v["label"] in smoke["only"]]
     for key, value in smoke.items():
         if key in ("rounds", "profiles", "values", "command", "only"):
@@ -132,6 +132,21 @@ def apply_smoke(e):
         e["profiles"] = smoke["profiles"]
     if e.get("sweep") and "values" in smoke:
         e["sweep"]["values"] = smoke["values"]
+    return e
+
+
+def only_variants(e, labels):
+    """--variant LABEL (repeatable): run only these variants, in the file's order (the first kept is the baseline);
+    checks of the variants left out go with them."""
+    known = [v["label"] for v in e["variants"]]
+    unknown = [label for label in labels if label not in known]
+    if unknown:
+        raise SystemExit(f"{e['name']}: no variant {', '.join(map(repr, unknown))}; its variants: {', '.join(known)}")
+    if len(set(labels)) < 2:
+        raise SystemExit(f"{e['name']}: --variant needs at least two variants to compare")
+    e["variants"] = [v for v in e["variants"] if v["label"] in labels]
+    e["check"] = [c for c in e.get("check", []) if c.get("variant") in (None, *labels)]
+    e["variants_chosen"] = True
     return e
 
 

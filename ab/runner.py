@@ -324,6 +324,8 @@ def parse_args(argv):
     p.add_argument("--tables", action="store_true", help="regenerate the result tables in README.md and docs/ from docs/results/")
     p.add_argument("--smoke", action="store_true", help="short, deterministic: the file's [smoke] settings; checks mechanisms and invariants, never a time")
     p.add_argument("--aa", action="store_true", help="A/A calibration: the candidate against itself; states the noise floor and the false-positive rate")
+    p.add_argument("--variant", action="append", metavar="LABEL",
+                   help="run only these variants (repeat it; at least two, the first kept is the baseline)")
     p.add_argument("--rounds", type=int, help="runs per variant (default: the file's, else 10)")
     p.add_argument("--max-rounds", type=int, help="cap on rounds while the verdict is inconclusive (default: 2 x rounds)")
     p.add_argument("--rate", type=float, help="arrivals per second (open model)")
@@ -360,6 +362,8 @@ def main(argv=None):
     e = experiments.load(args.experiment)
     if e["kind"] == "command":
         return results.run_command_experiment(e, args)
+    if args.variant:
+        experiments.only_variants(e, args.variant)
     if args.smoke:
         experiments.apply_smoke(e)
     else:
