@@ -144,15 +144,15 @@ def parse_steps(text, page, section):
         if line.startswith("### "):
             close()
             heading = line[4:].strip()
-            text_ = heading.replace(NOT_TIMED, " ").strip()
-            duration = DURATION.search(text_)
+            bare = heading.replace(NOT_TIMED, " ").strip()
+            duration = DURATION.search(bare)
             if duration:
-                current = Step(page=page, title=re.sub(r"\s+", " ", text_[:duration.start()]).strip(), command="",
+                current = Step(page=page, title=re.sub(r"\s+", " ", bare[:duration.start()]).strip(), command="",
                                stated=seconds(*duration.groups()), expect=[], timed=NOT_TIMED not in heading,
                                line=number)
                 stage = "block"
             else:
-                if LOOSE_DURATION.search(text_):
+                if LOOSE_DURATION.search(bare):
                     fail("write its duration as ' — about N s' or ' — about N min', with an em dash")
                 current, stage = None, "prose"
             i += 1
@@ -175,9 +175,11 @@ def parse_steps(text, page, section):
                 current.command, stage = "\n".join(body).strip("\n"), "expect"
             elif stage == "expect":
                 fail("more than one code block; a step has exactly one ```sh block")
-            elif info == "sh" and stage in ("prose", "done"):
-                fail("a ```sh block outside a step: give it its own heading ending in ' — about N s'"
-                     if stage == "prose" else "a second ```sh block after its Expect: line")
+            elif info == "sh" and stage == "done":
+                fail("a second ```sh block after its Expect: line")
+            elif info == "sh":
+                raise DocFormatError(f"{page}: the ```sh block at line {number} belongs to no step: give it its own "
+                                     "'### ' heading ending in ' — about N s'")
             continue
         if not line.strip():
             i += 1

@@ -2,7 +2,6 @@
 output is judged, the order the pages run in, the first-insight arithmetic, and whether the committed result
 (docs/results/newcomer/result.json) backs the durations the docs state."""
 import json
-import pathlib
 import subprocess
 
 import pytest
@@ -131,8 +130,10 @@ def test_each_format_mistake_is_named(broken, why):
 def test_a_second_block_or_a_missing_section_or_no_step_is_an_error():
     with pytest.raises(newcomer.DocFormatError, match="more than one code block"):
         steps(WALLET.replace("```sh\n./perflab ab wallet --smoke\n```", "```sh\necho a\n```\n\n```sh\necho b\n```"))
-    with pytest.raises(newcomer.DocFormatError, match="a ```sh block outside a step"):
+    with pytest.raises(newcomer.DocFormatError, match=r"^README: the ```sh block at line \d+ belongs to no step"):
         steps(README.replace("```text", "```sh"), "README", "Quick start")
+    with pytest.raises(newcomer.DocFormatError, match=r"^README: the ```sh block at line 7 belongs to no step"):
+        steps(README.replace("Prose before the first step.", "```sh\n./perflab up\n```"), "README", "Quick start")
     with pytest.raises(newcomer.DocFormatError, match="^routes: no '## Quick path' section"):
         steps("# Routes\n", "routes")
     with pytest.raises(newcomer.DocFormatError, match="^routes: '## Quick path' holds no step"):
@@ -233,6 +234,36 @@ def test_a_step_runs_in_bash_e_from_the_clone_and_a_failure_keeps_its_output(tmp
         (1, True, False, False), (None, False, False, True), (0, True, True, False)]
     assert records[0]["output_tail"] == ["one"]
     assert "output_tail" not in records[2]
+
+
+def test_a_step_that_outlives_its_timeout_is_stopped(tmp_path):
+    code, took = newcomer.run_command("echo begun; sleep 30", tmp_path, newcomer.newcomer_env({}, tmp_path),
+                                      tmp_path / "log", timeout=0.5)
+    assert code is None and took < 10
+    assert (tmp_path / "log").read_text() == "begun\n"
+
+
+def test_emptying_the_data_drops_the_data_sets_databases_and_their_redis_keys(tmp_path):
+    """Against fake mariadb and redis-cli clients and ports of the test's own: nothing real is touched."""
+    import socket
+    with socket.create_server(("127.0.0.1", 0)) as db, socket.create_server(("127.0.0.1", 0)) as redis:
+        (tmp_path / ".env").write_text(f"PERFLAB_DB_PORT={db.getsockname()[1]}\nPERFLAB_DB_USER=perflab\n"
+                                       f"PERFLAB_DB_PASSWORD=secret\nPERFLAB_REDIS_PORT={redis.getsockname()[1]}\n")
+        bin_dir = tmp_path / "bin"
+        bin_dir.mkdir()
+        for name, reply in (("mariadb", ""), ("redis-cli", "2")):
+            (bin_dir / name).write_text(f"#!/bin/sh\necho \"$MYSQL_PWD $*\" >>{tmp_path}/{name}.calls\necho {reply}\n")
+            (bin_dir / name).chmod(0o755)
+        done = newcomer.empty_data(tmp_path, {"PATH": str(bin_dir)}, lambda line: None)
+    sql = (tmp_path / "mariadb.calls").read_text()
+    assert sql.startswith("secret -h127.0.0.1 ")
+    assert "DROP DATABASE IF EXISTS `perflab`;DROP DATABASE IF EXISTS `perflab_wallet_before`;" \
+           "DROP DATABASE IF EXISTS `perflab_wallet_after`;" in sql
+    calls = (tmp_path / "redis-cli.calls").read_text().splitlines()  # the Lua script spans lines
+    assert [c.split(" -n ")[1].split()[0] for c in calls if " -n " in c] == [str(n) for n in range(16)]
+    assert calls.count("return deleted 0 wallet:* route:* guess:* pin:*") == 16
+    assert done == ["dropped the databases perflab, perflab_wallet_before, perflab_wallet_after",
+                    "deleted 32 Redis keys (wallet:* route:* guess:* pin:*) in dbs 0-15"]
 
 
 def test_the_report_has_a_table_per_page(tmp_path):
