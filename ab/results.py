@@ -10,11 +10,14 @@ import re
 import shutil
 import subprocess
 
+import doclint
 import report
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PUBLISHED = ROOT / "docs" / "results"
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+# the pages whose tables are regenerated and checked: README.md, docs/*.md and docs/walkthroughs/*.md (docs/results
+# holds the results themselves)
+DOCS = doclint.pages(ROOT)
 BLOCK = re.compile(r"(<!-- results:(?P<name>[\w.-]+)(?: view=(?P<view>[\w-]+))? -->\n)(?P<body>.*?)(<!-- /results -->)", re.S)
 KEEP = {"result.json", "REPORT.md", "report.html"}
 

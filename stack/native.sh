@@ -9,6 +9,9 @@
 #   PERFLAB_WIREMOCK_PORT=8189 PERFLAB_WIREMOCK_HTTPS_PORT=8543 PERFLAB_TOXI_DB_PORT=13406 PERFLAB_TOXI_REDIS_PORT=16479 \
 #   PERFLAB_TOXI_AUTH_HTTPS_PORT=18543 PERFLAB_TOXI_AUTH_HTTP_PORT=18189 stack/native.sh up mariadb redis toxiproxy wiremock
 set -euo pipefail
+# a Debian user's default PATH (/usr/local/bin:/usr/bin:/bin) lacks the sbin directories, where mariadbd lives
+for sbin in /usr/sbin /sbin; do case ":$PATH:" in *":$sbin:"*) ;; *) PATH=$PATH:$sbin ;; esac; done; unset sbin
+export PATH
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # .env gives defaults; a variable already set in the environment wins (as in ./perflab)
@@ -28,15 +31,30 @@ die() { printf 'perflab stack: %s\n' "$*" >&2; exit 1; }
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
-# wait_port PORT NAME SECONDS: poll until the port accepts connections, or fail with the service's log
+# start_failed NAME WHY: the last lines of the service's log, headed by its name, then stop with WHY
+start_failed() {
+  local name=$1 why=$2
+  if [ -s "$LOG/$name.log" ]; then
+    printf '%s: the last lines of %s\n' "$name" "$LOG/$name.log" >&2
+    tail -n 20 "$LOG/$name.log" | sed 's/^/  /' >&2
+  else
+    printf '%s: its log %s is empty\n' "$name" "$LOG/$name.log" >&2
+  fi
+  die "$why (log: $LOG/$name.log)"
+}
+
+# wait_port PORT NAME SECONDS [PID]: poll until the port accepts connections, or fail with the service's log;
+# with PID, fail at once when that process has exited
 wait_port() {
-  local port=$1 name=$2 limit=${3:-60} i
+  local port=$1 name=$2 limit=${3:-60} pid=${4:-} i
   for ((i = 0; i < limit * 5; i++)); do
     port_open "$port" && return 0
+    if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
+      start_failed "$name" "$name exited before it opened port $port"
+    fi
     sleep 0.2
   done
-  tail -n 20 "$LOG/$name.log" >&2 2>/dev/null || true
-  die "$name did not open port $port within ${limit}s (log: $LOG/$name.log)"
+  start_failed "$name" "$name did not open port $port within ${limit}s"
 }
 
 pid_alive() { [ -f "$RUN/$1.pid" ] && kill -0 "$(cat "$RUN/$1.pid")" 2>/dev/null; }
@@ -61,6 +79,7 @@ apt_install() {
 go_tool() { # go_tool NAME MODULE VERSION BINARY: go install into $BIN/NAME-VERSION and link $BIN/NAME
   local name=$1 module=$2 version=$3 binary=$4 dir=$BIN/$1-$3
   if [ ! -x "$dir/$binary" ]; then
+    if ! command -v go >/dev/null && [ -x /usr/local/go/bin/go ]; then PATH=$PATH:/usr/local/go/bin; fi
     command -v go >/dev/null || die "Go is needed to build $name $version (or use Docker: docker compose up)"
     say "building $name $version with go install (k6 takes about 3 minutes on 2 cores, once)"
     mkdir -p "$dir"
@@ -117,8 +136,8 @@ up_mariadb() {
       --port="$PERFLAB_DB_PORT" --bind-address=127.0.0.1 --socket="$RUN/mariadb.sock" --pid-file="$RUN/mariadb.pid" \
       --log-error="$LOG/mariadb.log" --innodb-buffer-pool-size="$MARIADB_BUFFER_POOL" --innodb-log-file-size=256M \
       --innodb-flush-log-at-trx-commit=1 --max-connections=500 --local-infile=1 --skip-name-resolve \
-      --character-set-server=utf8mb4 --collation-server=utf8mb4_unicode_ci >/dev/null 2>&1 &
-    wait_port "$PERFLAB_DB_PORT" mariadb 60
+      --character-set-server=utf8mb4 --collation-server=utf8mb4_unicode_ci >>"$LOG/mariadb.log" 2>&1 &
+    wait_port "$PERFLAB_DB_PORT" mariadb 60 $!
   fi
   mariadb_client <<SQL
 CREATE DATABASE IF NOT EXISTS \`$PERFLAB_DB_NAME\`;
@@ -132,8 +151,10 @@ SQL
 up_redis() {
   port_open "$PERFLAB_REDIS_PORT" && return 0
   mkdir -p "$STATE/redis"
+  # redis-server daemonizes: what it says before that (a bad option, a missing binary) goes to its log too
   redis-server --port "$PERFLAB_REDIS_PORT" --bind 127.0.0.1 --daemonize yes --pidfile "$RUN/redis.pid" \
-    --logfile "$LOG/redis.log" --dir "$STATE/redis" --save '' --appendonly no >/dev/null
+    --logfile "$LOG/redis.log" --dir "$STATE/redis" --save '' --appendonly no >>"$LOG/redis.log" 2>&1 \
+    || start_failed redis "redis-server did not start"
   wait_port "$PERFLAB_REDIS_PORT" redis 20
 }
 
@@ -170,7 +191,7 @@ up_wiremock() {
     >"$LOG/wiremock.log" 2>&1 &
   echo $! >"$RUN/wiremock.pid"
   sha256sum <"$keystore" >"$RUN/wiremock.keystore"
-  wait_port "$PERFLAB_WIREMOCK_PORT" wiremock 60
+  wait_port "$PERFLAB_WIREMOCK_PORT" wiremock 60 "$(cat "$RUN/wiremock.pid")"
 }
 
 # stack/toxiproxy.json with its listen and upstream ports taken from the environment (.env defaults: the same ports)
@@ -198,7 +219,7 @@ up_toxiproxy() {
     nohup "$BIN/toxiproxy-server" -host 127.0.0.1 -port "$PERFLAB_TOXIPROXY_PORT" -config "$RUN/toxiproxy.json" \
       >"$LOG/toxiproxy.log" 2>&1 &
     echo $! >"$RUN/toxiproxy.pid"
-    wait_port "$PERFLAB_TOXIPROXY_PORT" toxiproxy 20
+    wait_port "$PERFLAB_TOXIPROXY_PORT" toxiproxy 20 "$(cat "$RUN/toxiproxy.pid")"
   fi
   auth_latency_toxics
 }
@@ -230,21 +251,32 @@ up_prometheus() {
     --web.listen-address="127.0.0.1:$PERFLAB_PROMETHEUS_PORT" --web.enable-remote-write-receiver \
     --storage.tsdb.retention.time=7d >"$LOG/prometheus.log" 2>&1 &
   echo $! >"$RUN/prometheus.pid"
-  wait_port "$PERFLAB_PROMETHEUS_PORT" prometheus 30
+  wait_port "$PERFLAB_PROMETHEUS_PORT" prometheus 30 "$(cat "$RUN/prometheus.pid")"
 }
 
+# stop_service NAME: signal the service, then wait until its process has exited (MariaDB goes on shutting down
+# after mariadb-admin returns), at most PERFLAB_STOP_WAIT seconds (60); only then kill -9
 stop_service() {
-  local name=$1 pid
-  if [ "$name" = mariadb ] && [ -S "$RUN/mariadb.sock" ] && pid_alive mariadb; then
+  local name=$1 pid limit=${PERFLAB_STOP_WAIT:-60} began=$SECONDS i
+  [ -f "$RUN/$name.pid" ] || return 0
+  pid=$(cat "$RUN/$name.pid") # read first: mariadbd and redis-server delete their pid file as they exit
+  if [ "$name" = mariadb ] && [ -S "$RUN/mariadb.sock" ] && kill -0 "$pid" 2>/dev/null; then
     mariadb-admin --socket="$RUN/mariadb.sock" -u"$(id -un)" shutdown 2>/dev/null || true
   fi
-  if [ -f "$RUN/$name.pid" ]; then
-    pid=$(cat "$RUN/$name.pid")
-    kill "$pid" 2>/dev/null || true
-    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill "$pid" 2>/dev/null || true
+  for ((i = 0; i < limit * 10; i++)); do
+    kill -0 "$pid" 2>/dev/null || break
+    [ "$i" = 10 ] && printf '%s (pid %s) is still shutting down; waiting until it exits (at most %s s)\n' "$name" "$pid" "$limit" >&2
+    sleep 0.1
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    printf '%s (pid %s) did not exit within %s s: kill -9\n' "$name" "$pid" "$limit" >&2
     kill -9 "$pid" 2>/dev/null || true
-    rm -f "$RUN/$name.pid"
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  elif [ "$i" -gt 10 ]; then
+    printf '%s (pid %s) exited after %s s\n' "$name" "$pid" "$((SECONDS - began))" >&2
   fi
+  rm -f "$RUN/$name.pid"
 }
 
 port_of() {
