@@ -10,6 +10,7 @@ import re
 import shutil
 import subprocess
 
+import charts
 import report
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -26,6 +27,8 @@ def write(result, out_dir):
 
 
 def publish(out_dir, name):
+    """Copies the result, its reports and flame graphs to docs/results/<name>/ and draws its charts there
+    (ab/charts.py), in place of what was published under that name before."""
     target = PUBLISHED / name
     if target.exists():
         shutil.rmtree(target)
@@ -33,7 +36,33 @@ def publish(out_dir, name):
     for path in pathlib.Path(out_dir).iterdir():
         if path.name in KEEP or path.name.startswith("flame-"):
             shutil.copy2(path, target / path.name)
+    charts.write(json.loads((target / "result.json").read_text()), target)
     return target
+
+
+def is_command(result):
+    """A result of kind "command" (JMH, a benchmark's rows) rather than an A/B."""
+    return result.get("rows") is not None and not result.get("cells")
+
+
+def report_markdown(result):
+    return report.command_markdown(result) if is_command(result) else report.markdown(result)
+
+
+def regenerate_published(folders=None):
+    """Rewrites every published result's REPORT.md and charts from its result.json (both are pure functions of
+    it); report.html stays as its run wrote it, since its JFR sections read the run's recordings, which are not
+    published. Returns the paths that changed."""
+    changed = []
+    for folder in folders or sorted(p.parent for p in PUBLISHED.glob("*/result.json")):
+        result = json.loads((folder / "result.json").read_text())
+        path = folder / "REPORT.md"
+        text = report_markdown(result)
+        if not path.exists() or path.read_text() != text:
+            path.write_text(text)
+            changed.append(path)
+        changed += charts.write(result, folder)
+    return [p.relative_to(ROOT) if p.is_relative_to(ROOT) else p for p in changed]
 
 
 def reproduction(name, verdict):
