@@ -28,8 +28,10 @@ def write(result, out_dir):
 
 def publish(out_dir, name):
     """Copies the result, its reports and flame graphs to docs/results/<name>/ and draws its charts there
-    (ab/charts.py), in place of what was published under that name before."""
+    (ab/charts.py), in place of what was published under that name before. When that had a screenshot of its
+    report (report.png, which the docs may show), the new report.html is photographed again (ab/screenshot.py)."""
     target = PUBLISHED / name
+    photographed = (target / "report.png").exists()
     if target.exists():
         shutil.rmtree(target)
     target.mkdir(parents=True)
@@ -37,6 +39,13 @@ def publish(out_dir, name):
         if path.name in KEEP or path.name.startswith("flame-"):
             shutil.copy2(path, target / path.name)
     charts.write(json.loads((target / "result.json").read_text()), target)
+    if photographed and (target / "report.html").exists():
+        try:
+            import screenshot
+            screenshot.screenshot(target / "report.html", target / "report.png")
+        except Exception as error:  # Chromium missing or failing: the result is published, the picture is not
+            print(f"report.png not renewed ({error}): python3 ab/screenshot.py {target / 'report.html'} "
+                  f"--png {target / 'report.png'}", flush=True)
     return target
 
 

@@ -250,6 +250,22 @@ def test_publishing_and_regenerating_write_the_report_and_the_charts(tmp_path, m
     assert results.regenerate_published() == []
 
 
+def test_republishing_renews_a_published_screenshot(tmp_path, monkeypatch):
+    import screenshot
+    monkeypatch.setattr(results, "PUBLISHED", tmp_path / "published")
+    shots = []
+    monkeypatch.setattr(screenshot, "screenshot", lambda page, png: shots.append((page.name, png.name)) or png.write_bytes(b"png"))
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "result.json").write_text(json.dumps(test_report.result()))
+    (run / "report.html").write_text("<html></html>")
+    target = results.publish(run, "x")
+    assert shots == [] and not (target / "report.png").exists()  # nothing was photographed before
+    (target / "report.png").write_bytes(b"old")
+    results.publish(run, "x")
+    assert shots == [("report.html", "report.png")] and (target / "report.png").read_bytes() == b"png"
+
+
 def test_the_html_report_draws_its_charts_with_the_chart_module():
     page = report.html(test_report.result())
     for element in ('id="rounds-chart"', 'id="latency-chart"', 'id="headline"'):
