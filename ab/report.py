@@ -1,9 +1,11 @@
 """What the runner says: one line per run, the verdict table (text, Markdown), the tables README.md and docs/
-regenerate from published results (views), and report.html (inline SVG: per-round points with the interval,
-latency over time A and B overlaid, the sweep's crossover, the JFR differences and the differential flame graph)."""
+regenerate from published results (views), and report.html (inline SVG drawn by ab/charts.py: the verdict,
+per-round points with the interval, latency over time A and B overlaid, the sweep's crossover; the JFR differences
+and the differential flame graph)."""
 import html as h
 import math
 import pathlib
+import re
 
 NAMES = {"avg": "avg (ms)", "p50": "p50 (ms)", "p90": "p90 (ms)", "p95": "p95 (ms)", "p99": "p99 (ms)", "max": "max (ms)",
          "tps": "throughput (/s)", "error_rate": "errors", "capacity": "capacity (/s)",
@@ -11,11 +13,39 @@ NAMES = {"avg": "avg (ms)", "p50": "p50 (ms)", "p90": "p90 (ms)", "p95": "p95 (m
          "second_ms": "second request (ms)", "first_over_second": "first / second", "ready_ms": "ready (ms)",
          "success_pct": "success (%)", "first100_p99": "first 100 p99 (ms)", "first1000_p99": "first 1k p99 (ms)",
          "steady_p99": "steady p99 (ms)", "first100_p99_over_steady": "first 100 p99 / steady"}
-COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
+SECONDS = re.compile(r"(?: \(s\)$|\bseconds\b)")  # a metric measured in seconds: "... (s)", "decode seconds per request"
 
 
 def nan(v):
     return v is None or (isinstance(v, float) and (math.isnan(v) or math.isinf(v)))
+
+
+def sig(v, digits=3):
+    """v to `digits` significant digits, trailing zeros dropped as %g drops them, but never in exponent notation
+    (0.000075, not 7.5e-05)."""
+    if v == 0 or math.isnan(v) or math.isinf(v):
+        return f"{v:g}"
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(v))))
+    text = f"{v:.{decimals}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def number(v):
+    """A plain number: thousands with separators, tens with one decimal, the rest to 3 significant digits."""
+    if abs(v) >= 1000:
+        return f"{v:,.0f}"
+    if abs(v) >= 10:
+        return f"{v:.1f}"
+    return sig(v)
+
+
+def is_seconds(metric):
+    return bool(metric) and bool(SECONDS.search(metric))
+
+
+def duration(seconds):
+    """A duration in seconds as a person reads it: '1.23 s' from a second up, else '42.5 ms', '0.075 ms'."""
+    return f"{number(seconds)} s" if abs(seconds) >= 1 else f"{number(1000 * seconds)} ms"
 
 
 def fmt(v, metric=""):
@@ -25,11 +55,36 @@ def fmt(v, metric=""):
         return v
     if metric == "error_rate":
         return f"{100 * v:.2f}%"
-    if abs(v) >= 1000:
-        return f"{v:,.0f}"
-    if abs(v) >= 10:
-        return f"{v:.1f}"
-    return f"{v:.3g}"
+    if is_seconds(metric):
+        return duration(v)
+    return number(v)
+
+
+def label(metric):
+    """A metric's name in a report: the runner's names (p95 (ms)), and a metric in seconds without its "(s)",
+    since its values carry their unit (42.5 ms)."""
+    return NAMES.get(metric) or re.sub(r" \(s\)$", "", metric)
+
+
+def short(metric):
+    """A metric's name without its unit: "p95", "throughput", "first request"."""
+    return re.sub(r" \((?:ms|s|/s|%)\)$", "", label(metric))
+
+
+def ratio_text(x):
+    """A B/A ratio in a sentence or on a chart: two decimals (0.37, 1.04), two significant digits below 0.1."""
+    if x is None or math.isnan(x):
+        return "–"
+    if math.isinf(x):
+        return "∞"
+    if abs(x) >= 10:
+        return f"{x:.1f}"
+    return f"{x:.2f}" if abs(x) >= 0.1 else sig(x, 2)
+
+
+def delta_text(delta):
+    """δ as a percentage: 25 %, 8.1 %, 3 %."""
+    return f"{sig(100 * delta, 2)} %"
 
 
 def pct(ratio):
@@ -38,8 +93,8 @@ def pct(ratio):
 
 def run_line(run):
     keys = [k for k in ("p50", "p95", "tps", "error_rate", "capacity", "served", "first_ms", "second_ms", "ready_ms", "success_pct") if k in run]
-    parts = [f"{NAMES.get(k, k)} {fmt(run[k], k)}" for k in keys]
-    parts += [f"{k} {fmt(v)}" for k, v in run.get("mechanism", {}).items()]
+    parts = [f"{label(k)} {fmt(run[k], k)}" for k in keys]
+    parts += [f"{label(k)} {fmt(v, k)}" for k, v in run.get("mechanism", {}).items()]
     if run.get("steady") and not run["steady"].get("steady", True):
         parts.append("NOT STEADY: " + run["steady"].get("reason", ""))
     parts += [f"invariant '{i['name']}' {'ok' if i['ok'] else 'BROKEN'}" for i in run.get("invariants", [])]
@@ -52,11 +107,11 @@ def because(e, rows, primary_row):
     did, it says "mechanism not shown". Other mechanisms that moved that way are named as "also"."""
     declared = e["primary"].get("mechanisms", [m["name"] for m in e.get("mechanism", []) if m.get("explains", True)])
     verdict = primary_row["verdict"]
-    text = lambda r: f"{r['metric']} {fmt(r['median_a'])} → {fmt(r['median_b'])}"  # noqa: E731
+    text = lambda r: f"{label(r['metric'])} {a_to_b(r)}"  # noqa: E731
     mechanisms = [m["name"] for m in e.get("mechanism", [])]
     moved = [text(r) for r in rows if r["metric"] in declared and r["verdict"] == verdict]
     also = [text(r) for r in rows if r["metric"] in mechanisms and r["metric"] not in declared and r["verdict"] == verdict]
-    head = f"{NAMES.get(primary_row['metric'], primary_row['metric'])} {pct(primary_row['ratio'])} ({verdict})"
+    head = f"{label(primary_row['metric'])} {pct(primary_row['ratio'])} ({verdict})"
     tail = f"; also {', '.join(also)}" if also else ""
     if verdict in ("better", "worse"):
         if moved:
@@ -82,31 +137,129 @@ def a_to_b(row):
 
 
 def interval_text(row):
-    """'0.417–0.422': a compared metric's 95 % interval of B/A."""
-    return f"{fmt(row['interval'][0])}–{fmt(row['interval'][1])}"
+    """'0.417–0.422': a compared metric's 95 % interval of B/A ('–' when there is none)."""
+    lo, hi = row["interval"]
+    return "–" if nan(lo) or nan(hi) else f"{fmt(lo)}–{fmt(hi)}"
 
 
 def verdict_rows(cell):
     for c in cell.get("comparisons", []):
         for r in c["rows"]:
             p = r.get("p_holm", r["p_value"])
-            yield (c["candidate"], NAMES.get(r["metric"], r["metric"]), fmt(r["median_a"], r["metric"]), fmt(r["median_b"], r["metric"]),
+            yield (c["candidate"], label(r["metric"]), fmt(r["median_a"], r["metric"]), fmt(r["median_b"], r["metric"]),
                    f"{fmt(r['ratio'])} ({pct(r['ratio'])})", interval_text(r), fmt(p), r["verdict"])
 
 
 HEAD = ("candidate", "metric", "baseline", "candidate value", "B/A", "95% BCa interval", "p (MWU, Holm)", "verdict")
 
 
+def why(result, comparison):
+    """The comparison's "because" sentence, written from its rows by this checkout's because() (the sentence stored
+    in result.json is the one its run wrote; a regenerated report words and formats it the current way)."""
+    return because(result["experiment"], comparison["rows"], comparison["primary"])
+
+
+def place(cell):
+    """A cell in a sentence: its network profile, and the sweep value after an @."""
+    return f"{cell['profile']}{at(cell.get('value'))}"
+
+
+def primary_cells(result):
+    """One entry per cell and candidate: the primary metric's B/A, its 95 % interval, δ and the verdict the result
+    is judged by (an A/A's at δ = its noise floor, from its calibration), what the file expected and whether it
+    came out so. The headline, verdict.svg and rounds.svg read these."""
+    import results  # results imports this module
+    e = result["experiment"]
+    aa = "calibration" in result
+    observed = {c["profile"]: c for c in result.get("calibration", []) if "observed" in c}
+    judged = {cell_key(x): x for x in result.get("verdict", {}).get("cells", [])}
+    out = []
+    for cell in result["cells"]:
+        for c in cell.get("comparisons", []):
+            row, delta = c["primary"], c["primary"].get("delta", cell.get("delta", result.get("delta")))
+            if cell["profile"] in observed:
+                calibration = observed[cell["profile"]]
+                row, delta = dict(calibration["observed"], metric=row["metric"]), calibration["delta"]
+            x = judged.get((cell["profile"], str(cell.get("value")), c["candidate"]), {})
+            verdict = x.get("verdict", row["verdict"])
+            expect = x.get("expect") or ("no difference" if aa else results.expected(e, c["candidate"]))
+            out.append({"place": place(cell), "profile": cell["profile"], "value": cell.get("value"),
+                        "title": cell_title(cell), "baseline": c["baseline"], "candidate": c["candidate"],
+                        "metric": row["metric"], "ratio": row["ratio"], "interval": tuple(row["interval"]),
+                        "delta": delta, "verdict": verdict, "expect": expect,
+                        "ok": x.get("ok", results.meets(verdict, expect)),
+                        "lower_is_better": row.get("lower_is_better", True),
+                        "round_ratios": list(row.get("round_ratios") or [])})
+    return out
+
+
+def judged_text(c):
+    """Whether a cell's verdict is what the file expected: "as expected", "expected better", or a control's note."""
+    if c["expect"] == "any":
+        return "a control, no claim"
+    return "as expected" if c["ok"] else f"expected {c['expect']}"
+
+
+def headline_parts(result):
+    """(as expected?, [one clause per profile and candidate]): 'cross-zone: better (p95 B/A 0.37, 95 % interval
+    0.11–0.40), as expected'; with several candidates each clause names its own ('localhost, bulkhead: ...');
+    "no difference" and "inconclusive" give δ, the margin they are judged by."""
+    cells = primary_cells(result)
+    several = len({c["candidate"] for c in cells}) > 1
+    clauses = []
+    for c in cells:
+        lo, hi = c["interval"]
+        numbers = f"{short(c['metric'])} B/A {ratio_text(c['ratio'])}, 95 % interval {ratio_text(lo)}–{ratio_text(hi)}"
+        if c["verdict"] not in ("better", "worse"):
+            numbers += f", δ {delta_text(c['delta'])}"
+        who = f"{c['place']}, {c['candidate']}" if several else c["place"]
+        clauses.append(f"{who}: {c['verdict']} ({numbers}), {judged_text(c)}")
+    return result.get("verdict", {}).get("ok", False), clauses
+
+
+def headline(result, bold=False):
+    """The report's first line: each profile's verdict in words, with its numbers, and whether it is as expected."""
+    ok, clauses = headline_parts(result)
+    if not clauses:
+        return "no verdict: nothing was compared"
+    overall = "As expected" if ok else "Not as expected"
+    overall += " (each A/A at δ = its noise floor)" if result.get("calibration") else ""
+    return (f"**{overall}.**" if bold else f"{overall}.") + " " + "; ".join(clauses)
+
+
+ROLE = {"primary": "the primary metric: the verdict rests on its interval",
+        "declared": "a declared mechanism: the \"because\" sentence reads it",
+        "mechanism": "a mechanism the verdict does not cite: reported only",
+        "secondary": "a secondary metric: reported, the verdict does not rest on it"}
+
+
+def warning_lines(result, cell):
+    """One line per metric with warnings: which metric, what its role is (so why the warning matters) and the
+    warnings themselves, e.g. 'phone cache hit ratio (a secondary metric: ...): only 0 round(s), fewer than 10'."""
+    e = result["experiment"]
+    declared = e["primary"].get("mechanisms", [m["name"] for m in e.get("mechanism", []) if m.get("explains", True)])
+    mechanisms = {m["name"] for m in e.get("mechanism", [])}
+    comparisons = cell.get("comparisons", [])
+    out = []
+    for c in comparisons:
+        for r in (r for r in c["rows"] if r.get("warnings")):
+            role = ("primary" if r["metric"] == e["primary"]["metric"] else "declared" if r["metric"] in declared
+                    else "mechanism" if r["metric"] in mechanisms else "secondary")
+            who = f"{c['candidate']}, " if len(comparisons) > 1 else ""
+            out.append((list(ROLE).index(role), f"{who}{label(r['metric'])} ({ROLE[role]}): {'; '.join(r['warnings'])}"))
+    return [line for _, line in sorted(out, key=lambda x: x[0])]
+
+
 def text(result):
     if result.get("rows") is not None and not result.get("cells"):
         return command_table(result)
-    out = []
+    out = [headline(result)]
     for cell in result["cells"]:
         body = list(verdict_rows(cell))
         widths = [max(len(str(r[i])) for r in [HEAD] + body) for i in range(len(HEAD))]
         line = lambda r: "  ".join(str(v).ljust(w) for v, w in zip(r, widths))  # noqa: E731
         out += [f"== {cell_title(cell)}", line(HEAD), line(["-" * w for w in widths]), *[line(r) for r in body]]
-        out += [f"   {c['because']}" for c in cell.get("comparisons", [])]
+        out += [f"   {why(result, c)}" for c in cell.get("comparisons", [])]
     for c in result.get("calibration", []):
         out.append(aa_sentence(c))
     if result.get("reproduction"):
@@ -146,21 +299,21 @@ def lifetimes_sentence(lifetimes):
     settling after each warm-up took (runner.start_instances)."""
     orders = "; ".join(" → ".join(l["start_order"]) for l in lifetimes)
     waits = [s["seconds"] for l in lifetimes for s in l["settled"].values()]
-    busy = [label for l in lifetimes for label, s in l["settled"].items() if not s["quiet"]]
+    busy = [name for l in lifetimes for name, s in l["settled"].items() if not s["quiet"]]
+    settled = f"{min(waits):g} s" if min(waits) == max(waits) else f"{min(waits):g}–{max(waits):g} s"
     text = (f"{len(lifetimes)} instance lifetime(s) per variant, started and warmed in the order {orders}; "
-            f"each process (the apps, MariaDB) settled for {min(waits):g}–{max(waits):g} s after the warm-ups "
+            f"each process (the apps, MariaDB) settled for {settled} after the warm-ups "
             f"(quiet: under 5 % of a core)")
     return text + (f"; still busy when settling stopped: {', '.join(busy)}" if busy else "")
 
 
 def markdown(result):
     e = result["experiment"]
-    out = [f"# {result['name']}", "", e.get("description", ""), "",
+    out = [f"# {result['name']}", "", headline(result, bold=True), "", e.get("description", ""), "",
            f"- variants: " + ", ".join(f"**{v['label']}** (`{v.get('profile', '')} {' '.join(v.get('args', []))}`)" for v in e["variants"]),
            f"- load: `{e['load'].get('script', '')}`, {e['load']['shape']} model, {load_text(e['load'])}; "
            f"{e['rounds']} round(s) per variant in balanced blocks (cap {e['max_rounds']})",
-           f"- practical margin δ = {100 * result['delta']:.1f} % ({result['delta_source']}); unit of observation: one run",
-           f"- verdict: **{'as expected' if result['verdict']['ok'] else 'not as expected'}**"]
+           f"- practical margin δ = {100 * result['delta']:.1f} % ({result['delta_source']}); unit of observation: one run"]
     controls = sorted({x["candidate"] for x in result["verdict"]["cells"] if x.get("expect") == "any"})
     if controls:
         out.append("- controls, reported without a claim (`expect = \"any\"`): " + ", ".join(controls))
@@ -169,14 +322,13 @@ def markdown(result):
         out += [f"## {cell_title(cell)}", "", md_table(HEAD, verdict_rows(cell)), ""]
         if cell.get("delta") not in (None, result["delta"]):
             out.append(f"- δ for this profile: {100 * cell['delta']:.1f} % (its A/A noise floor)")
-        out += [f"- {c['because']}" for c in cell.get("comparisons", [])]
+        out += [f"- {why(result, c)}" for c in cell.get("comparisons", [])]
         if cell.get("lifetimes"):
             out.append(f"- {lifetimes_sentence(cell['lifetimes'])}")
         unsteady = [r["testid"] for r in cell["runs"] if r.get("steady") and not r["steady"].get("steady", True)]
         if unsteady:
             out.append(f"- runs that never reached a steady state: {', '.join(unsteady)}")
-        warnings = sorted({w for c in cell.get("comparisons", []) for r in c["rows"] for w in r.get("warnings", [])})
-        out += [f"- warning: {w}" for w in warnings]
+        out += [f"- warning: {w}" for w in warning_lines(result, cell)]
         out.append("")
     for c in result.get("calibration", []):
         out += [f"- {aa_sentence(c)}"]
@@ -258,9 +410,9 @@ def view(result, name):
         for cell in result["cells"]:
             for c in cell.get("comparisons", []):
                 r = c["primary"]
-                rows.append((cell_title(cell), f"{c['baseline']} → {c['candidate']}", NAMES.get(r["metric"], r["metric"]),
+                rows.append((cell_title(cell), f"{c['baseline']} → {c['candidate']}", label(r["metric"]),
                              a_to_b(r), fmt(r["ratio"]),
-                             interval_text(r), r["verdict"], c["because"]))
+                             interval_text(r), r["verdict"], why(result, c)))
         table = md_table(("network", "variants", "primary", "A → B", "B/A", "95% interval", "verdict", "why"), rows)
     elif name == "sweep":
         rows = []
@@ -293,7 +445,7 @@ def view(result, name):
         for cell in result["cells"]:
             for c in cell.get("comparisons", []):
                 for r in (r for r in c["rows"] if r["metric"] in names):
-                    rows.append((cell_title(cell), r["metric"], a_to_b(r),
+                    rows.append((cell_title(cell), label(r["metric"]), a_to_b(r),
                                  fmt(r["ratio"]), interval_text(r), r["verdict"]))
         variants = " → ".join(v["label"] for v in e["variants"])
         table = md_table(("network", "mechanism (median per run)", variants, "B/A", "95% interval", "verdict"), rows)
@@ -316,7 +468,7 @@ def view(result, name):
             for v in e["variants"]:
                 runs = [r for r in cell["runs"] if r["variant"] == v["label"]]
                 rows.append((v["label"], len(runs), *[fmt(median([r.get(m) for r in runs]), m) for m in metrics]))
-        table = md_table(("variant", "runs", *[NAMES.get(m, m) + " (median)" for m in metrics]), rows)
+        table = md_table(("variant", "runs", *[label(m) + " (median)" for m in metrics]), rows)
     else:
         raise SystemExit(f"unknown view {name!r}")
     r = reproduction_of(result)
@@ -368,86 +520,6 @@ def command_markdown(result):
 
 
 # ---------------------------------------------------------------------- report.html
-
-def svg_rounds(cell, width=720):
-    """Per-round B/A points of each metric with the interval, 1.0 dashed, the δ band shaded."""
-    rows = [(c["candidate"], r) for c in cell.get("comparisons", []) for r in c["rows"] if r.get("round_ratios")]
-    if not rows:
-        return "<p>no per-round ratios</p>"
-    vals = [x for _, r in rows for x in list(r["round_ratios"]) + list(r["interval"]) if not nan(x)] + [1.0]
-    lo, hi = min(vals) * 0.95, max(vals) * 1.05
-    left, right, step = 260, 110, 26
-    sx = lambda v: left + (width - left - right) * (v - lo) / ((hi - lo) or 1)  # noqa: E731
-    height = step * len(rows) + 30
-    parts = [f'<svg id="rounds-chart" width="{width}" height="{height}" xmlns="http://www.w3.org/2000/svg" role="img">',
-             f'<line x1="{sx(1):.1f}" y1="0" x2="{sx(1):.1f}" y2="{height - 18}" stroke="#888" stroke-dasharray="3"/>',
-             f'<text x="{sx(1) - 8:.1f}" y="{height - 4}" font-size="10">1.0</text>']
-    for i, (candidate, r) in enumerate(rows):
-        y = 16 + i * step
-        parts.append(f'<text x="0" y="{y + 4}" font-size="11">{h.escape(candidate)}: {h.escape(NAMES.get(r["metric"], r["metric"]))}</text>')
-        a, b = r["interval"]
-        if not (nan(a) or nan(b)):
-            parts.append(f'<line x1="{sx(a):.1f}" y1="{y}" x2="{sx(b):.1f}" y2="{y}" stroke="#333" stroke-width="3"><title>95% interval {a:.3f}–{b:.3f}</title></line>')
-        for x in r["round_ratios"]:
-            if not nan(x):
-                parts.append(f'<circle cx="{sx(x):.1f}" cy="{y}" r="3.5" fill="{COLORS[1]}" opacity="0.75"><title>{x:.3f}</title></circle>')
-        parts.append(f'<text x="{width - right + 6}" y="{y + 4}" font-size="10">{h.escape(r["verdict"])}</text>')
-    parts.append("</svg>")
-    return "".join(parts)
-
-
-def svg_lines(cell, labels, key="p95", width=720, height=240, element_id="latency-chart"):
-    series = [(r["variant"], r.get("series", [])) for r in cell["runs"] if r.get("series")]
-    points = [p for _, s in series for p in s if not nan(p.get(key))]
-    if not points:
-        return f'<p id="{element_id}">no per-second series</p>'
-    tmax = max(p["t"] for p in points) or 1
-    vmax = (max(p[key] for p in points) * 1.1) or 1
-    pad = 40
-    sx = lambda t: pad + (width - 2 * pad) * t / tmax  # noqa: E731
-    sy = lambda v: height - pad + (2 * pad - height) * v / vmax  # noqa: E731
-    parts = [f'<svg id="{element_id}" width="{width}" height="{height}" xmlns="http://www.w3.org/2000/svg" role="img">',
-             f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#999"/>',
-             f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" stroke="#999"/>',
-             f'<text x="2" y="{pad - 4}" font-size="10">{vmax:.0f} ms</text><text x="{width - pad}" y="{height - pad + 14}" font-size="10">{tmax}s</text>']
-    for i, label in enumerate(labels):
-        parts.append(f'<text x="{pad + 10 + 180 * i}" y="14" font-size="11" fill="{COLORS[i % 8]}">■ {h.escape(label)}</text>')
-    for label, s in series:
-        color = COLORS[labels.index(label) % 8] if label in labels else "#000"
-        path = " ".join(f"{sx(p['t']):.1f},{sy(p[key]):.1f}" for p in s if not nan(p.get(key)))
-        parts.append(f'<polyline fill="none" stroke="{color}" stroke-width="1.2" opacity="0.6" points="{path}"><title>{h.escape(label)}</title></polyline>')
-    parts.append("</svg>")
-    return "".join(parts)
-
-
-def svg_sweep(result, width=720, height=260):
-    """The crossover: B/A of the primary metric and its interval at each sweep point, 1.0 and ±δ marked."""
-    cells = [c for c in result["cells"] if c.get("comparisons")]
-    points = [(c["value"], c["comparisons"][0]["primary"]) for c in cells if isinstance(c["value"], (int, float))]
-    if len(points) < 2:
-        return ""
-    xs = [p[0] for p in points]
-    ys = [y for _, r in points for y in (r["ratio"], *r["interval"]) if not nan(y)] + [1.0]
-    x0, x1, y0, y1 = min(xs), max(xs), min(ys) * 0.95, max(ys) * 1.05
-    pad = 50
-    sx = lambda v: pad + (width - 2 * pad) * (v - x0) / ((x1 - x0) or 1)  # noqa: E731
-    sy = lambda v: height - pad - (height - 2 * pad) * (v - y0) / ((y1 - y0) or 1)  # noqa: E731
-    d = result["delta"]
-    parts = [f'<svg id="sweep-chart" width="{width}" height="{height}" xmlns="http://www.w3.org/2000/svg" role="img">',
-             f'<rect x="{pad}" y="{sy(1 + d):.1f}" width="{width - 2 * pad}" height="{sy(1 - d) - sy(1 + d):.1f}" fill="#eee"/>',
-             f'<line x1="{pad}" y1="{sy(1):.1f}" x2="{width - pad}" y2="{sy(1):.1f}" stroke="#888" stroke-dasharray="3"/>',
-             f'<text x="4" y="{sy(1) + 4:.1f}" font-size="10">B/A 1.0</text>']
-    path = " ".join(f"{sx(x):.1f},{sy(r['ratio']):.1f}" for x, r in points if not nan(r["ratio"]))
-    parts.append(f'<polyline fill="none" stroke="{COLORS[1]}" stroke-width="2" points="{path}"/>')
-    for x, r in points:
-        a, b = r["interval"]
-        if not (nan(a) or nan(b)):
-            parts.append(f'<line x1="{sx(x):.1f}" y1="{sy(a):.1f}" x2="{sx(x):.1f}" y2="{sy(b):.1f}" stroke="#333" stroke-width="2"/>')
-        parts.append(f'<circle cx="{sx(x):.1f}" cy="{sy(r["ratio"]):.1f}" r="4" fill="{COLORS[1]}"><title>{x}: {r["ratio"]:.3f} {r["verdict"]}</title></circle>'
-                     f'<text x="{sx(x) - 8:.1f}" y="{height - pad + 16}" font-size="10">{x:g}</text>')
-    parts.append(f'<text x="{width / 2 - 60:.0f}" y="{height - 8}" font-size="11">{h.escape(result["experiment"]["sweep"]["parameter"])}</text></svg>')
-    return "".join(parts)
-
 
 def profile_section(cell, out_dir):
     """The JFR differences of the cell (baseline against the first candidate) and the differential flame graph."""
@@ -506,16 +578,18 @@ def jfr_tables(diff, comparison):
 
 
 def html(result, out_dir="."):
+    import charts  # charts draws with this module's words and numbers
     e = result["experiment"]
     labels = [v["label"] for v in e["variants"]]
     sections = []
     for cell in result["cells"]:
         rows = "".join("<tr>" + "".join(f"<td>{h.escape(str(x))}</td>" for x in r) + "</tr>" for r in verdict_rows(cell))
         head = "".join(f"<th>{h.escape(x)}</th>" for x in HEAD)
-        why = "".join(f"<p><b>{h.escape(c['because'])}</b></p>" for c in cell.get("comparisons", []))
-        sections.append(f"<h2>{h.escape(cell_title(cell))}</h2>{why}<table id=\"verdict-table\"><tr>{head}</tr>{rows}</table>"
-                        f"<h3>B/A per round, with the 95 % interval</h3>{svg_rounds(cell)}"
-                        f"<h3>p95 latency over time, every run ({' / '.join(h.escape(x) for x in labels)})</h3>{svg_lines(cell, labels)}"
+        why_ = "".join(f"<p><b>{h.escape(why(result, c))}</b></p>" for c in cell.get("comparisons", []))
+        sections.append(f"<h2>{h.escape(cell_title(cell))}</h2>{why_}<table id=\"verdict-table\"><tr>{head}</tr>{rows}</table>"
+                        f"<h3>B/A per round, with the 95 % interval</h3>{charts.rounds_panel(cell)}"
+                        f"<h3>p95 latency over time, every run ({' / '.join(h.escape(x) for x in labels)})</h3>"
+                        f"{charts.latency_chart(cell, labels)}"
                         f"<h3>Why: JFR of the measured window</h3>{profile_section(cell, out_dir)}")
     aa = "".join(f"<p>{h.escape(aa_sentence(c))}</p>" for c in result.get("calibration", []))
     dashboards = "".join(f'<li><a href="{pathlib.Path(r["dashboard"]).name}">{h.escape(r["testid"])}</a></li>'
@@ -524,9 +598,10 @@ def html(result, out_dir="."):
 <style>body{{font-family:sans-serif;max-width:1000px;margin:2em auto}}table{{border-collapse:collapse;margin:.5em 0}}
 td,th{{border:1px solid #ccc;padding:2px 6px;font-size:12px}}</style></head><body>
 <h1>{h.escape(result['name'])}: {'as expected' if result['verdict']['ok'] else 'not as expected'}</h1>
+<p id="headline"><b>{h.escape(headline(result))}</b></p>
 <p>{h.escape(e.get('description', ''))}</p>
 <p>δ = {100 * result['delta']:.1f} % ({h.escape(result['delta_source'])}); {e['rounds']} rounds per variant (cap {e['max_rounds']}); one run = one observation.</p>
-{aa}{svg_sweep(result)}{''.join(sections)}
+{aa}{charts.verdict(result) or ''}{charts.sweep(result, element_id="sweep-chart") or ''}{''.join(sections)}
 <h2>k6 dashboards</h2><ul>{dashboards or '<li>none (smoke)</li>'}</ul>
 <h2>Reproduce</h2><pre>{h.escape(result['command'])}</pre><pre>{h.escape(machine_text(result['machine']))}</pre>
 </body></html>"""

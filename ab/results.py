@@ -10,6 +10,7 @@ import re
 import shutil
 import subprocess
 
+import charts
 import doclint
 import report
 
@@ -29,14 +30,51 @@ def write(result, out_dir):
 
 
 def publish(out_dir, name):
+    """Copies the result, its reports and flame graphs to docs/results/<name>/ and draws its charts there
+    (ab/charts.py), in place of what was published under that name before. When that had a screenshot of its
+    report (report.png, which the docs may show), the new report.html is photographed again (ab/screenshot.py)."""
     target = PUBLISHED / name
+    photographed = (target / "report.png").exists()
     if target.exists():
         shutil.rmtree(target)
     target.mkdir(parents=True)
     for path in pathlib.Path(out_dir).iterdir():
         if path.name in KEEP or path.name.startswith("flame-"):
             shutil.copy2(path, target / path.name)
+    charts.write(json.loads((target / "result.json").read_text()), target)
+    if photographed and (target / "report.html").exists():
+        try:
+            import screenshot
+            screenshot.screenshot(target / "report.html", target / "report.png")
+        except Exception as error:  # Chromium missing or failing: the result is published, the picture is not
+            print(f"report.png not renewed ({error}): python3 ab/screenshot.py {target / 'report.html'} "
+                  f"--png {target / 'report.png'}", flush=True)
     return target
+
+
+def is_command(result):
+    """A result of kind "command" (JMH, a benchmark's rows) rather than an A/B."""
+    return result.get("rows") is not None and not result.get("cells")
+
+
+def report_markdown(result):
+    return report.command_markdown(result) if is_command(result) else report.markdown(result)
+
+
+def regenerate_published(folders=None):
+    """Rewrites every published result's REPORT.md and charts from its result.json (both are pure functions of
+    it); report.html stays as its run wrote it, since its JFR sections read the run's recordings, which are not
+    published. Returns the paths that changed."""
+    changed = []
+    for folder in folders or sorted(p.parent for p in PUBLISHED.glob("*/result.json")):
+        result = json.loads((folder / "result.json").read_text())
+        path = folder / "REPORT.md"
+        text = report_markdown(result)
+        if not path.exists() or path.read_text() != text:
+            path.write_text(text)
+            changed.append(path)
+        changed += charts.write(result, folder)
+    return [p.relative_to(ROOT) if p.is_relative_to(ROOT) else p for p in changed]
 
 
 def reproduction(name, verdict):

@@ -321,7 +321,8 @@ def parse_args(argv):
     p = argparse.ArgumentParser(prog="./perflab ab", description="perflab's experiment runner (docs/experiments.md)")
     p.add_argument("experiment", nargs="?", help="experiments/<name>.toml, by name")
     p.add_argument("--list", action="store_true", help="list the experiments, one line each")
-    p.add_argument("--tables", action="store_true", help="regenerate the result tables in README.md and docs/ from docs/results/")
+    p.add_argument("--tables", action="store_true", help="regenerate from docs/results/*/result.json: each published REPORT.md "
+                   "and its charts (*.svg), and the result tables in README.md and docs/")
     p.add_argument("--smoke", action="store_true", help="short, deterministic: the file's [smoke] settings; checks mechanisms and invariants, never a time")
     p.add_argument("--aa", action="store_true", help="A/A calibration: the candidate against itself; states the noise floor and the false-positive rate")
     p.add_argument("--variant", action="append", metavar="LABEL",
@@ -351,8 +352,8 @@ def main(argv=None):
         print("\n".join(experiments.describe_all()))
         return 0
     if args.tables:
-        changed = results.regenerate_tables()
-        log("\n".join(f"updated {p}" for p in changed) or "tables already up to date")
+        changed = results.regenerate_published() + results.regenerate_tables()
+        log("\n".join(f"updated {p}" for p in changed) or "tables, reports and charts already up to date")
         return 0
     if args.recalibrate:
         return recalibrate(args.recalibrate)

@@ -368,3 +368,64 @@ def test_the_capacity_table_says_which_search_never_broke():
     table = report.view(result, "capacity")
     assert "| A-side | 400, 1000 | 410, none up to 1000 |" in table
     assert "| B-side | 1000 | none up to 1000 |" in table
+
+
+def test_the_first_line_states_each_profiles_verdict_in_words_and_whether_it_was_expected():
+    r = result()
+    primary = r["cells"][0]["comparisons"][0]["primary"]
+    lo, hi = primary["interval"]
+    line = (f"As expected. localhost: better (p95 B/A {report.ratio_text(primary['ratio'])}, 95 % interval "
+            f"{report.ratio_text(lo)}–{report.ratio_text(hi)}), as expected")
+    assert report.ratio_text(primary["ratio"]) == "0.53"
+    assert report.text(r).splitlines()[0] == line
+    assert report.markdown(r).splitlines()[2] == "**As expected.**" + line[len("As expected."):]
+
+
+def test_the_published_wallet_report_opens_with_both_profiles_verdicts():
+    import json
+    r = json.loads((results.PUBLISHED / "wallet" / "result.json").read_text())
+    assert report.headline(r) == (
+        "Not as expected. cross-zone: better (p95 B/A 0.37, 95 % interval 0.11–0.40), as expected; "
+        "localhost: no difference (p95 B/A 0.98, 95 % interval 0.85–1.05, δ 25 %), expected better")
+
+
+def test_an_aa_headline_is_judged_at_the_noise_floor_and_several_candidates_are_named():
+    import json
+    aa = json.loads((results.PUBLISHED / "wallet-aa" / "result.json").read_text())
+    assert report.headline(aa).startswith("As expected (each A/A at δ = its noise floor). cross-zone: no difference "
+                                          "(p95 B/A 1.02, 95 % interval 0.98–1.05, δ 8.1 %), as expected")
+    slow = json.loads((results.PUBLISHED / "slow-dependency" / "result.json").read_text())
+    assert "; localhost, bulkhead: better (p50 B/A 0.0055, 95 % interval 0.0048–0.0063), as expected" in report.headline(slow)
+
+
+def test_every_warning_names_its_metric_and_why_it_matters():
+    r = result()
+    for run in r["cells"][0]["runs"][:10]:  # the baseline never reads "statements"
+        run["mechanism"]["statements"] = None
+    r["cells"][0]["comparisons"] = runner.compare(r["experiment"], r["cells"][0]["runs"], 0.03)
+    warnings = [line for line in report.markdown(r).splitlines() if line.startswith("- warning:")]
+    assert warnings
+    assert all(" (a " in w or " (the primary metric" in w for w in warnings)
+    assert any(w.startswith("- warning: statements (a declared mechanism: the \"because\" sentence reads it): ")
+               and "only 0 round(s), fewer than 10" in w for w in warnings)
+    assert not any(w.startswith("- warning: only") for w in warnings)
+
+
+@pytest.mark.parametrize("value, metric, text", [
+    (7.5e-05, "connection wait per transfer (s)", "0.075 ms"), (0.0425, "connection time per transfer (s)", "42.5 ms"),
+    (6.08e-06, "connection wait per transfer (s)", "0.00608 ms"), (0.454, "GC pause seconds", "454.0 ms"),
+    (2.5, "decode seconds per request", "2.5 s"), (1234.0, "write seconds per request", "1,234 s"),
+    (0.00126, "Redis CPU per transfer (ms)", "0.00126"), (7.5e-05, "", "0.000075"), (0.417, "", "0.417"),
+    (5.0, "", "5"), (12.0, "", "12.0"), (64152.0, "", "64,152"), (0.0, "statements", "0")])
+def test_numbers_and_durations_read_as_a_person_expects(value, metric, text):
+    assert report.fmt(value, metric) == text
+
+
+@pytest.mark.parametrize("name", sorted(p.parent.name for p in results.PUBLISHED.glob("*/result.json")))
+def test_no_published_report_prints_a_number_in_exponent_notation(name):
+    import json
+    import re
+    r = json.loads((results.PUBLISHED / name / "result.json").read_text())
+    md = re.sub(r"\(Kendall p = [^)]*\)", "", results.report_markdown(r))  # a run's stored steadiness test, a p-value
+    assert not re.search(r"\d(?:\.\d+)?e[-+]\d", md), re.search(r".{40}\d(?:\.\d+)?e[-+]\d.{20}", md).group(0)
+    assert md.count(" (s) ") == 0  # a metric in seconds prints its values with their unit, not "(s)"
