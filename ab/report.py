@@ -217,11 +217,21 @@ def headline_parts(result):
     return result.get("verdict", {}).get("ok", False), clauses
 
 
+SMOKE_VERDICT = ("not judged: a smoke run is too short for a verdict; it checks the mechanisms and invariants "
+                 "(the checks above). Run without --smoke for the verdict.")
+
+
+def is_smoke(result):
+    return bool(result.get("args", {}).get("smoke"))
+
+
 def headline(result, bold=False):
     """The report's first line: each profile's verdict in words, with its numbers, and whether it is as expected."""
     ok, clauses = headline_parts(result)
     if not clauses:
         return "no verdict: nothing was compared"
+    if is_smoke(result):
+        return SMOKE_VERDICT
     overall = "As expected" if ok else "Not as expected"
     overall += " (each A/A at δ = its noise floor)" if result.get("calibration") else ""
     return (f"**{overall}.**" if bold else f"{overall}.") + " " + "; ".join(clauses)
@@ -265,6 +275,9 @@ def text(result):
     if result.get("reproduction"):
         out.append(reproduction_sentence(reproduction_of(result)))
     v = result["verdict"]
+    if is_smoke(result):
+        out.append(f"verdict: {SMOKE_VERDICT}")
+        return "\n".join(out)
     out.append(f"verdict: {'as expected' if v['ok'] else 'NOT as expected'} — " +
                "; ".join(f"{x['profile']}{at(x['value'])}: {x['candidate']} {x['verdict']}"
                          + (" (a control, no claim)" if x.get("expect") == "any" else "") for x in v["cells"])

@@ -429,3 +429,11 @@ def test_no_published_report_prints_a_number_in_exponent_notation(name):
     md = re.sub(r"\(Kendall p = [^)]*\)", "", results.report_markdown(r))  # a run's stored steadiness test, a p-value
     assert not re.search(r"\d(?:\.\d+)?e[-+]\d", md), re.search(r".{40}\d(?:\.\d+)?e[-+]\d.{20}", md).group(0)
     assert md.count(" (s) ") == 0  # a metric in seconds prints its values with their unit, not "(s)"
+
+
+def test_a_smoke_run_says_its_verdict_is_not_judged_instead_of_not_as_expected():
+    result = results.load_published("wallet")
+    result["args"] = {**result.get("args", {}), "smoke": True}
+    lines = report.text(result).splitlines()
+    assert lines[0].startswith("not judged") and lines[-1].startswith("verdict: not judged")
+    assert not any("NOT as expected" in line or "Not as expected" in line for line in lines)
