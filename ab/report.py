@@ -485,8 +485,8 @@ def view(result, name):
     else:
         raise SystemExit(f"unknown view {name!r}")
     r = reproduction_of(result)
-    again = "" if not r else (f" · {'same primary verdict as' if r['same'] else 'primary verdict differs from'} the run "
-                              f"before it ({r['previous_started']}){controls_clause(r)}")
+    again = "" if not r else (f" · {'reproduces' if r['same'] else 'differs from'} the primary verdict published "
+                              f"before{controls_clause(r)}")
     return table + f"\n\n<sub>{result['command']} · commit {result['machine'].get('commit')} · {result.get('started')}{again}</sub>\n"
 
 

@@ -98,7 +98,7 @@ def test_publishing_compares_the_primary_verdict_with_the_run_published_before(t
     again = result()
     again["reproduction"] = results.reproduction("x", again["verdict"])
     assert again["reproduction"]["same"] is True
-    assert "same primary verdict as the run before it (2026-11-22T18:00:00)" in report.view(again, "verdict")
+    assert "reproduces the primary verdict published before" in report.view(again, "verdict")
     worse = result(b_p95=150.0)
     worse["reproduction"] = results.reproduction("x", worse["verdict"])
     assert worse["reproduction"]["same"] is False
