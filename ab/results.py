@@ -61,12 +61,18 @@ def report_markdown(result):
     return report.command_markdown(result) if is_command(result) else report.markdown(result)
 
 
+def published_folders():
+    """The published experiment results (docs/results/<name>/ with a result.json of the runner); the newcomer
+    check's result (docs/results/newcomer/, ab/newcomer.py) is published there too but is not an experiment."""
+    return [p.parent for p in sorted(PUBLISHED.glob("*/result.json")) if "experiment" in json.loads(p.read_text())]
+
+
 def regenerate_published(folders=None):
     """Rewrites every published result's REPORT.md and charts from its result.json (both are pure functions of
     it); report.html stays as its run wrote it, since its JFR sections read the run's recordings, which are not
     published. Returns the paths that changed."""
     changed = []
-    for folder in folders or sorted(p.parent for p in PUBLISHED.glob("*/result.json")):
+    for folder in folders or published_folders():
         result = json.loads((folder / "result.json").read_text())
         path = folder / "REPORT.md"
         text = report_markdown(result)

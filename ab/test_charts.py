@@ -13,7 +13,7 @@ import results
 import test_report
 
 NS = {"s": charts.SVG_NS}
-PUBLISHED = sorted(p.parent for p in results.PUBLISHED.glob("*/result.json"))
+PUBLISHED = results.published_folders()
 COMMITTED_SVGS = sorted(results.PUBLISHED.glob("*/*.svg"))
 
 
