@@ -2,6 +2,7 @@
 output is judged, the order the pages run in, the first-insight arithmetic, and whether the committed result
 (docs/results/newcomer/result.json) backs the durations the docs state."""
 import json
+import os
 import subprocess
 
 import pytest
@@ -210,7 +211,7 @@ def test_the_environment_is_a_new_debian_users():
     env = newcomer.newcomer_env({"PATH": "/opt/x:/usr/sbin", "HOME": "/home/n", "JAVA_HOME": "/jdk", "CI": "true",
                                  "PERFLAB_APP_PORT": "8082", "USER": "n", "LANG": "de_DE.UTF-8"}, "/tmp/run")
     assert env == {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/home/n", "LANG": "C.UTF-8", "TMPDIR": "/tmp/run",
-                   "USER": "n"}
+                   "USER": "n", newcomer.IN_RUN: "1"}
 
 
 def test_the_one_time_installs_use_the_labs_own_entry_points():
@@ -320,6 +321,8 @@ def test_the_readme_and_every_walkthrough_have_quick_steps():
 
 
 def committed_result():
+    if os.environ.get(newcomer.IN_RUN):
+        pytest.skip("inside ./perflab newcomer: this run replaces the committed result and judges its steps itself")
     if not RESULT.exists():
         pytest.skip("no committed newcomer result yet (./perflab newcomer writes docs/results/newcomer/result.json)")
     return json.loads(RESULT.read_text())
