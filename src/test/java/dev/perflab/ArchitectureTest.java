@@ -1,48 +1,190 @@
 package dev.perflab;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.function.BiPredicate;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import com.tngtech.archunit.library.dependencies.SlicesRuleDefinition;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * DESIGN.md's dependency rules: features never import each other, nothing imports {@code lab}, and
- * {@code support} imports no feature. {@code lab} may use a feature's public interface.
+ * docs/design.md's dependency rules, read from the package layout so that a new feature needs no edit here: every
+ * direct subpackage of {@code dev.perflab} is a feature except {@code support}. Features never use each other, except
+ * that {@code lab} may use a feature's top-level package; nothing uses {@code lab}; {@code support} uses no feature;
+ * and a package's {@code before} and {@code after} variants are used only inside that package (Spring Modulith's
+ * internal packages). The last two tests run the same rules on the fixture classes under {@code dev.perflab.archfixture}
+ * (test classes, which the app's check never imports) to show what each rule lets through and what it catches.
  */
 class ArchitectureTest {
 
-    private final JavaClasses classes = new ClassFileImporter()
+    private static final Layout APP = new Layout("dev.perflab");
+    private static final JavaClasses APP_CLASSES = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-            .importPackages("dev.perflab");
+            .importPackages(APP.root());
 
     @Test
-    void featuresDoNotDependOnEachOther() {
-        SlicesRuleDefinition.slices().matching("dev.perflab.(*)..")
-                .should().notDependOnEachOther()
-                .ignoreDependency(com.tngtech.archunit.base.DescribedPredicate.alwaysTrue(),
-                        com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage("dev.perflab.support..", "dev.perflab"))
-                .ignoreDependency(com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage("dev.perflab.lab.."),
-                        com.tngtech.archunit.base.DescribedPredicate.alwaysTrue())
-                .allowEmptyShould(true)
-                .check(classes);
+    void theFeaturesAreTheDirectSubpackagesButSupport() throws IOException {
+        try (Stream<Path> packages = Files.list(Path.of("src/main/java/dev/perflab"))) {
+            assertThat(APP.features(APP_CLASSES)).isNotEmpty().containsExactlyElementsOf(packages
+                    .filter(Files::isDirectory).map(p -> p.getFileName().toString())
+                    .filter(name -> !name.equals(Layout.SUPPORT)).sorted().toList());
+        }
+    }
+
+    static Stream<Named<ArchRule>> appRules() {
+        return APP.rules().stream().map(rule -> Named.of(rule.getDescription(), rule));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("appRules")
+    void theAppKeepsTheRule(ArchRule rule) {
+        rule.check(APP_CLASSES);
+    }
+
+    // --- the rules on fixtures: archfixture.good breaks none, archfixture.bad breaks each exactly once ---
+
+    @Test
+    void aFixtureThatKeepsTheRulesPassesEveryRule() {
+        Layout good = new Layout("dev.perflab.archfixture.good");
+        JavaClasses classes = new ClassFileImporter().importPackages(good.root());
+        assertThat(good.features(classes)).containsExactly("alpha", "lab");
+        for (ArchRule rule : good.rules()) {
+            assertThat(violations(rule, classes)).as(rule.getDescription()).isEmpty();
+        }
     }
 
     @Test
-    void nothingDependsOnTheLab() {
-        noClasses().that().resideOutsideOfPackage("dev.perflab.lab..")
-                .should().dependOnClassesThat().resideInAPackage("dev.perflab.lab..")
-                .allowEmptyShould(true)
-                .check(classes);
+    void eachRuleNamesTheDependencyOfTheFixtureThatBreaksIt() {
+        Layout bad = new Layout("dev.perflab.archfixture.bad");
+        JavaClasses classes = new ClassFileImporter().importPackages(bad.root());
+        assertThat(bad.features(classes)).containsExactly("alpha", "beta", "lab");
+        String root = bad.root() + ".";
+        assertThat(violations(bad.featuresDoNotDependOnEachOther(), classes))
+                .containsExactly(root + "beta.BetaService uses " + root + "alpha.AlphaApi");
+        assertThat(violations(bad.nothingDependsOnTheLab(), classes))
+                .containsExactly(root + "BadApplication uses " + root + "lab.LabTool");
+        assertThat(violations(bad.supportDependsOnNoFeature(), classes))
+                .containsExactly(root + "support.Helper uses " + root + "alpha.AlphaApi");
+        assertThat(violations(bad.variantsAreUsedOnlyInsideTheirPackage(), classes))
+                .containsExactly(root + "lab.LabTool uses " + root + "alpha.after.FastAlpha");
     }
 
-    @Test
-    void supportDependsOnNoFeature() {
-        noClasses().that().resideInAPackage("dev.perflab.support..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.perflab.login..", "dev.perflab.wallet..",
-                        "dev.perflab.route..", "dev.perflab.lab..")
-                .check(classes);
+    private static List<String> violations(ArchRule rule, JavaClasses classes) {
+        return rule.evaluate(classes).getFailureReport().getDetails();
+    }
+
+    /**
+     * The packages the rules read. Under {@code root}, each direct subpackage is a feature except {@code support};
+     * {@code lab} is the one feature that may use others.
+     */
+    record Layout(String root) {
+
+        static final String SUPPORT = "support";
+        static final String LAB = "lab";
+        private static final List<String> VARIANTS = List.of("before", "after");
+
+        List<ArchRule> rules() {
+            return List.of(featuresDoNotDependOnEachOther(), nothingDependsOnTheLab(), supportDependsOnNoFeature(),
+                    variantsAreUsedOnlyInsideTheirPackage());
+        }
+
+        /** Every feature the classes reside in. */
+        SortedSet<String> features(JavaClasses classes) {
+            return classes.stream().map(this::featureOf).filter(Objects::nonNull)
+                    .collect(Collectors.toCollection(TreeSet::new));
+        }
+
+        ArchRule featuresDoNotDependOnEachOther() {
+            return rule("features (but lab) do not depend on each other",
+                    c -> featureOf(c) != null && !LAB.equals(featureOf(c)),
+                    (origin, target) -> featureOf(target) != null && !featureOf(target).equals(featureOf(origin)));
+        }
+
+        ArchRule nothingDependsOnTheLab() {
+            return rule("nothing depends on the lab", c -> !LAB.equals(featureOf(c)),
+                    (origin, target) -> LAB.equals(featureOf(target)));
+        }
+
+        ArchRule supportDependsOnNoFeature() {
+            return rule("support depends on no feature", c -> SUPPORT.equals(topLevel(c)),
+                    (origin, target) -> featureOf(target) != null);
+        }
+
+        /** A class in {@code x.before} or {@code x.after} (or below) may be used only from {@code x} and below. */
+        ArchRule variantsAreUsedOnlyInsideTheirPackage() {
+            return rule("a package's before and after are used only inside it", c -> true, (origin, target) -> {
+                String owner = variantOwner(target);
+                String from = origin.getPackageName();
+                return owner != null && !from.equals(owner) && !from.startsWith(owner + ".");
+            });
+        }
+
+        /** The direct subpackage of root that holds the class: "" for root itself, null outside root. */
+        private String topLevel(JavaClass type) {
+            String name = type.getPackageName();
+            if (name.equals(root)) {
+                return "";
+            }
+            return name.startsWith(root + ".") ? name.substring(root.length() + 1).split("\\.")[0] : null;
+        }
+
+        private String featureOf(JavaClass type) {
+            String top = topLevel(type);
+            return top == null || top.isEmpty() || top.equals(SUPPORT) ? null : top;
+        }
+
+        /** {@code x} for a class in {@code x.before} or {@code x.after} (or below) under root, else null. */
+        private String variantOwner(JavaClass type) {
+            if (topLevel(type) == null) {
+                return null;
+            }
+            String[] parts = type.getPackageName().split("\\.");
+            for (int i = root.split("\\.").length; i < parts.length; i++) {
+                if (VARIANTS.contains(parts[i])) {
+                    return String.join(".", Arrays.copyOf(parts, i));
+                }
+            }
+            return null;
+        }
+
+        /** The classes matching {@code origins} use no class for which {@code forbidden(origin, target)} holds. */
+        private static ArchRule rule(String name, Predicate<JavaClass> origins,
+                BiPredicate<JavaClass, JavaClass> forbidden) {
+            ArchCondition<JavaClass> condition = new ArchCondition<>(name) {
+                @Override
+                public void check(JavaClass from, ConditionEvents events) {
+                    from.getDirectDependenciesFromSelf().stream()
+                            .map(dependency -> dependency.getTargetClass().getBaseComponentType())
+                            .filter(target -> forbidden.test(from, target)).map(JavaClass::getName).distinct().sorted()
+                            .forEach(target -> events.add(SimpleConditionEvent.violated(from,
+                                    from.getName() + " uses " + target)));
+                }
+            };
+            return classes().that(DescribedPredicate.describe("any", origins)).should(condition).as(name)
+                    .allowEmptyShould(true);
+        }
     }
 }

@@ -28,8 +28,8 @@ public class LockRetry {
     private final MeterRegistry registry;
     private final Counter retries;
 
-    public LockRetry(WalletProperties properties, MeterRegistry registry) {
-        this.maxAttempts = Math.max(1, properties.maxAttempts());
+    public LockRetry(WalletKnobs knobs, MeterRegistry registry) {
+        this.maxAttempts = Math.max(1, knobs.maxAttempts());
         this.registry = registry;
         this.retries = Counter.builder("perflab.wallet.transfer.retries")
                 .description("transactions run again after a deadlock or lock-wait timeout").register(registry);

@@ -34,7 +34,7 @@ public class Transfers {
     private final IdempotencyRecords idempotency;
     private final IdempotencyKeyParser keys;
     private final LockRetry retry;
-    private final WalletProperties properties;
+    private final WalletKnobs knobs;
     private final MeterRegistry registry;
     private final TransactionTemplate rolledBack;
     private final KeyedHash requestHashes;
@@ -42,7 +42,7 @@ public class Transfers {
     private final PinGuard pinGuard;
 
     Transfers(TransferService service, MemberDirectory members, IdempotencyRecords idempotency,
-            IdempotencyKeyParser keys, LockRetry retry, WalletProperties properties, MeterRegistry registry,
+            IdempotencyKeyParser keys, LockRetry retry, WalletKnobs knobs, MeterRegistry registry,
             PlatformTransactionManager transactions, KeyedHash requestHashes, Pins pins, PinGuard pinGuard) {
         this.requestHashes = requestHashes;
         this.pins = pins;
@@ -52,7 +52,7 @@ public class Transfers {
         this.idempotency = idempotency;
         this.keys = keys;
         this.retry = retry;
-        this.properties = properties;
+        this.knobs = knobs;
         this.registry = registry;
         this.rolledBack = new TransactionTemplate(transactions);
     }
@@ -150,9 +150,9 @@ public class Transfers {
             throw new ApiException(HttpStatus.BAD_REQUEST, "invalid-amount",
                     "amount must be a positive number with at most two decimals.");
         }
-        if (amount.compareTo(properties.maxAmount()) > 0) {
+        if (amount.compareTo(knobs.maxAmount()) > 0) {
             throw new ApiException(HttpStatus.BAD_REQUEST, "amount-over-limit",
-                    "amount must not exceed " + properties.maxAmount().toPlainString() + ".");
+                    "amount must not exceed " + knobs.maxAmount().toPlainString() + ".");
         }
         return Money.of(amount);
     }

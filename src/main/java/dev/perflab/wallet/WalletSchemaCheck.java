@@ -23,12 +23,12 @@ class WalletSchemaCheck implements ApplicationRunner {
 
     private static final Logger log = LoggerFactory.getLogger(WalletSchemaCheck.class);
     private final WalletMapper wallets;
-    private final WalletProperties properties;
+    private final WalletKnobs knobs;
     private final MeterRegistry registry;
 
-    WalletSchemaCheck(WalletMapper wallets, WalletProperties properties, MeterRegistry registry) {
+    WalletSchemaCheck(WalletMapper wallets, WalletKnobs knobs, MeterRegistry registry) {
         this.wallets = wallets;
-        this.properties = properties;
+        this.knobs = knobs;
         this.registry = registry;
     }
 
@@ -38,14 +38,14 @@ class WalletSchemaCheck implements ApplicationRunner {
         if (unique == null) {
             throw new IllegalStateException("wallet.member_id has no index: is the wallet migration (V3, V3_1) applied?");
         }
-        WalletProperties.Index found = unique ? WalletProperties.Index.UNIQUE : WalletProperties.Index.NON_UNIQUE;
+        WalletKnobs.Index found = unique ? WalletKnobs.Index.UNIQUE : WalletKnobs.Index.NON_UNIQUE;
         Gauge.builder("perflab.wallet.member.index.unique", () -> unique ? 1 : 0)
                 .description("1 when wallet.member_id has a UNIQUE index in this database, 0 when only the foreign key's")
                 .register(registry);
-        if (found != properties.index()) {
+        if (found != knobs.index()) {
             log.warn("This database was migrated with a {} index on wallet.member_id, but perflab.wallet.index={}: this run"
                     + " measures the {} side. Each side of the index A/B has its own database (docs/wallet.md:"
-                    + " perflab_wallet_before, perflab_wallet_after).", Knobs.valueOf(found), Knobs.valueOf(properties.index()),
+                    + " perflab_wallet_before, perflab_wallet_after).", Knobs.valueOf(found), Knobs.valueOf(knobs.index()),
                     Knobs.valueOf(found));
         } else {
             log.info("wallet.member_id index: {}", Knobs.valueOf(found));

@@ -21,12 +21,12 @@ class WalletWarmupRequests implements WarmupRequests {
 
     private final WalletMemberMapper members;
     private final TokenService tokens;
-    private final WalletProperties properties;
+    private final WalletKnobs knobs;
 
-    WalletWarmupRequests(WalletMemberMapper members, TokenService tokens, WalletProperties properties) {
+    WalletWarmupRequests(WalletMemberMapper members, TokenService tokens, WalletKnobs knobs) {
         this.members = members;
         this.tokens = tokens;
-        this.properties = properties;
+        this.knobs = knobs;
     }
 
     @Override
@@ -40,7 +40,7 @@ class WalletWarmupRequests implements WarmupRequests {
                 Map.of("Authorization", bearer, "Content-Type", "application/json",
                         "Idempotency-Key", UUID.randomUUID().toString()),
                 "{\"receiverPhone\":\"" + members.findPhone(pair.get(1)) + "\",\"amount\":0.01,\"pin\":\""
-                        + properties.warmupPin() + "\"}");
+                        + knobs.warmupPin() + "\"}");
         return List.of(transfer, transfer, WarmupRequest.get("/api/wallets/me", Map.of("Authorization", bearer)));
     }
 }

@@ -21,9 +21,9 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 class LockRetryTest {
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final LockRetry retry = new LockRetry(new WalletProperties(WalletProperties.Transfer.NAIVE,
-            WalletProperties.Cache.OFF, WalletProperties.Index.NON_UNIQUE,
-            WalletProperties.RedisClient.LETTUCE, 16, new BigDecimal("100"), 3,
+    private final LockRetry retry = new LockRetry(new WalletKnobs(WalletKnobs.Transfer.NAIVE,
+            WalletKnobs.Cache.OFF, WalletKnobs.Index.NON_UNIQUE,
+            WalletKnobs.RedisClient.LETTUCE, 16, new BigDecimal("100"), 3,
             Duration.ofHours(1), Duration.ofHours(1), "1234"), registry);
 
     static RuntimeException deadlock() {

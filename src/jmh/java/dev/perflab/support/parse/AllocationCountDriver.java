@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.IntConsumer;
 
+import dev.perflab.support.parse.after.LeanBearerTokenResolver;
 import dev.perflab.support.parse.after.LeanIdempotencyKeyParser;
+import dev.perflab.support.parse.before.NaiveBearerTokenResolver;
 import dev.perflab.support.parse.before.NaiveIdempotencyKeyParser;
-import dev.perflab.support.security.after.LeanBearerTokenResolver;
-import dev.perflab.support.security.before.NaiveBearerTokenResolver;
 
 /**
  * Objects per parse, counted one by one (scripts/alloc-count.sh runs it with the JVMTI agent of

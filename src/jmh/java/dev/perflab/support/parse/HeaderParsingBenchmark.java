@@ -13,10 +13,10 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
+import dev.perflab.support.parse.after.LeanBearerTokenResolver;
 import dev.perflab.support.parse.after.LeanIdempotencyKeyParser;
+import dev.perflab.support.parse.before.NaiveBearerTokenResolver;
 import dev.perflab.support.parse.before.NaiveIdempotencyKeyParser;
-import dev.perflab.support.security.after.LeanBearerTokenResolver;
-import dev.perflab.support.security.before.NaiveBearerTokenResolver;
 
 /**
  * Both header parsers of {@code perflab.parse.header}, naive and lean, on the values a transfer request

@@ -9,10 +9,7 @@ import javax.crypto.spec.SecretKeySpec;
 import com.nimbusds.jose.jwk.source.ImmutableSecret;
 
 import dev.perflab.support.problem.ProblemResponses;
-import dev.perflab.support.security.after.LeanBearerTokenResolver;
-import dev.perflab.support.security.before.NaiveBearerTokenResolver;
 
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpMethod;
@@ -39,7 +36,8 @@ import org.springframework.security.web.SecurityFilterChain;
  * the route ceiling harness and the other
  * actuator endpoints (metrics, configprops) need the admin role ({@code roles: ["admin"]} in the token, given at
  * login to the {@link AdminAccounts}).
- * Failures are problem+json with codes {@code unauthorized} and {@code forbidden}.
+ * Failures are problem+json with codes {@code unauthorized} and {@code forbidden}. The {@code Authorization} header's
+ * parser, a {@link BearerTokenResolver}, comes from {@code support/parse} ({@code perflab.parse.header}).
  */
 @Configuration(proxyBeanMethods = false)
 class SecurityConfiguration {
@@ -83,20 +81,6 @@ class SecurityConfiguration {
         JwtAuthenticationConverter converter = new JwtAuthenticationConverter();
         converter.setJwtGrantedAuthoritiesConverter(roles);
         return converter;
-    }
-
-    /** {@code perflab.parse.header=naive}: the seed 000 style parser of the {@code Authorization} header. */
-    @Bean
-    @ConditionalOnProperty(name = "perflab.parse.header", havingValue = "naive", matchIfMissing = true)
-    BearerTokenResolver naiveBearerTokenResolver() {
-        return new NaiveBearerTokenResolver();
-    }
-
-    /** {@code perflab.parse.header=lean}: the allocation-free, inlinable parser. */
-    @Bean
-    @ConditionalOnProperty(name = "perflab.parse.header", havingValue = "lean")
-    BearerTokenResolver leanBearerTokenResolver() {
-        return new LeanBearerTokenResolver();
     }
 
     @Bean

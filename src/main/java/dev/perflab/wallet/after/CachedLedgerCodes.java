@@ -10,7 +10,7 @@ import java.util.stream.Collectors;
 import dev.perflab.wallet.LedgerCode;
 import dev.perflab.wallet.LedgerCodes;
 import dev.perflab.wallet.LedgerMapper;
-import dev.perflab.wallet.WalletProperties;
+import dev.perflab.wallet.WalletKnobs;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.cache.Cache;
@@ -35,10 +35,10 @@ class CachedLedgerCodes implements LedgerCodes {
     private record Local(Map<String, LedgerCode> codes, long expiresAtNanos) {
     }
 
-    CachedLedgerCodes(WalletCacheConfiguration.WalletCaches caches, LedgerMapper ledger, WalletProperties properties) {
+    CachedLedgerCodes(WalletCacheConfiguration.WalletCaches caches, LedgerMapper ledger, WalletKnobs knobs) {
         this.cache = caches.ledgerCodes();
         this.ledger = ledger;
-        this.ttlNanos = properties.ledgerCodeTtl().toNanos();
+        this.ttlNanos = knobs.ledgerCodeTtl().toNanos();
     }
 
     @Override

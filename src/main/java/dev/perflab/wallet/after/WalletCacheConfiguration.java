@@ -10,7 +10,7 @@ import io.micrometer.core.instrument.binder.cache.CacheMeterBinder;
 
 import dev.perflab.wallet.LedgerCode;
 import dev.perflab.wallet.MemberRef;
-import dev.perflab.wallet.WalletProperties;
+import dev.perflab.wallet.WalletKnobs;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
@@ -38,20 +38,20 @@ class WalletCacheConfiguration {
     static final String LEDGER_CODES = "wallet:ledger-codes";
 
     @Bean
-    WalletRedisConnections walletRedisConnections(RedisConnectionFactory app, WalletProperties properties) {
-        return new WalletRedisConnections(app, properties.redisClient(), properties.redisPoolSize());
+    WalletRedisConnections walletRedisConnections(RedisConnectionFactory app, WalletKnobs knobs) {
+        return new WalletRedisConnections(app, knobs.redisClient(), knobs.redisPoolSize());
     }
 
     @Bean
-    WalletCaches walletCaches(WalletRedisConnections redis, WalletProperties properties) {
+    WalletCaches walletCaches(WalletRedisConnections redis, WalletKnobs knobs) {
         RedisCacheConfiguration defaults = RedisCacheConfiguration.defaultCacheConfig().disableCachingNullValues();
         RedisCacheManager manager = RedisCacheManager.builder(redis.factory())
                 .enableStatistics()
                 .disableCreateOnMissingCache()
                 .withInitialCacheConfigurations(Map.of(
-                        MEMBERS, defaults.entryTtl(properties.memberTtl())
+                        MEMBERS, defaults.entryTtl(knobs.memberTtl())
                                 .serializeValuesWith(SerializationPair.fromSerializer(new JacksonJsonRedisSerializer<>(MemberRef.class))),
-                        LEDGER_CODES, defaults.entryTtl(properties.ledgerCodeTtl())
+                        LEDGER_CODES, defaults.entryTtl(knobs.ledgerCodeTtl())
                                 .serializeValuesWith(SerializationPair.fromSerializer(new JacksonJsonRedisSerializer<>(LedgerCode[].class)))))
                 .build();
         manager.initializeCaches();

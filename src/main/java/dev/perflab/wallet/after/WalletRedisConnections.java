@@ -5,7 +5,7 @@ import java.time.Duration;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.Jedis;
 
-import dev.perflab.wallet.WalletProperties;
+import dev.perflab.wallet.WalletKnobs;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -34,7 +34,7 @@ final class WalletRedisConnections implements DisposableBean {
     private final RedisConnectionFactory factory;
     private final JedisConnectionFactory own;
 
-    WalletRedisConnections(RedisConnectionFactory app, WalletProperties.RedisClient client, int poolSize) {
+    WalletRedisConnections(RedisConnectionFactory app, WalletKnobs.RedisClient client, int poolSize) {
         this.own = switch (client) {
             case LETTUCE -> null;
             case JEDIS -> jedisPool(app, poolSize);

@@ -1,9 +1,9 @@
 package dev.perflab.support.parse;
 
+import dev.perflab.support.parse.after.LeanBearerTokenResolver;
 import dev.perflab.support.parse.after.LeanIdempotencyKeyParser;
+import dev.perflab.support.parse.before.NaiveBearerTokenResolver;
 import dev.perflab.support.parse.before.NaiveIdempotencyKeyParser;
-import dev.perflab.support.security.after.LeanBearerTokenResolver;
-import dev.perflab.support.security.before.NaiveBearerTokenResolver;
 
 /**
  * Runs both variants of both header parsers hot, each from a call site of its own, for the inlining check

@@ -81,7 +81,10 @@ class KnobWiringTest {
                 "login.before.PerRequestClientConfiguration.authApiHttpClient()",
                 "login.after.PooledClientConfiguration.authApiHttpClient()");
         assertThat(APP.beansOf("perflab.parse.header")).extracting(KnobWiring.Candidate::name).contains(
-                "support.parse.ParseConfiguration.leanIdempotencyKeyParser()");
+                "support.parse.ParseConfiguration.Lean.leanIdempotencyKeyParser()",
+                "support.parse.ParseConfiguration.Naive.naiveBearerTokenResolver()");
+        assertThat(APP.switchedTypes("perflab.parse.header")).containsExactlyInAnyOrder(
+                "support.parse.IdempotencyKeyParser", "org.springframework.security.oauth2.server.resource.web.BearerTokenResolver");
         assertThat(APP.switchedTypes("perflab.wallet.cache")).containsExactlyInAnyOrder("wallet.LedgerCodes", "wallet.MemberDirectory");
         assertThat(APP.switchedTypes("perflab.route.codec")).containsExactly("route.RouteCodec");
         assertThat(APP.switchedTypes("perflab.server.warmup")).as("the warm-up's beans are add-ons of 'on'").isEmpty();

@@ -1,4 +1,4 @@
-package dev.perflab.support.security.before;
+package dev.perflab.support.parse.before;
 
 import java.util.ArrayList;
 import java.util.List;

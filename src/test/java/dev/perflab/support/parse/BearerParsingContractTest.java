@@ -1,4 +1,4 @@
-package dev.perflab.support.security;
+package dev.perflab.support.parse;
 
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -7,8 +7,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import dev.perflab.support.security.after.LeanBearerTokenResolver;
-import dev.perflab.support.security.before.NaiveBearerTokenResolver;
+import dev.perflab.support.parse.after.LeanBearerTokenResolver;
+import dev.perflab.support.parse.before.NaiveBearerTokenResolver;
 
 import org.springframework.security.oauth2.core.OAuth2AuthenticationException;
 

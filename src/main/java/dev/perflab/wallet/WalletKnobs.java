@@ -25,7 +25,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param warmupPin     the PIN of the data set's wallets, for the warm-up's dry-run transfers (the seed's 1234)
  */
 @ConfigurationProperties("perflab.wallet")
-public record WalletProperties(
+public record WalletKnobs(
         @DefaultValue("naive") Transfer transfer,
         @DefaultValue("off") Cache cache,
         @DefaultValue("non-unique") Index index,

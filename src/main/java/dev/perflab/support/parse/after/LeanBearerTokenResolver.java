@@ -1,4 +1,4 @@
-package dev.perflab.support.security.after;
+package dev.perflab.support.parse.after;
 
 import jakarta.servlet.http.HttpServletRequest;
 

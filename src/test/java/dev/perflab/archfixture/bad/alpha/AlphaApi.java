@@ -1,0 +1,6 @@
+package dev.perflab.archfixture.bad.alpha;
+
+public interface AlphaApi {
+
+    int value();
+}
