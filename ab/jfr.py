@@ -33,6 +33,9 @@ the CPU stacks, the lock waits and the other events are read in parallel. Measur
 Jetty server at 300 requests/s (11,000 allocation samples, 1,600 parks, 2,900 compilations) takes 21 s and
 160 MB on 2 cores shared with a load average of 28; the summary's JSON is 115 kB (KEEP rows per table).
 
+cell_profile(cell, out_dir) is what report.html shows of a cell (the baseline's recording against the first
+candidate's, and the differential flame graph beside the report).
+
 Command line: python3 ab/jfr.py run.jfr [--requests N] [--against b.jfr --requests-b N]   (JSON on stdout)
 """
 import argparse
@@ -331,6 +334,36 @@ def diff(profile_a, profile_b, top=TOP):
     }
     return {name: {"unit": unit, "rows": rows(pick(profile_a), pick(profile_b), top, by_size=name in BREAKDOWNS)}
             for name, (unit, pick) in sections.items()}
+
+
+def cell_profile(cell, out_dir):
+    """The JFR analysis report.html shows for one cell (ab/page.py draws it): the differences between the last
+    recording of the baseline and of the first candidate, and their differential flame graph, written to
+    out_dir/flame-diff-<tag>.html. {} for a cell without a comparison; {"missing": why} when a side has no
+    recording; else "diff" (diff()) or "diff_error", and "flame" (the file's name) or "flame_error"."""
+    comparisons = cell.get("comparisons") or []
+    if not comparisons:
+        return {}
+    first = comparisons[0]
+    pick = lambda label: next((r["jfr"] for r in reversed(cell["runs"]) if r["variant"] == label and r.get("jfr")), None)  # noqa: E731
+    a_path, b_path = pick(first["baseline"]), pick(first["candidate"])
+    if not (a_path and b_path):
+        return {"missing": "no JFR recording in this cell (--no-jfr, or a shape without a measured window)"}
+    requests = lambda label: next((r.get("requests") for r in reversed(cell["runs"]) if r["variant"] == label), None)  # noqa: E731
+    out = {}
+    try:
+        a = summary(a_path, requests=requests(first["baseline"]))
+        b = summary(b_path, requests=requests(first["candidate"]))
+        out["diff"] = diff(a, b)
+    except Exception as error:  # the report still renders; the reason is shown
+        out["diff_error"] = str(error)
+    try:
+        target = pathlib.Path(out_dir) / f"flame-diff-{cell['tag']}.html"
+        flame.diff_flamegraph(a_path, b_path, str(target))
+        out["flame"] = target.name
+    except Exception as error:
+        out["flame_error"] = str(error)
+    return out
 
 
 def main(argv=None):

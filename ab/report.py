@@ -1,94 +1,11 @@
-"""What the runner says: one line per run, the verdict table (text, Markdown), the tables README.md and docs/
-regenerate from published results (views), and report.html (inline SVG drawn by ab/charts.py: the verdict,
-per-round points with the interval, latency over time A and B overlaid, the sweep's crossover; the JFR differences
-and the differential flame graph)."""
-import html as h
+"""What the runner says: one line per run, the verdict table (text, Markdown) and the tables README.md and docs/
+regenerate from published results (views). Pure functions of a result (report.html is ab/page.py's)."""
 import math
-import pathlib
-import re
 
-NAMES = {"avg": "avg (ms)", "p50": "p50 (ms)", "p90": "p90 (ms)", "p95": "p95 (ms)", "p99": "p99 (ms)", "max": "max (ms)",
-         "tps": "throughput (/s)", "error_rate": "errors", "capacity": "capacity (/s)",
-         "served": "served at capacity (/s)", "first_ms": "first request (ms)",
-         "second_ms": "second request (ms)", "first_over_second": "first / second", "ready_ms": "ready (ms)",
-         "success_pct": "success (%)", "first100_p99": "first 100 p99 (ms)", "first1000_p99": "first 1k p99 (ms)",
-         "steady_p99": "steady p99 (ms)", "first100_p99_over_steady": "first 100 p99 / steady"}
-SECONDS = re.compile(r"(?: \(s\)$|\bseconds\b)")  # a metric measured in seconds: "... (s)", "decode seconds per request"
-
-
-def nan(v):
-    return v is None or (isinstance(v, float) and (math.isnan(v) or math.isinf(v)))
-
-
-def sig(v, digits=3):
-    """v to `digits` significant digits, trailing zeros dropped as %g drops them, but never in exponent notation
-    (0.000075, not 7.5e-05)."""
-    if v == 0 or math.isnan(v) or math.isinf(v):
-        return f"{v:g}"
-    decimals = max(0, digits - 1 - math.floor(math.log10(abs(v))))
-    text = f"{v:.{decimals}f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
-
-
-def number(v):
-    """A plain number: thousands with separators, tens with one decimal, the rest to 3 significant digits."""
-    if abs(v) >= 1000:
-        return f"{v:,.0f}"
-    if abs(v) >= 10:
-        return f"{v:.1f}"
-    return sig(v)
-
-
-def is_seconds(metric):
-    return bool(metric) and bool(SECONDS.search(metric))
-
-
-def duration(seconds):
-    """A duration in seconds as a person reads it: '1.23 s' from a second up, else '42.5 ms', '0.075 ms'."""
-    return f"{number(seconds)} s" if abs(seconds) >= 1 else f"{number(1000 * seconds)} ms"
-
-
-def fmt(v, metric=""):
-    if nan(v):
-        return "–"
-    if isinstance(v, str):
-        return v
-    if metric == "error_rate":
-        return f"{100 * v:.2f}%"
-    if is_seconds(metric):
-        return duration(v)
-    return number(v)
-
-
-def label(metric):
-    """A metric's name in a report: the runner's names (p95 (ms)), and a metric in seconds without its "(s)",
-    since its values carry their unit (42.5 ms)."""
-    return NAMES.get(metric) or re.sub(r" \(s\)$", "", metric)
-
-
-def short(metric):
-    """A metric's name without its unit: "p95", "throughput", "first request"."""
-    return re.sub(r" \((?:ms|s|/s|%)\)$", "", label(metric))
-
-
-def ratio_text(x):
-    """A B/A ratio in a sentence or on a chart: two decimals (0.37, 1.04), two significant digits below 0.1."""
-    if x is None or math.isnan(x):
-        return "–"
-    if math.isinf(x):
-        return "∞"
-    if abs(x) >= 10:
-        return f"{x:.1f}"
-    return f"{x:.2f}" if abs(x) >= 0.1 else sig(x, 2)
-
-
-def delta_text(delta):
-    """δ as a percentage: 25 %, 8.1 %, 3 %."""
-    return f"{sig(100 * delta, 2)} %"
-
-
-def pct(ratio):
-    return "–" if nan(ratio) else f"{100 * (ratio - 1):+.1f}%"
+import comparison
+import model
+from words import (NAMES, SECONDS, a_to_b, delta_text, duration, fmt, is_seconds, label, nan, number,  # noqa: F401
+                   pct, ratio_text, short, sig)
 
 
 def run_line(run):
@@ -101,39 +18,11 @@ def run_line(run):
     return f"{run['variant']} round {run['round']}: " + ", ".join(parts)
 
 
-def because(e, rows, primary_row):
-    """'p95 −62 % (better), because statements per transfer 12 → 5 and Hikari pending 123 → 0'. A verdict is
-    explained by the declared mechanisms that moved the same way (better with better, worse with worse); when none
-    did, it says "mechanism not shown". Other mechanisms that moved that way are named as "also"."""
-    declared = e["primary"].get("mechanisms", [m["name"] for m in e.get("mechanism", []) if m.get("explains", True)])
-    verdict = primary_row["verdict"]
-    text = lambda r: f"{label(r['metric'])} {a_to_b(r)}"  # noqa: E731
-    mechanisms = [m["name"] for m in e.get("mechanism", [])]
-    moved = [text(r) for r in rows if r["metric"] in declared and r["verdict"] == verdict]
-    also = [text(r) for r in rows if r["metric"] in mechanisms and r["metric"] not in declared and r["verdict"] == verdict]
-    head = f"{label(primary_row['metric'])} {pct(primary_row['ratio'])} ({verdict})"
-    tail = f"; also {', '.join(also)}" if also else ""
-    if verdict in ("better", "worse"):
-        if moved:
-            return f"{head}, because " + " and ".join(moved) + tail
-        if not declared:  # e.g. a capacity search: no run reads a mechanism
-            return f"{head}, no mechanism declared{tail}"
-        still = [text(r) for r in rows if r["metric"] in declared]
-        return (f"{head}, mechanism not shown (declared: {'; '.join(still) or 'none'}): the difference came from "
-                f"somewhere else{tail}")
-    return head + (f"; mechanisms: {'; '.join(text(r) for r in rows if r['metric'] in declared)}" if declared else "")
-
-
 def cell_title(cell):
     title = cell["network"]
     if cell.get("parameter"):
         title += f" | {cell['parameter']} = {cell['value']}"
     return title
-
-
-def a_to_b(row):
-    """'12.0 → 5': a compared metric's medians, baseline then candidate."""
-    return f"{fmt(row['median_a'], row['metric'])} → {fmt(row['median_b'], row['metric'])}"
 
 
 def interval_text(row):
@@ -153,10 +42,11 @@ def verdict_rows(cell):
 HEAD = ("candidate", "metric", "baseline", "candidate value", "B/A", "95% BCa interval", "p (MWU, Holm)", "verdict")
 
 
-def why(result, comparison):
-    """The comparison's "because" sentence, written from its rows by this checkout's because() (the sentence stored
-    in result.json is the one its run wrote; a regenerated report words and formats it the current way)."""
-    return because(result["experiment"], comparison["rows"], comparison["primary"])
+def why(result, c):
+    """The comparison's "because" sentence, written from its rows by this checkout's comparison.because() (the
+    sentence stored in result.json is the one its run wrote; a regenerated report words and formats it the current
+    way)."""
+    return comparison.because(result["experiment"], c["rows"], c["primary"])
 
 
 def place(cell):
@@ -168,28 +58,21 @@ def primary_cells(result):
     """One entry per cell and candidate: the primary metric's B/A, its 95 % interval, δ and the verdict the result
     is judged by (an A/A's at δ = its noise floor, from its calibration), what the file expected and whether it
     came out so. The headline, verdict.svg and rounds.svg read these."""
-    import results  # results imports this module
-    e = result["experiment"]
-    aa = "calibration" in result
     observed = {c["profile"]: c for c in result.get("calibration", []) if "observed" in c}
-    judged = {cell_key(x): x for x in result.get("verdict", {}).get("cells", [])}
+    judged = {model.cell_key(x): x for x in result.get("verdict", {}).get("cells", [])}  # a command result has none
     out = []
     for cell in result["cells"]:
         for c in cell.get("comparisons", []):
-            row, delta = c["primary"], c["primary"].get("delta", cell.get("delta", result.get("delta")))
+            row, delta = c["primary"], c["primary"]["delta"]
             if cell["profile"] in observed:
                 calibration = observed[cell["profile"]]
                 row, delta = dict(calibration["observed"], metric=row["metric"]), calibration["delta"]
-            x = judged.get((cell["profile"], str(cell.get("value")), c["candidate"]), {})
-            verdict = x.get("verdict", row["verdict"])
-            expect = x.get("expect") or ("no difference" if aa else results.expected(e, c["candidate"]))
+            x = judged[(cell["profile"], str(cell.get("value")), c["candidate"])]
             out.append({"place": place(cell), "profile": cell["profile"], "value": cell.get("value"),
                         "title": cell_title(cell), "baseline": c["baseline"], "candidate": c["candidate"],
                         "metric": row["metric"], "ratio": row["ratio"], "interval": tuple(row["interval"]),
-                        "delta": delta, "verdict": verdict, "expect": expect,
-                        "ok": x.get("ok", results.meets(verdict, expect)),
-                        "lower_is_better": row.get("lower_is_better", True),
-                        "round_ratios": list(row.get("round_ratios") or [])})
+                        "delta": delta, "verdict": x["verdict"], "expect": x["expect"], "ok": x["ok"],
+                        "lower_is_better": row["lower_is_better"], "round_ratios": list(row["round_ratios"])})
     return out
 
 
@@ -247,7 +130,7 @@ def warning_lines(result, cell):
     """One line per metric with warnings: which metric, what its role is (so why the warning matters) and the
     warnings themselves, e.g. 'phone cache hit ratio (a secondary metric: ...): only 0 round(s), fewer than 10'."""
     e = result["experiment"]
-    declared = e["primary"].get("mechanisms", [m["name"] for m in e.get("mechanism", []) if m.get("explains", True)])
+    declared = comparison.declared_mechanisms(e)
     mechanisms = {m["name"] for m in e.get("mechanism", [])}
     comparisons = cell.get("comparisons", [])
     out = []
@@ -352,27 +235,10 @@ def markdown(result):
     return "\n".join(out)
 
 
-def cell_key(c):
-    """One verdict cell's identity across runs: its network profile, sweep value and candidate."""
-    return c["profile"], str(c.get("value")), c["candidate"]
-
-
-def judge_reproduction(r, verdict_cells):
-    """Names the controls among r's cells (a verdict cell with `expect = "any"`) and judges the reproduction:
-    `same`, every claimed cell repeats its verdict; `controls_same`, every control does (None without controls)."""
-    controls = {cell_key(c) for c in verdict_cells if c.get("expect") == "any"}
-    cells = [dict(c, control=cell_key(c) in controls) for c in r["cells"]]
-    claimed = [c for c in cells if not c["control"]]
-    controlled = [c for c in cells if c["control"]]
-    return dict(r, cells=cells, same=bool(claimed) and all(c["verdict"] == c["previous"] for c in claimed),
-                controls_same=all(c["verdict"] == c["previous"] for c in controlled) if controlled else None)
-
-
 def reproduction_of(result):
-    """The result's reproduction judged by the current rule, from its own verdict cells (so a regenerated table
-    judges a result stored before controls were named the same way as a new one)."""
-    r = result.get("reproduction")
-    return r and judge_reproduction(r, result.get("verdict", {}).get("cells", []))
+    """The result's reproduction, judged on its claimed cells with its controls named (a result stored before
+    controls were named is judged so by model.migrate, schema version 2 → 3)."""
+    return result.get("reproduction")
 
 
 def reproduction_sentence(r):
@@ -475,7 +341,7 @@ def view(result, name):
         table = md_table(("network", "metric", "noise floor", "false positives", "rate (95% interval)", "A/A B/A (95% interval)",
                           "A/A verdict at the default δ", "A/A verdict at δ = noise floor"), rows)
     elif name in ("cold-start", "first-request", "runs"):
-        metrics = [m for m in __import__("shapes").METRICS.get(e["load"]["shape"], []) if m not in ("avg", "p90", "max")]
+        metrics = [m for m in model.METRICS.get(e["load"]["shape"], []) if m not in ("avg", "p90", "max")]
         rows = []
         for cell in result["cells"]:
             for v in e["variants"]:
@@ -530,91 +396,3 @@ def jmh_markdown_table(result):
 def command_markdown(result):
     return "\n".join([f"# {result['name']}", "", result["experiment"].get("description", ""), "",
                       command_markdown_table(result), "", "```", result["experiment"]["command"], "```", ""])
-
-
-# ---------------------------------------------------------------------- report.html
-
-def profile_section(cell, out_dir):
-    """The JFR differences of the cell (baseline against the first candidate) and the differential flame graph."""
-    try:
-        import jfr
-        import flame
-    except ImportError:
-        return '<p id="flame-diff">profile analysis unavailable (ab/jfr.py, ab/flame.py)</p>'
-    comparisons = cell.get("comparisons") or []
-    if not comparisons:
-        return ""
-    pick = lambda label: next((r["jfr"] for r in reversed(cell["runs"]) if r["variant"] == label and r.get("jfr")), None)  # noqa: E731
-    a_path, b_path = pick(comparisons[0]["baseline"]), pick(comparisons[0]["candidate"])
-    if not (a_path and b_path):
-        return '<p id="flame-diff">no JFR recording in this cell (--no-jfr, or a shape without a measured window)</p>'
-    requests = lambda label: next((r.get("requests") for r in reversed(cell["runs"]) if r["variant"] == label), None)  # noqa: E731
-    out = []
-    try:
-        a = jfr.summary(a_path, requests=requests(comparisons[0]["baseline"]))
-        b = jfr.summary(b_path, requests=requests(comparisons[0]["candidate"]))
-        out.append(jfr_tables(jfr.diff(a, b), comparisons[0]))
-    except Exception as error:  # the report still renders; the reason is shown
-        out.append(f"<p>JFR summary failed: {h.escape(str(error))}</p>")
-    try:
-        target = pathlib.Path(out_dir) / f"flame-diff-{cell['tag']}.html"
-        flame.diff_flamegraph(a_path, b_path, str(target))
-        out.append(f'<iframe id="flame-diff" src="{target.name}" width="100%" height="520" style="border:1px solid #ccc"></iframe>'
-                   f'<p><a href="{target.name}">differential flame graph</a>: red = more CPU samples in {h.escape(comparisons[0]["candidate"])}, blue = fewer</p>')
-    except Exception as error:
-        out.append(f'<p id="flame-diff">flame graph failed: {h.escape(str(error))}</p>')
-    return "".join(out)
-
-
-JFR_SECTIONS = {"cpu_layers": "CPU by library (the JDK's own work charged to the library that called it)",
-                "cpu_self": "top methods by CPU samples (self)", "cpu_total": "methods by CPU samples (on the stack)",
-                "allocation": "allocation by class", "monitor_enter": "lock contention (synchronized)",
-                "thread_park": "threads parked (locks, pools)", "gc": "GC pauses", "jit": "JIT activity", "totals": "totals"}
-
-
-def jfr_tables(diff, comparison):
-    """A and B side by side for each section of the JFR summary (ab/jfr.py), largest change first."""
-    out = ['<div id="jfr-diff">']
-    for section, content in diff.items():
-        rows = content["rows"][:10]
-        if not rows:
-            continue
-        body = "".join(f"<tr><td>{h.escape(str(r['name']))}</td><td>{fmt(r['a'])}</td><td>{fmt(r['b'])}</td>"
-                       f"<td>{fmt(r['change'])}</td><td>{pct(1 + r['relative']) if r.get('relative') is not None else '–'}</td></tr>"
-                       for r in rows)
-        unit = f" ({h.escape(content['unit'])})" if content.get("unit") else ""
-        out.append(f"<h4>{h.escape(JFR_SECTIONS.get(section, section))}{unit}</h4><table><tr><th>what</th>"
-                   f"<th>{h.escape(comparison['baseline'])}</th><th>{h.escape(comparison['candidate'])}</th><th>change</th>"
-                   f"<th>relative</th></tr>{body}</table>")
-    out.append("</div>")
-    return "".join(out)
-
-
-def html(result, out_dir="."):
-    import charts  # charts draws with this module's words and numbers
-    e = result["experiment"]
-    labels = [v["label"] for v in e["variants"]]
-    sections = []
-    for cell in result["cells"]:
-        rows = "".join("<tr>" + "".join(f"<td>{h.escape(str(x))}</td>" for x in r) + "</tr>" for r in verdict_rows(cell))
-        head = "".join(f"<th>{h.escape(x)}</th>" for x in HEAD)
-        why_ = "".join(f"<p><b>{h.escape(why(result, c))}</b></p>" for c in cell.get("comparisons", []))
-        sections.append(f"<h2>{h.escape(cell_title(cell))}</h2>{why_}<table id=\"verdict-table\"><tr>{head}</tr>{rows}</table>"
-                        f"<h3>B/A per round, with the 95 % interval</h3>{charts.rounds_panel(cell)}"
-                        f"<h3>p95 latency over time, every run ({' / '.join(h.escape(x) for x in labels)})</h3>"
-                        f"{charts.latency_chart(cell, labels)}"
-                        f"<h3>Why: JFR of the measured window</h3>{profile_section(cell, out_dir)}")
-    aa = "".join(f"<p>{h.escape(aa_sentence(c))}</p>" for c in result.get("calibration", []))
-    dashboards = "".join(f'<li><a href="{pathlib.Path(r["dashboard"]).name}">{h.escape(r["testid"])}</a></li>'
-                         for c in result["cells"] for r in c["runs"] if r.get("dashboard"))
-    return f"""<!doctype html><html><head><meta charset="utf-8"><title>{h.escape(result['name'])}</title>
-<style>body{{font-family:sans-serif;max-width:1000px;margin:2em auto}}table{{border-collapse:collapse;margin:.5em 0}}
-td,th{{border:1px solid #ccc;padding:2px 6px;font-size:12px}}</style></head><body>
-<h1>{h.escape(result['name'])}: {'as expected' if result['verdict']['ok'] else 'not as expected'}</h1>
-<p id="headline"><b>{h.escape(headline(result))}</b></p>
-<p>{h.escape(e.get('description', ''))}</p>
-<p>δ = {100 * result['delta']:.1f} % ({h.escape(result['delta_source'])}); {e['rounds']} rounds per variant (cap {e['max_rounds']}); one run = one observation.</p>
-{aa}{charts.verdict(result) or ''}{charts.sweep(result, element_id="sweep-chart") or ''}{''.join(sections)}
-<h2>k6 dashboards</h2><ul>{dashboards or '<li>none (smoke)</li>'}</ul>
-<h2>Reproduce</h2><pre>{h.escape(result['command'])}</pre><pre>{h.escape(machine_text(result['machine']))}</pre>
-</body></html>"""

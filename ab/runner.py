@@ -13,19 +13,18 @@ and invariant holds), 1 otherwise, 2 on a usage error.
 import argparse
 import copy
 import datetime
-import json
 import os
 import pathlib
 import platform
+import re
 import shlex
-import shutil
 import signal
-import statistics
 import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import comparison  # noqa: E402
 import experiment as experiments  # noqa: E402
 import launcher  # noqa: E402
 import measure  # noqa: E402
@@ -34,6 +33,7 @@ import report  # noqa: E402
 import results  # noqa: E402
 import shapes  # noqa: E402
 import stats  # noqa: E402
+from words import delta_text  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -182,12 +182,9 @@ def run_cell(ctx, e, profile, parameter, value):
                     raise SystemExit(f"{label}: {run['aborted']}")
             done = len(cell["runs"]) // len(labels)
             cell["delta"] = ctx.profile_delta.get(cell["profile"], ctx.delta)
-            cell["comparisons"] = compare(cell_e, cell["runs"], cell["delta"])
-            if done >= cell_e["max_rounds"] or not any(c["primary"]["verdict"] == "inconclusive" and
-                                                       results.expected(cell_e, c["candidate"]) != "any"
-                                                       and not c["primary"].get("censored")
-                                                       for c in cell["comparisons"]):
-                break  # a control never grows a run, nor does a capacity search that held its max: more would too
+            cell["comparisons"] = comparison.compare(cell_e, cell["runs"], cell["delta"])
+            if done >= cell_e["max_rounds"] or not comparison.grows(cell_e, cell["comparisons"]):
+                break
             extra = min(2, cell_e["max_rounds"] - done)
             log(f"  primary verdict inconclusive after {done} rounds: adding {extra} (cap {cell_e['max_rounds']})")
             order = stats.schedule(labels, done + extra)
@@ -229,66 +226,25 @@ def start_instances(ctx, cell, by_label, labels, load, where):
     cell["lifetimes"].append({"start_order": order, "settled": settled})
 
 
-def metric_list(e):
-    return shapes.METRICS[e["load"]["shape"]] + [m["name"] for m in e["mechanism"]]
-
-
-def lower_is_better(e, metric):
-    if metric in shapes.DIRECTIONS:
-        return shapes.DIRECTIONS[metric]
-    return next(m.get("better", "lower") == "lower" for m in e["mechanism"] if m["name"] == metric)
-
-
-def values(runs, label, metric):
-    out = []
-    for r in runs:
-        if r["variant"] == label:
-            v = r.get(metric, r.get("mechanism", {}).get(metric))
-            out.append(float("nan") if v is None else float(v))
-    return out
-
-
-def compare(e, runs, delta):
-    """Every variant against the baseline, every metric; Holm across the secondary metrics."""
-    baseline = e["variants"][0]["label"]
-    primary = e["primary"]["metric"]
-    out = []
-    for v in e["variants"][1:]:
-        rows = []
-        for metric in metric_list(e):
-            a, b = values(runs, baseline, metric), values(runs, v["label"], metric)
-            if metric != primary and all(x != x for x in a + b):
-                continue  # a metric no run read (a mechanism of a capacity search, a search stored before it was
-                # measured): no row of dashes
-            row = stats.compare(a, b, lower_is_better=lower_is_better(e, metric), delta=delta)
-            if row["n"] < 2:  # one run per side cannot show a difference from noise, however far apart they are
-                row = dict(row, verdict="inconclusive")
-            if metric == "capacity":
-                row = shapes.censor(row, runs, baseline, v["label"], e["capacity"]["max"])
-            rows.append(dict(row, metric=metric, lower_is_better=lower_is_better(e, metric)))
-        secondary = [r for r in rows if r["metric"] != primary]
-        for r, adjusted in zip(secondary, stats.holm([r["p_value"] for r in secondary])):
-            r["p_holm"] = adjusted
-        primary_row = next(r for r in rows if r["metric"] == primary)
-        out.append({"baseline": baseline, "candidate": v["label"], "rows": rows, "primary": primary_row,
-                    "because": report.because(e, rows, primary_row)})
-    return out
+def margin():
+    """The default δ, stats.MIN_DELTA, as the runner states it: "3 %"."""
+    return delta_text(stats.MIN_DELTA)
 
 
 def delta_for(e, args):
-    """δ: --delta, else the file's min_effect, else per network profile the larger of 3 % and that profile's noise
-    floor from the last A/A calibration. Returns (the default δ, where it comes from, {profile: δ})."""
+    """δ: --delta, else the file's min_effect, else per network profile the larger of stats.MIN_DELTA (3 %) and that
+    profile's noise floor from the last A/A calibration. Returns (the default δ, where it comes from, {profile: δ})."""
     if args.delta is not None:
         return args.delta, "--delta", {}
     if "min_effect" in e["primary"]:
         return e["primary"]["min_effect"], f"experiments/{e['name']}.toml", {}
     floors, source = results.noise_floor(e["name"], e["primary"].get("metric"), e.get("lineage", []))
-    per_profile = {profile: max(0.03, floor) for profile, floor in floors.items()}
+    per_profile = {profile: max(stats.MIN_DELTA, floor) for profile, floor in floors.items()}
     if not floors:
-        return 0.03, "default (3 %)", {}
+        return stats.MIN_DELTA, f"default ({margin()})", {}
     listed = ", ".join(f"{profile} {100 * per_profile[profile]:.1f} %" for profile in floors)
-    return 0.03, (f"for a profile without an A/A; per profile the larger of 3 % and its A/A noise floor: {listed}, "
-                  f"from {source}"), per_profile
+    return stats.MIN_DELTA, (f"for a profile without an A/A; per profile the larger of {margin()} and its A/A noise floor: "
+                             f"{listed}, from {source}"), per_profile
 
 
 def machine(env):
@@ -333,7 +289,8 @@ def parse_args(argv):
     p.add_argument("--duration", help="measured duration per run, e.g. 15s")
     p.add_argument("--profile", action="append", help="network profile(s) to run (default: the file's)")
     p.add_argument("--sweep", help="sweep values, comma-separated (default: the file's)")
-    p.add_argument("--delta", type=float, help="practical margin δ as a fraction (default: the file's, else max(3 %%, A/A noise floor))")
+    p.add_argument("--delta", type=float, help=f"practical margin δ as a fraction (default: the file's, else max({margin()}, A/A "
+                   "noise floor))".replace("%", "%%"))
     p.add_argument("--no-jfr", action="store_true", help="do not record JFR")
     p.add_argument("--base-url", action="append", help="a remote lab: the URL of each variant's app, in the file's order "
                    "(repeat per variant); the runner loads and scrapes it but does not start it, and skips network profiles")
@@ -362,7 +319,7 @@ def main(argv=None):
         return 2
     e = experiments.load(args.experiment)
     if e["kind"] == "command":
-        return results.run_command_experiment(e, args)
+        return run_command_experiment(e, args)
     if args.variant:
         experiments.only_variants(e, args.variant)
     if args.smoke:
@@ -403,7 +360,7 @@ def main(argv=None):
     if args.prometheus:
         ctx.prometheus_rw = args.prometheus.rstrip("/") + "/api/v1/write"
     if args.aa:
-        ctx.delta, delta_source, ctx.profile_delta = (args.delta, "--delta", {}) if args.delta else (0.03, "A/A (3 %)", {})
+        ctx.delta, delta_source, ctx.profile_delta = (args.delta, "--delta", {}) if args.delta else (stats.MIN_DELTA, f"A/A ({margin()})", {})
     else:
         ctx.delta, delta_source, ctx.profile_delta = delta_for(e, args)
     cells_planned = len(e["profiles"]) * len(points(e))
@@ -436,12 +393,12 @@ def main(argv=None):
               "machine": info, "started": datetime.datetime.fromtimestamp(started).isoformat(timespec="seconds"),
               "took_seconds": round(time.time() - started, 1), "delta": ctx.delta, "delta_source": delta_source, "cells": cells}
     if args.aa:
-        result["calibration"] = calibrate(e, cells)
-    result["checks"] = results.smoke_checks(e, cells)
-    result["verdict"] = results.overall(e, cells, args.aa, result.get("calibration"))
+        result["calibration"] = comparison.calibrate(e, cells)
+    result["checks"] = comparison.smoke_checks(e, cells, say=log)
+    result["verdict"] = comparison.overall(e, cells, args.aa, result.get("calibration"))
     if args.publish:
         result["reproduction"] = results.reproduction(args.publish, result["verdict"])
-    results.write(result, out_dir)
+    result = results.write(result, out_dir)
     log("")
     log(report.text(result))
     log(f"report: {out_dir / 'REPORT.md'} and {out_dir / 'report.html'}")
@@ -466,9 +423,9 @@ def recalibrate(name):
         raise SystemExit(f"docs/results/{name} is not an A/A result (./perflab ab <experiment> --aa --publish {name})")
     log(f"{result['command']} ({result['started']}, commit {result['machine'].get('commit')}), re-analysed:")
     e = result["experiment"]
-    for cell, c in zip(result["cells"], calibrate(e, result["cells"])):
+    for cell, c in zip(result["cells"], comparison.calibrate(e, result["cells"])):
         log(report.aa_sentence(c))
-        ratios = lifetime_ratios(e, cell["runs"], c["metric"])
+        ratios = comparison.lifetime_ratios(e, cell["runs"], c["metric"])
         if len(ratios) > 1:
             log("  per instance lifetime, B/A of the medians: " + ", ".join(f"{r:.3g}" for r in ratios))
         if "observed" in c:
@@ -477,34 +434,50 @@ def recalibrate(name):
     return 0
 
 
-def lifetime_ratios(e, runs, metric):
-    """The second variant's median over the first's, per instance lifetime (how far two instances differ)."""
-    a_label, b_label = (v["label"] for v in e["variants"][:2])
-    out = []
-    for life in sorted({r.get("lifetime") for r in runs if r.get("lifetime") is not None}):
-        a, b = ([v for v in values([r for r in runs if r.get("lifetime") == life], label, metric) if v == v]
-                for label in (a_label, b_label))
-        if a and b and statistics.median(a):
-            out.append(statistics.median(b) / statistics.median(a))
-    return out
+def run_command_experiment(e, args):
+    """kind = "command": a benchmark launched by one command (JMH, the JDBC ceiling); `[[metric]]` regexes read its
+    output into rows, `[[check]]` judges them (comparison.command_checks). The result lands in the same layout as
+    every other experiment."""
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    out_dir = pathlib.Path(args.out) if args.out else ROOT / "results" / f"{stamp}-{e['name']}"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    command = (e.get("smoke", {}).get("command") if args.smoke else None) or e["command"]
+    env = dict(os.environ, RESULTS_DIR=str(out_dir))
+    log(f"experiment {e['name']}: {command} -> {out_dir}")
+    started = datetime.datetime.now()
+    ran = subprocess.run(command, shell=True, cwd=ROOT, env=env, capture_output=True, text=True)
+    output = ran.stdout + ran.stderr
+    (out_dir / "output.txt").write_text(output)
+    rows = command_rows(e, output)
+    checks = comparison.command_checks(e, rows, ran.returncode, output)
+    result = results.write({"experiment": e, "name": e["name"], "command": f"./perflab ab {e['name']}" + (" --smoke" if args.smoke else ""),
+                            "started": started.isoformat(timespec="seconds"), "exit": ran.returncode, "rows": rows, "cells": [],
+                            "machine": {"cores": os.cpu_count(), "load_after": os.getloadavg()}, "checks": checks}, out_dir)
+    log(report.command_table(result))
+    if args.publish:
+        results.publish(out_dir, args.publish)
+    log(f"{'smoke ' if args.smoke else ''}{e['name']}: {checks['passed']} passed, {len(checks['failed'])} failed")
+    for line in checks["failed"]:
+        log("  FAIL  " + line)
+    return 1 if checks["failed"] else 0
 
 
-def calibrate(e, cells):
-    metric = e["primary"]["metric"]
-    out = []
-    for cell in cells:
-        a_label, b_label = (v["label"] for v in e["variants"])
-        if len(values(cell["runs"], a_label, metric)) < 3:
-            out.append({"profile": cell["profile"], "metric": metric, "skipped": "fewer than 3 A/A rounds: no calibration"})
-            continue
-        # the floor is for an A/B of the file's rounds (the A/A's own may have grown while it was inconclusive),
-        # over instance lifetimes as the A/B has them
-        lifetimes = [r.get("lifetime") for r in cell["runs"] if r["variant"] == a_label]
-        c = stats.calibrate(values(cell["runs"], a_label, metric), values(cell["runs"], b_label, metric),
-                            rounds=max(stats.MIN_INTERVAL_ROUNDS, e["rounds"]), lower_is_better=lower_is_better(e, metric),
-                            lifetimes=None if None in lifetimes else lifetimes)
-        out.append(dict(c, profile=cell["profile"], metric=metric))
-    return out
+def command_rows(e, output):
+    """A command's output read into rows: one per match of each `[[metric]]` regex, its named groups as fields
+    (numbers where they read as one, thousands separators allowed)."""
+    rows = []
+    for m in e.get("metric", []):
+        for match in re.finditer(m["regex"], output, re.M):
+            rows.append({"metric": m["name"], **{k: number(v) for k, v in match.groupdict().items()}})
+    return rows
+
+
+def number(text):
+    """'1,234.5' -> 1234.5; text that is no number (or None, a group that did not match) stays as it is."""
+    try:
+        return float(text.replace(",", ""))
+    except (AttributeError, ValueError):
+        return text
 
 
 def stop_on_signals():

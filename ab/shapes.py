@@ -23,7 +23,6 @@ import measure
 import stats
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-LATENCY = ["avg", "p50", "p90", "p95", "p99", "max"]
 
 
 def seconds(duration):
@@ -221,27 +220,6 @@ def served_at(steps, held):
     return next((s["served"] for s in steps if s["held"] and s["rate"] == held), 0.0)
 
 
-def held_the_max(runs, label):
-    """How many of a variant's capacity searches never broke: each one reached the search's max, so its capacity
-    is a lower bound, not a measurement."""
-    return sum(1 for r in runs if r["variant"] == label and "broke_at" in r and r["broke_at"] is None)
-
-
-def censor(row, runs, baseline, candidate, maximum):
-    """The capacity comparison when a search held the max. A bound keeps a verdict that points its way (only the
-    candidate censored: its capacity can only be higher, so "better" stands; only the baseline: "worse" stands);
-    any other verdict becomes "inconclusive", with a warning that says to raise `[capacity] max`."""
-    held = {label: held_the_max(runs, label) for label in (baseline, candidate)}
-    if not any(held.values()):
-        return row
-    bound_way = "better" if not held[baseline] else "worse" if not held[candidate] else None
-    counts = " and ".join(f"{held[label]} of {label}'s" for label in held if held[label])
-    note = (f"{counts} searches held the search's max ({maximum:g}/s) without breaking: a capacity of at least "
-            f"{maximum:g}/s, not a measurement; raise [capacity] max")
-    return dict(row, verdict=row["verdict"] if row["verdict"] == bound_way else "inconclusive", censored=held,
-                warnings=row.get("warnings", []) + [note])
-
-
 def timed_request(url, spec, n):
     body = spec.get("body", "").replace("{n}", str(n)).encode() or None
     request = urllib.request.Request(url + spec["path"], data=body, method=spec.get("method", "GET"),
@@ -291,12 +269,3 @@ def cold_start_run(ctx, app, variant, round_no, load, cell):
             "first1000_p50": w["first1000"]["p50"], "first1000_p95": w["first1000"]["p95"], "first1000_p99": w["first1000"]["p99"],
             "steady_p99": steady, "first100_p99_over_steady": w["first100"]["p99"] / steady if steady == steady else math.nan,
             "mechanism": {}, "invariants": [], "series": []}
-
-
-# metric -> lower is better, for the shapes' own observations
-DIRECTIONS = {**{m: True for m in LATENCY}, "tps": False, "error_rate": True, "capacity": False, "served": False,
-              "first_ms": True, "second_ms": True, "first_over_second": True, "ready_ms": True, "success_pct": False,
-              "first100_p99": True, "first1000_p99": True, "steady_p99": True, "first100_p99_over_steady": True}
-METRICS = {"open": LATENCY + ["tps", "error_rate"], "closed": LATENCY + ["tps", "error_rate"], "capacity": ["capacity", "served"],
-           "first-request": ["first_ms", "second_ms", "first_over_second"],
-           "cold-start": ["ready_ms", "success_pct", "first100_p99", "first1000_p99", "steady_p99", "first100_p99_over_steady"]}

@@ -2,8 +2,8 @@
 import math
 
 import k6io
+import comparison
 import report
-import runner
 import shapes
 from test_report import capacity_experiment, search
 
@@ -40,12 +40,12 @@ def test_served_is_compared_and_tabled_and_an_older_search_without_it_shows_a_da
     for i in range(1, 4):
         runs.append(dict(search("A-side", i, 400 + i, 410 + i), served=440.0 + i))
         runs.append(dict(search("B-side", i, 700 + i, 710 + i), served=770.0 + i))
-    [comparison] = runner.compare(e, runs, 0.03)
-    served = next(r for r in comparison["rows"] if r["metric"] == "served")
+    [compared] = comparison.compare(e, runs, 0.03)
+    served = next(r for r in compared["rows"] if r["metric"] == "served")
     assert served["verdict"] == "better" and math.isclose(served["ratio"], 772.0 / 442.0, rel_tol=0.01)
     runs.append(search("B-side", 4, 690, 700))  # stored before the runner measured it
     result = {"experiment": e, "command": "./perflab ab x", "started": "t", "machine": {"commit": "c"},
-              "cells": [{"network": "localhost", "profile": "localhost", "runs": runs, "comparisons": [comparison]}]}
+              "cells": [{"network": "localhost", "profile": "localhost", "runs": runs, "comparisons": [compared]}]}
     table = report.view(result, "capacity")
     assert "| A-side | 401, 402, 403 | 411, 412, 413 | 441, 442, 443 |" in table
     assert "| B-side | 690, 701, 702, 703 | 700, 711, 712, 713 | –, 771, 772, 773 |" in table

@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import charts
+import page
 import report
 import results
 import test_report
@@ -18,7 +19,7 @@ COMMITTED_SVGS = sorted(results.PUBLISHED.glob("*/*.svg"))
 
 
 def load(folder):
-    return json.loads((folder / "result.json").read_text())
+    return results.read(folder / "result.json")
 
 
 def linked_images():
@@ -267,7 +268,7 @@ def test_republishing_renews_a_published_screenshot(tmp_path, monkeypatch):
 
 
 def test_the_html_report_draws_its_charts_with_the_chart_module():
-    page = report.html(test_report.result())
+    html = page.html(test_report.result())
     for element in ('id="rounds-chart"', 'id="latency-chart"', 'id="headline"'):
-        assert element in page
-    assert charts.rounds_panel(test_report.result()["cells"][0]).strip() in page
+        assert element in html
+    assert charts.rounds_panel(test_report.result()["cells"][0]).strip() in html

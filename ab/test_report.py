@@ -3,7 +3,9 @@ import math
 
 import pytest
 
+import comparison
 import experiment as experiments  # the helper experiment() below builds one in memory
+import page
 import report
 import results
 import runner
@@ -29,11 +31,11 @@ def result(b_p95=50.0, b_statements=5.0):
     runs = [run("A-side", i, 100.0 + i, 12.0) for i in range(1, 11)] + [run("B-side", i, b_p95 + i, b_statements) for i in range(1, 11)]
     cell = {"profile": "localhost", "network": "localhost: every service on localhost, no proxy", "parameter": None,
             "value": None, "tag": "localhost", "runs": runs}
-    cell["comparisons"] = runner.compare(e, runs, 0.03)
+    cell["comparisons"] = comparison.compare(e, runs, 0.03)
     out = {"experiment": e, "name": "x", "command": "./perflab ab x", "delta": 0.03, "delta_source": "default",
            "machine": {"commit": "abc", "cores": 2, "load_before": [1, 1, 1], "load_after": [1, 1, 1], "versions": {}},
            "started": "2026-11-22T18:00:00", "cells": [cell]}
-    out["verdict"] = results.overall(e, [cell], False, None)
+    out["verdict"] = comparison.overall(e, [cell], False, None)
     return out
 
 
@@ -54,10 +56,10 @@ def test_markdown_and_html_hold_the_verdict_table_rounds_and_latency_charts():
     r = result()
     md = report.markdown(r)
     assert "| B-side | p95 (ms) | 105.5 | 55.5 |" in md
-    page = report.html(r)
+    html = page.html(r)
     for element in ('id="verdict-table"', 'id="rounds-chart"', 'id="latency-chart"'):
-        assert element in page
-    assert "https://" not in page
+        assert element in html
+    assert "https://" not in html
 
 
 def test_views_render_the_tables_the_docs_embed():
@@ -79,8 +81,8 @@ def test_an_aa_run_states_its_noise_floor_and_false_positive_rate():
     e["variants"] = [{"label": "B-side", "args": []}, {"label": "B-side (A/A)", "args": []}]
     runs = [run(label, i, 100.0 * rng.gauss(1, 0.04), 5.0) for i in range(1, 11) for label in ("B-side", "B-side (A/A)")]
     cell = {"profile": "localhost", "network": "localhost", "parameter": None, "value": None, "tag": "localhost", "runs": runs}
-    cell["comparisons"] = runner.compare(e, runs, 0.03)
-    calibration = runner.calibrate(e, [cell])
+    cell["comparisons"] = comparison.compare(e, runs, 0.03)
+    calibration = comparison.calibrate(e, [cell])
     assert calibration[0]["false_positive_rate"] <= 0.05
     assert 0 < calibration[0]["noise_floor"] < 0.5
     r = dict(result(), experiment=e, cells=[cell], calibration=calibration)
@@ -208,7 +210,7 @@ def test_the_jmh_view_keeps_one_row_per_benchmark_with_its_bytes_per_op():
 def test_a_win_without_a_declared_mechanism_says_so_rather_than_mechanism_not_shown():
     e = {"primary": {"metric": "capacity", "mechanisms": []}, "mechanism": []}
     row = {"metric": "capacity", "median_a": 490.0, "median_b": 710.0, "ratio": 1.45, "verdict": "better"}
-    text = report.because(e, [row], row)
+    text = comparison.because(e, [row], row)
     assert "no mechanism declared" in text and "mechanism not shown" not in text
 
 
@@ -225,18 +227,18 @@ def test_the_aa_floor_is_for_the_files_rounds_over_instance_lifetimes_and_recali
             for label in ("B-side", "B-side (A/A)"):
                 runs.append(dict(run(label, 5 * life + i, 100.0 * offsets[label] * rng.gauss(1, 0.02), 5.0), lifetime=life))
     cell = {"profile": "localhost", "network": "localhost", "parameter": None, "value": None, "tag": "localhost", "runs": runs}
-    calibration = runner.calibrate(e, [cell])[0]
+    calibration = comparison.calibrate(e, [cell])[0]
     assert calibration["rounds"] == 10 and calibration["lifetimes"] == 4
     assert "drawn as whole instance lifetimes (of 4)" in report.aa_sentence(calibration)
     monkeypatch.setattr(results, "PUBLISHED", tmp_path)
     (tmp_path / "x-aa").mkdir()
-    published = dict(command="./perflab ab x --aa --publish x-aa", started="2026-11-23T11:19:25", machine={"commit": "abc"},
+    published = dict(name="x-aa", command="./perflab ab x --aa --publish x-aa", started="2026-11-23T11:19:25", machine={"commit": "abc"},
                      experiment=e, cells=[cell], calibration=[{"profile": "localhost", "noise_floor": 0.01}])
     (tmp_path / "x-aa" / "result.json").write_text(json.dumps(published))
     assert runner.main(["--recalibrate", "x-aa"]) == 0
     printed = capsys.readouterr()
     assert f"noise floor {100 * calibration['noise_floor']:.1f} %" in printed.out + printed.err
-    ratios = runner.lifetime_ratios(e, runs, "p95")
+    ratios = comparison.lifetime_ratios(e, runs, "p95")
     assert len(ratios) == 4 and f"per instance lifetime, B/A of the medians: {ratios[0]:.3g}" in printed.out + printed.err
     assert json.loads((tmp_path / "x-aa" / "result.json").read_text())["calibration"][0]["noise_floor"] == 0.01
 
@@ -245,12 +247,12 @@ def test_an_aa_is_judged_at_its_own_noise_floor_the_delta_an_ab_gets():
     e = experiment()
     cell = {"profile": "localhost", "value": None, "comparisons": [{"candidate": "B-side (A/A)", "primary": {"verdict": "worse"}}]}
     calibrated = lambda verdict: [{"profile": "localhost", "fpr_ok": True, "observed": {"verdict": verdict}}]  # noqa: E731
-    quiet = results.overall(e, [cell], True, calibrated("no difference"))
+    quiet = comparison.overall(e, [cell], True, calibrated("no difference"))
     assert quiet["ok"] and quiet["cells"][0]["verdict"] == "no difference"
-    apart = results.overall(e, [cell], True, calibrated("worse"))
+    apart = comparison.overall(e, [cell], True, calibrated("worse"))
     assert not apart["ok"] and apart["cells"][0]["verdict"] == "worse"
-    assert results.overall(e, [cell], True, [{"profile": "localhost", "skipped": "fewer than 3 A/A rounds"}])["cells"][0]["verdict"] == "worse"
-    assert results.overall(e, [cell], False, calibrated("no difference"))["cells"][0]["verdict"] == "worse"
+    assert comparison.overall(e, [cell], True, [{"profile": "localhost", "skipped": "fewer than 3 A/A rounds"}])["cells"][0]["verdict"] == "worse"
+    assert comparison.overall(e, [cell], False, calibrated("no difference"))["cells"][0]["verdict"] == "worse"
 
 
 def test_a_variant_expects_its_own_verdict_and_a_control_never_fails_the_run():
@@ -260,13 +262,13 @@ def test_a_variant_expects_its_own_verdict_and_a_control_never_fails_the_run():
         {"candidate": "B-side", "primary": {"verdict": "better"}},
         {"candidate": "C-side", "primary": {"verdict": "inconclusive"}},
         {"candidate": "D-side", "primary": {"verdict": "no difference"}}]}
-    v = results.overall(e, [cell], False, None)
+    v = comparison.overall(e, [cell], False, None)
     assert v["ok"] and [x["expect"] for x in v["cells"]] == ["better", "any", "tie"]
     cell["comparisons"][2]["primary"]["verdict"] = "better"
-    assert not results.overall(e, [cell], False, None)["ok"]  # a tie that came out better is not what D-side expects
+    assert not comparison.overall(e, [cell], False, None)["ok"]  # a tie that came out better is not what D-side expects
     cell["comparisons"][2]["primary"]["verdict"] = "no difference"
     cell["comparisons"][0]["primary"]["verdict"] = "no difference"
-    assert not results.overall(e, [cell], False, None)["ok"]  # [primary]'s expect still holds for B-side
+    assert not comparison.overall(e, [cell], False, None)["ok"]  # [primary]'s expect still holds for B-side
 
 
 def test_the_report_names_the_controls_it_makes_no_claim_about():
@@ -282,18 +284,6 @@ def test_an_experiment_file_with_an_unknown_expectation_is_refused_by_name(tmp_p
     monkeypatch.setattr(experiments, "ROOT", tmp_path)
     with pytest.raises(SystemExit, match="variant 'b' expect = 'faster'; one of better, worse, tie, any"):
         experiments.load("odd")
-
-
-def test_a_result_stored_before_controls_were_named_is_judged_by_the_same_rule():
-    cell = lambda candidate, verdict, expect: {"profile": "localhost", "value": None, "candidate": candidate,
-                                               "verdict": verdict, "expect": expect, "ok": True}
-    stored = {"verdict": {"cells": [cell("warm", "better", "better"), cell("aot alone", "no difference", "any")]},
-              "reproduction": {"previous_started": "2026-11-23T18:35:24", "previous_commit": "c0872f2", "same": False,
-                               "cells": [{"profile": "localhost", "value": None, "candidate": "warm", "verdict": "better", "previous": "better"},
-                                         {"profile": "localhost", "value": None, "candidate": "aot alone", "verdict": "no difference", "previous": "inconclusive"}]}}
-    r = report.reproduction_of(stored)
-    assert r["same"] is True and r["controls_same"] is False
-    assert [c["control"] for c in r["cells"]] == [False, True]
 
 
 @pytest.mark.parametrize("signum", ["SIGTERM", "SIGHUP", "SIGINT"])
@@ -346,18 +336,18 @@ def test_a_capacity_search_that_held_the_max_is_a_bound_not_a_measurement(before
     for i in range(3):
         runs.append(search("A-side", i + 1, before[i], None if before[i] == 1000 else before[i] + 10))
         runs.append(search("B-side", i + 1, after[i], None if after[i] == 1000 else after[i] + 10))
-    [comparison] = runner.compare(e, runs, 0.03)
-    primary = comparison["primary"]
+    [compared] = comparison.compare(e, runs, 0.03)
+    primary = compared["primary"]
     assert primary["verdict"] == verdict
     assert any("held the search's max (1000/s)" in w and "raise [capacity] max" in w for w in primary["warnings"])
-    assert [r["metric"] for r in comparison["rows"]] == ["capacity"]  # the mechanism no search read has no row
+    assert [r["metric"] for r in compared["rows"]] == ["capacity"]  # the mechanism no search read has no row
 
 
 def test_a_capacity_search_that_broke_everywhere_is_judged_as_measured():
     e = capacity_experiment()
     runs = [search(label, i, c, c + 10) for i in range(1, 4) for label, c in (("A-side", 400 + i), ("B-side", 700 + i))]
-    [comparison] = runner.compare(e, runs, 0.03)
-    assert comparison["primary"]["verdict"] == "better" and "censored" not in comparison["primary"]
+    [compared] = comparison.compare(e, runs, 0.03)
+    assert compared["primary"]["verdict"] == "better" and "censored" not in compared["primary"]
 
 
 def test_the_capacity_table_says_which_search_never_broke():
@@ -382,19 +372,17 @@ def test_the_first_line_states_each_profiles_verdict_in_words_and_whether_it_was
 
 
 def test_the_published_wallet_report_opens_with_both_profiles_verdicts():
-    import json
-    r = json.loads((results.PUBLISHED / "wallet" / "result.json").read_text())
+    r = results.load_published("wallet")
     assert report.headline(r) == (
         "Not as expected. cross-zone: better (p95 B/A 0.37, 95 % interval 0.11–0.40), as expected; "
         "localhost: no difference (p95 B/A 0.98, 95 % interval 0.85–1.05, δ 25 %), expected better")
 
 
 def test_an_aa_headline_is_judged_at_the_noise_floor_and_several_candidates_are_named():
-    import json
-    aa = json.loads((results.PUBLISHED / "wallet-aa" / "result.json").read_text())
+    aa = results.load_published("wallet-aa")
     assert report.headline(aa).startswith("As expected (each A/A at δ = its noise floor). cross-zone: no difference "
                                           "(p95 B/A 1.02, 95 % interval 0.98–1.05, δ 8.1 %), as expected")
-    slow = json.loads((results.PUBLISHED / "slow-dependency" / "result.json").read_text())
+    slow = results.load_published("slow-dependency")
     assert "; localhost, bulkhead: better (p50 B/A 0.0055, 95 % interval 0.0048–0.0063), as expected" in report.headline(slow)
 
 
@@ -402,7 +390,7 @@ def test_every_warning_names_its_metric_and_why_it_matters():
     r = result()
     for run in r["cells"][0]["runs"][:10]:  # the baseline never reads "statements"
         run["mechanism"]["statements"] = None
-    r["cells"][0]["comparisons"] = runner.compare(r["experiment"], r["cells"][0]["runs"], 0.03)
+    r["cells"][0]["comparisons"] = comparison.compare(r["experiment"], r["cells"][0]["runs"], 0.03)
     warnings = [line for line in report.markdown(r).splitlines() if line.startswith("- warning:")]
     assert warnings
     assert all(" (a " in w or " (the primary metric" in w for w in warnings)
@@ -423,9 +411,8 @@ def test_numbers_and_durations_read_as_a_person_expects(value, metric, text):
 
 @pytest.mark.parametrize("name", [p.name for p in results.published_folders()])
 def test_no_published_report_prints_a_number_in_exponent_notation(name):
-    import json
     import re
-    r = json.loads((results.PUBLISHED / name / "result.json").read_text())
+    r = results.load_published(name)
     md = re.sub(r"\(Kendall p = [^)]*\)", "", results.report_markdown(r))  # a run's stored steadiness test, a p-value
     assert not re.search(r"\d(?:\.\d+)?e[-+]\d", md), re.search(r".{40}\d(?:\.\d+)?e[-+]\d.{20}", md).group(0)
     assert md.count(" (s) ") == 0  # a metric in seconds prints its values with their unit, not "(s)"

@@ -1,0 +1,225 @@
+"""The comparison (analysis, above ab/stats.py): every variant against the baseline on every metric, the sentence
+that says why the verdict came out so, the A/A calibration of a cell, the checks of a run (one set of comparison
+operators for the A/B runner's checks and a command experiment's), and the overall verdict: whether each primary
+verdict is what the file expects. Pure functions of runs and the experiment; nothing here runs or writes."""
+import math
+import statistics
+
+import model
+import stats
+from model import expected, meets
+from words import a_to_b, label, pct
+
+
+def declared_mechanisms(e):
+    """The mechanisms that explain the primary verdict: [primary] mechanisms, else every [[mechanism]] that does not
+    say `explains = false`."""
+    return e["primary"].get("mechanisms", [m["name"] for m in e.get("mechanism", []) if m.get("explains", True)])
+
+
+def because(e, rows, primary_row):
+    """'p95 −62 % (better), because statements per transfer 12 → 5 and Hikari pending 123 → 0'. A verdict is
+    explained by the declared mechanisms that moved the same way (better with better, worse with worse); when none
+    did, it says "mechanism not shown". Other mechanisms that moved that way are named as "also"."""
+    declared = declared_mechanisms(e)
+    verdict = primary_row["verdict"]
+    text = lambda r: f"{label(r['metric'])} {a_to_b(r)}"  # noqa: E731
+    mechanisms = [m["name"] for m in e.get("mechanism", [])]
+    moved = [text(r) for r in rows if r["metric"] in declared and r["verdict"] == verdict]
+    also = [text(r) for r in rows if r["metric"] in mechanisms and r["metric"] not in declared and r["verdict"] == verdict]
+    head = f"{label(primary_row['metric'])} {pct(primary_row['ratio'])} ({verdict})"
+    tail = f"; also {', '.join(also)}" if also else ""
+    if verdict in ("better", "worse"):
+        if moved:
+            return f"{head}, because " + " and ".join(moved) + tail
+        if not declared:  # e.g. a capacity search: no run reads a mechanism
+            return f"{head}, no mechanism declared{tail}"
+        still = [text(r) for r in rows if r["metric"] in declared]
+        return (f"{head}, mechanism not shown (declared: {'; '.join(still) or 'none'}): the difference came from "
+                f"somewhere else{tail}")
+    return head + (f"; mechanisms: {'; '.join(text(r) for r in rows if r['metric'] in declared)}" if declared else "")
+
+
+# ---------------------------------------------------------------------- every variant against the baseline
+
+def metric_list(e):
+    return model.METRICS[e["load"]["shape"]] + [m["name"] for m in e["mechanism"]]
+
+
+def lower_is_better(e, metric):
+    if metric in model.DIRECTIONS:
+        return model.DIRECTIONS[metric]
+    return next(m.get("better", "lower") == "lower" for m in e["mechanism"] if m["name"] == metric)
+
+
+def values(runs, label, metric):
+    out = []
+    for r in runs:
+        if r["variant"] == label:
+            v = r.get(metric, r.get("mechanism", {}).get(metric))
+            out.append(float("nan") if v is None else float(v))
+    return out
+
+
+def held_the_max(runs, label):
+    """How many of a variant's capacity searches never broke: each one reached the search's max, so its capacity
+    is a lower bound, not a measurement."""
+    return sum(1 for r in runs if r["variant"] == label and "broke_at" in r and r["broke_at"] is None)
+
+
+def censor(row, runs, baseline, candidate, maximum):
+    """The capacity comparison when a search held the max. A bound keeps a verdict that points its way (only the
+    candidate censored: its capacity can only be higher, so "better" stands; only the baseline: "worse" stands);
+    any other verdict becomes "inconclusive", with a warning that says to raise `[capacity] max`."""
+    held = {label: held_the_max(runs, label) for label in (baseline, candidate)}
+    if not any(held.values()):
+        return row
+    bound_way = "better" if not held[baseline] else "worse" if not held[candidate] else None
+    counts = " and ".join(f"{held[label]} of {label}'s" for label in held if held[label])
+    note = (f"{counts} searches held the search's max ({maximum:g}/s) without breaking: a capacity of at least "
+            f"{maximum:g}/s, not a measurement; raise [capacity] max")
+    return dict(row, verdict=row["verdict"] if row["verdict"] == bound_way else "inconclusive", censored=held,
+                warnings=row.get("warnings", []) + [note])
+
+
+def compare(e, runs, delta):
+    """Every variant against the baseline, every metric; Holm across the secondary metrics."""
+    baseline = e["variants"][0]["label"]
+    primary = e["primary"]["metric"]
+    out = []
+    for v in e["variants"][1:]:
+        rows = []
+        for metric in metric_list(e):
+            a, b = values(runs, baseline, metric), values(runs, v["label"], metric)
+            if metric != primary and all(x != x for x in a + b):
+                continue  # a metric no run read (a mechanism of a capacity search, a search stored before it was
+                # measured): no row of dashes
+            row = stats.compare(a, b, lower_is_better=lower_is_better(e, metric), delta=delta)
+            if row["n"] < 2:  # one run per side cannot show a difference from noise, however far apart they are
+                row = dict(row, verdict="inconclusive")
+            if metric == "capacity":
+                row = censor(row, runs, baseline, v["label"], e["capacity"]["max"])
+            rows.append(dict(row, metric=metric, lower_is_better=lower_is_better(e, metric)))
+        secondary = [r for r in rows if r["metric"] != primary]
+        for r, adjusted in zip(secondary, stats.holm([r["p_value"] for r in secondary])):
+            r["p_holm"] = adjusted
+        primary_row = next(r for r in rows if r["metric"] == primary)
+        out.append({"baseline": baseline, "candidate": v["label"], "rows": rows, "primary": primary_row,
+                    "because": because(e, rows, primary_row)})
+    return out
+
+
+def grows(e, comparisons):
+    """Whether an inconclusive cell gets more rounds: some claimed candidate's primary verdict is inconclusive and
+    not a capacity search that held its max (a control never grows a run, nor does a bound: more would too)."""
+    return any(c["primary"]["verdict"] == "inconclusive" and expected(e, c["candidate"]) != "any"
+               and not c["primary"].get("censored") for c in comparisons)
+
+
+# ---------------------------------------------------------------------- A/A calibration
+
+def lifetime_ratios(e, runs, metric):
+    """The second variant's median over the first's, per instance lifetime (how far two instances differ)."""
+    a_label, b_label = (v["label"] for v in e["variants"][:2])
+    out = []
+    for life in sorted({r.get("lifetime") for r in runs if r.get("lifetime") is not None}):
+        a, b = ([v for v in values([r for r in runs if r.get("lifetime") == life], label, metric) if v == v]
+                for label in (a_label, b_label))
+        if a and b and statistics.median(a):
+            out.append(statistics.median(b) / statistics.median(a))
+    return out
+
+
+def calibrate(e, cells):
+    metric = e["primary"]["metric"]
+    out = []
+    for cell in cells:
+        a_label, b_label = (v["label"] for v in e["variants"])
+        if len(values(cell["runs"], a_label, metric)) < 3:
+            out.append({"profile": cell["profile"], "metric": metric, "skipped": "fewer than 3 A/A rounds: no calibration"})
+            continue
+        # the floor is for an A/B of the file's rounds (the A/A's own may have grown while it was inconclusive),
+        # over instance lifetimes as the A/B has them
+        lifetimes = [r.get("lifetime") for r in cell["runs"] if r["variant"] == a_label]
+        c = stats.calibrate(values(cell["runs"], a_label, metric), values(cell["runs"], b_label, metric),
+                            rounds=max(stats.MIN_INTERVAL_ROUNDS, e["rounds"]), lower_is_better=lower_is_better(e, metric),
+                            lifetimes=None if None in lifetimes else lifetimes)
+        out.append(dict(c, profile=cell["profile"], metric=metric))
+    return out
+
+
+# ---------------------------------------------------------------------- checks and the overall verdict
+
+OPS = {"==": lambda v, t: v == t or (_number(v) and _number(t) and abs(v - t) < 1e-9),
+       "<=": lambda v, t: v <= t, ">=": lambda v, t: v >= t, "<": lambda v, t: v < t, ">": lambda v, t: v > t}
+
+
+def _number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def eval_op(value, op, target):
+    """A check's comparison, the same for a run's mechanism (A/B) and a command experiment's row: ==, <=, >=, <, >;
+    numbers are equal within 1e-9 (a value read back from a float sum)."""
+    return OPS[op](value, target)
+
+
+def smoke_checks(e, cells, say=None):
+    """Deterministic checks (mechanism values per variant) and the invariants, over every run; say(line) is told
+    each check's line ("  ok    ..." or "  FAIL  ...") as it is judged."""
+    passed, failed = 0, []
+    labels = {"baseline": e["variants"][0]["label"], "candidate": e["variants"][-1]["label"]}
+    for cell in cells:
+        for check in e.get("check", []):
+            label_ = labels.get(check.get("side"), check.get("variant"))
+            for run in (r for r in cell["runs"] if r["variant"] == label_):
+                value = run.get(check["mechanism"], run.get("mechanism", {}).get(check["mechanism"]))
+                ok = value is not None and not (isinstance(value, float) and math.isnan(value)) and eval_op(value, check["op"], check["value"])
+                line = f"{cell['tag']} {label_}: {check['mechanism']} = {value} (expected {check['op']} {check['value']})"
+                if say:
+                    say(("  ok    " if ok else "  FAIL  ") + line)
+                if ok:
+                    passed += 1
+                else:
+                    failed.append(line)
+        for run in cell["runs"]:
+            for inv in run.get("invariants", []):
+                if inv["ok"]:
+                    passed += 1
+                else:
+                    failed.append(f"{run['testid']}: invariant '{inv['name']}' broken ({inv.get('value', '')})")
+    return {"passed": passed, "failed": failed}
+
+
+def command_checks(e, rows, exit_code, output):
+    """A command experiment's checks: the command exited 0, and each `[[check]]` holds for every row of its metric
+    (and `where` fields); a check without a row fails."""
+    checks = {"passed": 0, "failed": []}
+    if exit_code != 0:
+        checks["failed"].append(f"command exited {exit_code}: {output.strip()[-500:]}")
+    for check in e.get("check", []):
+        hits = [r for r in rows if r["metric"] == check["metric"] and all(r.get(k) == v for k, v in check.get("where", {}).items())]
+        ok = bool(hits) and all(eval_op(r[check["field"]], check["op"], check["value"]) for r in hits)
+        if ok:
+            checks["passed"] += 1
+        else:
+            checks["failed"].append(f"{check['metric']} {check['field']} {check['op']} {check['value']}: {hits or 'no row'}")
+    return checks
+
+
+def overall(e, cells, aa, calibration):
+    """Whether the primary verdicts came out as the experiment expects. An A/A is judged at δ = the noise floor it
+    measured (the δ an A/B on this profile gets), where a calibration has one: at a δ below the floor its verdict
+    says only that the floor is above δ."""
+    at_floor = {c["profile"]: c["observed"]["verdict"] for c in calibration or [] if "observed" in c}
+    per_cell = []
+    for cell in cells:
+        for c in cell.get("comparisons", []):
+            verdict = at_floor.get(cell["profile"], c["primary"]["verdict"]) if aa else c["primary"]["verdict"]
+            expect = "no difference" if aa else expected(e, c["candidate"])
+            per_cell.append({"profile": cell["profile"], "value": cell["value"], "candidate": c["candidate"],
+                             "verdict": verdict, "expect": expect, "ok": meets(verdict, expect)})
+    ok = all(p["ok"] for p in per_cell) if per_cell else False
+    if aa and calibration:
+        ok = ok and all(c["fpr_ok"] for c in calibration if "skipped" not in c)
+    return {"ok": ok, "cells": per_cell}

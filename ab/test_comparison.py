@@ -1,0 +1,40 @@
+"""ab/comparison.py: one set of comparison operators for the A/B runner's checks and a command experiment's, and
+when an inconclusive cell gets more rounds (the comparison itself: test_report.py, test_capacity_served.py)."""
+import pytest
+
+import comparison
+
+
+@pytest.mark.parametrize("value, op, target, holds", [
+    (0.1 + 0.2, "==", 0.3, True), (3, "==", 3.0, True), (0.31, "==", 0.3, False), ("fory", "==", "fory", True),
+    ("fory", "==", 0.3, False), (2, "<", 3, True), (3, "<", 3, False), (3, "<=", 3, True), (4, ">", 3, True),
+    (3, ">=", 4, False)])
+def test_one_operator_set_judges_every_check(value, op, target, holds):
+    assert comparison.eval_op(value, op, target) is holds
+
+
+def test_a_run_check_and_a_command_check_agree_on_a_float_read_back():
+    e = {"variants": [{"label": "A"}, {"label": "B"}],
+         "check": [{"side": "candidate", "mechanism": "statements", "op": "==", "value": 0.3}]}
+    cell = {"tag": "localhost", "runs": [{"variant": "B", "testid": "b1", "mechanism": {"statements": 0.1 + 0.2}}]}
+    said = []
+    assert comparison.smoke_checks(e, [cell], say=said.append) == {"passed": 1, "failed": []}
+    assert said == ["  ok    localhost B: statements = 0.30000000000000004 (expected == 0.3)"]
+    command = {"check": [{"metric": "m", "field": "score", "op": "==", "value": 0.3}]}
+    assert comparison.command_checks(command, [{"metric": "m", "score": 0.1 + 0.2}], 0, "") == {"passed": 1, "failed": []}
+    assert comparison.command_checks(command, [], 2, "boom\n")["failed"] == ["command exited 2: boom", "m score == 0.3: no row"]
+
+
+def test_only_a_claimed_inconclusive_cell_that_is_no_bound_grows():
+    e = {"variants": [{"label": "A"}, {"label": "B"}, {"label": "C", "expect": "any"}], "primary": {"expect": "better"}}
+    row = lambda verdict, **extra: {"primary": {"verdict": verdict, **extra}}  # noqa: E731
+    assert comparison.grows(e, [dict(row("inconclusive"), candidate="B")])
+    assert not comparison.grows(e, [dict(row("inconclusive"), candidate="C")])  # a control
+    assert not comparison.grows(e, [dict(row("inconclusive", censored={"B": 3}), candidate="B")])  # a bound
+    assert not comparison.grows(e, [dict(row("better"), candidate="B")])
+
+
+def test_the_declared_mechanisms_are_the_primarys_else_every_one_that_explains():
+    mechanisms = [{"name": "a"}, {"name": "b", "explains": False}]
+    assert comparison.declared_mechanisms({"primary": {}, "mechanism": mechanisms}) == ["a"]
+    assert comparison.declared_mechanisms({"primary": {"mechanisms": ["b"]}, "mechanism": mechanisms}) == ["b"]

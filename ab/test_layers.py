@@ -1,0 +1,124 @@
+"""ab/'s modules in layers, each importing only its own layer or the ones below, at the top of the module and inside
+functions alike, and never in a circle. Every module of ab/ (the tests aside) has its layer declared here: a new
+module without one fails, naming it."""
+import ast
+import pathlib
+
+import pytest
+
+AB = pathlib.Path(__file__).resolve().parent
+
+# bottom to top
+LAYERS = {
+    # what a result holds (typed, versioned, migrated), how its values read, and the statistics: pure, importing
+    # nothing of ab/; stats sits here because measurement summarizes each run with it (summarize, steady_state)
+    1: ("model", ["model", "words", "stats"]),
+    2: ("configuration", ["experiment"]),  # experiments/*.toml -> an experiment
+    3: ("lab control", ["launcher", "lb", "network", "labsecrets", "k6io", "prom"]),  # the apps, proxies, load, secrets
+    4: ("measurement", ["measure", "shapes", "jfr", "flame"]),  # one run: its window, its load shape, its profile
+    5: ("analysis", ["comparison"]),  # every variant against the baseline, the because sentence, checks, verdict
+    6: ("rendering", ["report", "charts", "page", "screenshot"]),  # text, tables, SVG, report.html (and its picture)
+    7: ("storage", ["results", "doclint"]),  # result.json, the published results, the docs' tables
+    8: ("commands", ["runner", "chaos", "abuse", "newcomer", "promql_check"]),  # what ./perflab and CI run
+}
+DYNAMIC = {"__import__", "import_module"}  # importing a module by a name in a string hides it from this check
+
+
+def modules(folder):
+    """The modules the layers cover: every .py file of the folder but the tests."""
+    return sorted(p.stem for p in pathlib.Path(folder).glob("*.py") if not p.stem.startswith("test_") and p.stem != "conftest")
+
+
+def imports(path, names):
+    """(line, module) for every import in the file of a module in `names`: `import x`, `from x import y`, at the
+    top or inside a function, and `__import__("x")` / `importlib.import_module("x")`, marked "dynamic"."""
+    found = []
+    for node in ast.walk(ast.parse(pathlib.Path(path).read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, a.name.split(".")[0], "") for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.append((node.lineno, node.module.split(".")[0], ""))
+        elif isinstance(node, ast.Call) and (getattr(node.func, "id", None) in DYNAMIC or getattr(node.func, "attr", None) in DYNAMIC):
+            if node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+                found.append((node.lineno, node.args[0].value.split(".")[0], "dynamic"))
+    return sorted((line, name, how) for line, name, how in found if name in names)
+
+
+def violations(folder, layers=LAYERS):
+    """Every breach of the layering in folder, as sentences: a module without a layer, a layer naming a module
+    that is not there, a module that imports one of a higher layer, an import by a string, an import cycle."""
+    layer_of = {m: n for n, (_, ms) in layers.items() for m in ms}
+    present = modules(folder)
+    out = [f"module {m} has no layer: declare it in LAYERS (ab/test_layers.py), in the lowest layer whose modules "
+           f"are all it imports" for m in present if m not in layer_of]
+    out += [f"LAYERS declares {m}, which is not in {folder}" for m in layer_of if m not in present]
+    graph = {}
+    for m in (m for m in present if m in layer_of):
+        n = layer_of[m]
+        found = imports(pathlib.Path(folder) / f"{m}.py", set(present) - {m})
+        graph[m] = sorted({name for _, name, _ in found})
+        for line, name, how in found:
+            if how:
+                out.append(f"module {m} imports {name} dynamically ({m}.py:{line}): import it by name")
+            if name in layer_of and layer_of[name] > n:
+                out.append(f"module {m} (layer {n}, {layers[n][0]}) imports {name} (layer {layer_of[name]} > {n}, "
+                           f"{layers[layer_of[name]][0]}) at {m}.py:{line}")
+    out += [f"import cycle: {' -> '.join(c)}" for c in cycles(graph)]
+    return out
+
+
+def cycles(graph):
+    """One path per import cycle of the graph ({module: [modules it imports]}), each from its smallest name."""
+    found = set()
+
+    def walk(path):
+        for nxt in graph.get(path[-1], []):
+            if nxt == path[0]:
+                found.add(tuple(path + [nxt]))
+            elif nxt not in path and nxt > path[0]:
+                walk(path + [nxt])
+    for start in sorted(graph):
+        walk([start])
+    return sorted(found)
+
+
+def test_every_module_imports_only_its_own_layer_or_lower_ones_and_none_in_a_circle():
+    assert violations(AB) == []
+
+
+def write(folder, files):
+    for name, text in files.items():
+        (folder / f"{name}.py").write_text(text)
+
+
+def test_the_checker_catches_an_import_of_a_higher_layer_even_inside_a_function(tmp_path):
+    write(tmp_path, {"low": "import os\n\n\ndef f():\n    import high\n    return high\n", "high": "import low\n",
+                     "test_low": "import high\n"})
+    layers = {1: ("bottom", ["low"]), 2: ("top", ["high"])}
+    assert violations(tmp_path, layers) == ["module low (layer 1, bottom) imports high (layer 2 > 1, top) at low.py:5",
+                                            "import cycle: high -> low -> high"]
+
+
+def test_the_checker_catches_a_from_import_and_an_import_by_a_string(tmp_path):
+    write(tmp_path, {"low": "from high import thing\nX = __import__('high').thing\n", "high": "thing = 1\n"})
+    found = violations(tmp_path, {1: ("bottom", ["low"]), 2: ("top", ["high"])})
+    assert found == ["module low (layer 1, bottom) imports high (layer 2 > 1, top) at low.py:1",
+                     "module low imports high dynamically (low.py:2): import it by name",
+                     "module low (layer 1, bottom) imports high (layer 2 > 1, top) at low.py:2"]
+
+
+def test_a_module_without_a_layer_is_named(tmp_path):
+    write(tmp_path, {"low": "", "newcomer_module": "import low\n"})
+    assert violations(tmp_path, {1: ("bottom", ["low", "gone"])}) == [
+        "module newcomer_module has no layer: declare it in LAYERS (ab/test_layers.py), in the lowest layer whose "
+        "modules are all it imports", f"LAYERS declares gone, which is not in {tmp_path}"]
+
+
+def test_imports_of_the_same_or_a_lower_layer_pass(tmp_path):
+    write(tmp_path, {"a": "import json\n", "b": "import a\n", "c": "import a\nimport b\n\n\ndef f():\n    import b\n"})
+    assert violations(tmp_path, {1: ("one", ["a"]), 2: ("two", ["b", "c"])}) == []
+
+
+@pytest.mark.parametrize("name", modules(AB))
+def test_each_module_has_exactly_one_layer(name):
+    assert sum(name in ms for _, ms in LAYERS.values()) == 1

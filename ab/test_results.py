@@ -1,0 +1,115 @@
+"""ab/results.py, the storage: what it writes carries the schema version, what it reads is migrated, publishing
+stamps an older result and regenerating the docs never rewrites a result.json."""
+import copy
+import json
+
+import pytest
+
+import model
+import results
+import test_report
+
+
+def v1_result():
+    """A result as the first published runs wrote it: its verdict cells without `expect`, no schema_version."""
+    data = test_report.result()
+    del data["verdict"]["cells"][0]["expect"]
+    return data
+
+
+def test_write_stores_the_current_version_and_renders_the_reports(tmp_path):
+    written = results.write(test_report.result(), tmp_path)
+    stored = json.loads((tmp_path / "result.json").read_text())
+    assert list(stored)[0] == "schema_version" and stored["schema_version"] == model.SCHEMA_VERSION
+    assert list(stored)[1:] == list(test_report.result())  # the runner's order of fields
+    assert results.dump(written) == results.dump(model.load(stored).to_dict())
+    assert (tmp_path / "result.json").read_text() == json.dumps(stored, indent=1, default=str)
+    assert (tmp_path / "REPORT.md").read_text().startswith("# x\n\n**As expected.**")
+    page = (tmp_path / "report.html").read_text()
+    # the cells' JFR analysis ran before the page was rendered: this synthetic cell has no recording
+    assert "no JFR recording in this cell" in page and 'id="verdict-table"' in page
+
+
+def test_a_result_the_model_cannot_read_is_still_stored_before_the_error(tmp_path):
+    with pytest.raises(ValueError, match="unknown field"):
+        results.write(dict(test_report.result(), colour="red"), tmp_path)
+    assert json.loads((tmp_path / "result.json").read_text())["colour"] == "red"
+
+
+def test_a_command_result_is_written_without_a_page(tmp_path):
+    rows = [{"metric": "ops", "score": 5.0}]
+    results.write({"experiment": {"name": "c", "kind": "command", "command": "true"}, "name": "c", "command": "./perflab ab c",
+                   "started": "t", "exit": 0, "rows": rows, "cells": [], "machine": {"cores": 2, "load_after": (1.0, 1.0, 1.0)},
+                   "checks": {"passed": 0, "failed": []}}, tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["REPORT.md", "result.json"]
+    stored = json.loads((tmp_path / "result.json").read_text())
+    assert stored["schema_version"] == model.SCHEMA_VERSION and stored["machine"] == {"cores": 2, "load_after": [1.0, 1.0, 1.0]}
+
+
+def test_profiles_are_the_cells_jfr_analyses_and_none_without_the_module(tmp_path, monkeypatch):
+    r = test_report.result()
+    assert results.profiles(r, tmp_path) == [{"missing": "no JFR recording in this cell (--no-jfr, or a shape without a measured window)"}]
+    r["cells"][0]["comparisons"] = []
+    assert results.profiles(r, tmp_path) == [{}]
+    monkeypatch.setitem(__import__("sys").modules, "jfr", None)  # import jfr now raises ImportError
+    assert results.profiles(r, tmp_path) is None
+
+
+def test_read_migrates_an_older_result(tmp_path):
+    path = tmp_path / "result.json"
+    path.write_text(json.dumps(v1_result()))
+    data = results.read(path)
+    assert data["schema_version"] == model.SCHEMA_VERSION
+    assert data["verdict"]["cells"][0]["expect"] == "better"
+
+
+def test_publishing_stamps_an_unversioned_result_and_leaves_the_rest_as_it_was(tmp_path, monkeypatch):
+    monkeypatch.setattr(results, "PUBLISHED", tmp_path / "published")
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "result.json").write_text(json.dumps(v1_result()))
+    (run / "flame-diff-localhost.html").write_text("<html></html>")
+    (run / "k6-x.csv").write_text("not published")
+    target = results.publish(run, "x")
+    # stamped with the version its shape tells, nothing else changed
+    assert (target / "result.json").read_text() == results.dump({"schema_version": 1, **json.loads((run / "result.json").read_text())})
+    assert (target / "flame-diff-localhost.html").exists() and not (target / "k6-x.csv").exists()
+    assert (target / "verdict.svg").exists()
+
+
+def test_regenerating_never_rewrites_a_result_json(tmp_path, monkeypatch):
+    monkeypatch.setattr(results, "PUBLISHED", tmp_path)
+    (tmp_path / "x").mkdir()
+    text = json.dumps(v1_result())
+    (tmp_path / "x" / "result.json").write_text(text)
+    changed = results.regenerate_published()
+    assert {p.name for p in changed} >= {"REPORT.md", "verdict.svg"}
+    assert (tmp_path / "x" / "result.json").read_text() == text
+    assert results.regenerate_published() == []
+
+
+def test_a_reproduction_reads_the_published_result_whatever_its_version(tmp_path, monkeypatch):
+    monkeypatch.setattr(results, "PUBLISHED", tmp_path)
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "result.json").write_text(json.dumps(v1_result()))
+    again = test_report.result()
+    r = results.reproduction("x", again["verdict"])
+    assert r["same"] is True and r["controls_same"] is None and r["previous_commit"] == "abc"
+
+
+def test_the_noise_floor_is_read_from_the_newest_aa_of_the_experiment(tmp_path, monkeypatch):
+    monkeypatch.setattr(results, "PUBLISHED", tmp_path / "published")
+    monkeypatch.setattr(results, "ROOT", tmp_path)
+    assert results.noise_floor("x") == ({}, None)
+    for stamp, floor in (("20261101-000000", 0.2), ("20261102-000000", 0.1)):
+        folder = tmp_path / "results" / f"{stamp}-x-aa"
+        folder.mkdir(parents=True)
+        aa = copy.deepcopy(test_report.result())
+        aa["calibration"] = [{"profile": "localhost", "metric": "p95", "noise_floor": floor}]
+        (folder / "result.json").write_text(json.dumps(aa))
+    assert results.noise_floor("x") == ({"localhost": 0.1}, "results/20261102-000000-x-aa/result.json")
+
+
+def test_a_command_result_is_told_from_an_ab_one():
+    assert results.is_command({"rows": [], "cells": []})
+    assert not results.is_command(test_report.result())

@@ -1,0 +1,69 @@
+"""ab/runner.py's own functions: the default δ from stats.MIN_DELTA, the cells of a sweep, the A/A twin, and a
+command experiment from its output to its result.json."""
+import json
+import types
+
+import pytest
+
+import model
+import runner
+import stats
+
+
+def test_the_default_delta_and_its_words_come_from_stats_min_delta(monkeypatch, tmp_path):
+    monkeypatch.setattr(runner.results, "PUBLISHED", tmp_path)
+    monkeypatch.setattr(runner.results, "ROOT", tmp_path)
+    e = {"name": "x", "primary": {"metric": "p95"}}
+    args = types.SimpleNamespace(delta=None)
+    assert runner.margin() == "3 %" and runner.delta_for(e, args) == (stats.MIN_DELTA, "default (3 %)", {})
+    monkeypatch.setattr(stats, "MIN_DELTA", 0.05)
+    assert runner.delta_for(e, args) == (0.05, "default (5 %)", {})
+    assert runner.delta_for(dict(e, primary={"metric": "p95", "min_effect": 0.1}), args) == (0.1, "experiments/x.toml", {})
+    assert runner.delta_for(e, types.SimpleNamespace(delta=0.2)) == (0.2, "--delta", {})
+
+
+def test_the_help_states_the_default_delta(monkeypatch, capsys):
+    monkeypatch.setattr(stats, "MIN_DELTA", 0.05)
+    with pytest.raises(SystemExit):
+        runner.parse_args(["--help"])
+    assert "max(5 %, A/A noise floor)" in " ".join(capsys.readouterr().out.split())
+
+
+def test_each_sweep_point_is_a_cell_with_its_own_tag():
+    assert runner.points({}) == [(None, None)]
+    assert runner.points({"sweep": {"parameter": "load.rate", "values": [50, 100.5]}}) == [("load.rate", 50), ("load.rate", 100.5)]
+    assert runner.cell_tag("localhost", None, None) == "localhost"
+    assert runner.cell_tag("cross-zone", "load.rate", 100.0) == "cross-zone-rate100"
+    assert runner.cell_tag("localhost", "app.perflab.route.codec", "fory") == "localhost-fory"
+
+
+def test_an_aa_runs_the_candidate_against_a_twin_of_itself():
+    e = {"variants": [{"label": "A", "args": ["-a"]}, {"label": "B", "args": ["-b"]}]}
+    twins = runner.aa_variants(e)
+    assert twins == [{"label": "B", "args": ["-b"]}, {"label": "B (A/A)", "args": ["-b"]}]
+    twins[0]["args"].append("changed")
+    assert e["variants"][1]["args"] == ["-b"]
+
+
+def test_a_command_output_is_read_into_rows_with_numbers_where_they_read_as_one():
+    e = {"metric": [{"name": "ops", "regex": r"^(?P<benchmark>\S+)\s+(?P<score>[\d,.]+)(?:\s+(?P<unit>\S+))?$"}]}
+    rows = runner.command_rows(e, "decode 1,234.5 us/op\nencode 12\nnoise line here x y\n")
+    assert rows == [{"metric": "ops", "benchmark": "decode", "score": 1234.5, "unit": "us/op"},
+                    {"metric": "ops", "benchmark": "encode", "score": 12.0, "unit": None}]
+    assert runner.number("n/a") == "n/a" and runner.number(None) is None and runner.number("1,000") == 1000.0
+
+
+def test_a_command_experiment_writes_a_versioned_result_and_judges_its_checks(tmp_path, capsys):
+    e = {"name": "echo", "kind": "command", "command": "printf 'sum 0.30000000000000004\\ncount 3\\n'",
+         "metric": [{"name": "value", "regex": r"^(?P<what>\w+) (?P<value>[\d.]+)$"}],
+         "check": [{"metric": "value", "where": {"what": "sum"}, "field": "value", "op": "==", "value": 0.3},
+                   {"metric": "value", "where": {"what": "count"}, "field": "value", "op": "<", "value": 3}]}
+    args = types.SimpleNamespace(out=str(tmp_path), smoke=False, publish=None)
+    assert runner.run_command_experiment(e, args) == 1  # the sum is 0.3 within 1e-9; the count is not below 3
+    out = capsys.readouterr().out
+    assert "echo: 1 passed, 1 failed" in out and "FAIL  value value < 3" in out
+    stored = json.loads((tmp_path / "result.json").read_text())
+    assert stored["schema_version"] == model.SCHEMA_VERSION and stored["exit"] == 0
+    assert [r["what"] for r in stored["rows"]] == ["sum", "count"] and stored["checks"]["passed"] == 1
+    assert (tmp_path / "REPORT.md").read_text().startswith("# echo")
+    assert (tmp_path / "output.txt").read_text() == "sum 0.30000000000000004\ncount 3\n"
