@@ -35,6 +35,11 @@ METRICS = {"open": LATENCY + ["tps", "error_rate"], "closed": LATENCY + ["tps", 
            "cold-start": ["ready_ms", "success_pct", "first100_p99", "first1000_p99", "steady_p99", "first100_p99_over_steady"]}
 
 
+def is_command(data):
+    """A result of kind "command" (JMH, a benchmark's rows) rather than an A/B: rows and no cells."""
+    return data.get("rows") is not None and not data.get("cells")
+
+
 # ---------------------------------------------------------------------- judgments a result stores
 
 def expected(e, candidate):

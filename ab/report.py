@@ -144,7 +144,7 @@ def warning_lines(result, cell):
 
 
 def text(result):
-    if result.get("rows") is not None and not result.get("cells"):
+    if model.is_command(result):
         return command_table(result)
     out = [headline(result)]
     for cell in result["cells"]:

@@ -50,7 +50,7 @@ def write(result, out_dir):
     (out_dir / "result.json").write_text(dump(model.new(result)))
     data = read(out_dir / "result.json")
     (out_dir / "REPORT.md").write_text(report_markdown(data))
-    if not is_command(data):
+    if not model.is_command(data):
         (out_dir / "report.html").write_text(page.html(data, profiles(data, out_dir)))
     return data
 
@@ -81,13 +81,8 @@ def publish(out_dir, name):
     return target
 
 
-def is_command(result):
-    """A result of kind "command" (JMH, a benchmark's rows) rather than an A/B."""
-    return result.get("rows") is not None and not result.get("cells")
-
-
 def report_markdown(result):
-    return report.command_markdown(result) if is_command(result) else report.markdown(result)
+    return report.command_markdown(result) if model.is_command(result) else report.markdown(result)
 
 
 def published_folders():

@@ -4,7 +4,7 @@ The unit of observation is a RUN (one round of one variant), never a request: re
 correlated, and treating them as independent makes every interval falsely narrow. The runner therefore
 reduces each run to one number per metric (e.g. that run's p95) and hands this module one value per round.
 
-Public API (what the runner and the report call):
+Public API (what the comparison, the load shapes and the runner call):
 
 - summarize(latencies_ms)            -> avg, p50, p90, p95, p99, max of one run
 - percentile(values, p)              -> one percentile (per-second series in the runner)
@@ -24,7 +24,7 @@ from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 
 VERDICTS = ("better", "worse", "no difference", "inconclusive")
-MIN_DELTA = 0.03
+MIN_DELTA = 0.03          # the practical margin δ's default: every default of 3 % reads it
 MIN_ROUNDS = 10           # fewer rounds than this: a warning
 MIN_INTERVAL_ROUNDS = 3   # fewer than this: no interval (two rounds give only three distinct resamples)
 DEFAULT_SEED = 20240611

@@ -111,5 +111,5 @@ def test_the_noise_floor_is_read_from_the_newest_aa_of_the_experiment(tmp_path, 
 
 
 def test_a_command_result_is_told_from_an_ab_one():
-    assert results.is_command({"rows": [], "cells": []})
-    assert not results.is_command(test_report.result())
+    assert model.is_command({"rows": [], "cells": []})
+    assert not model.is_command(test_report.result())
