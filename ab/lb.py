@@ -1,12 +1,10 @@
 #!/usr/bin/env python3
 """The load balancer in front of several app instances: HAProxy from Debian's packages (docs/scale-out.md says why
-HAProxy). This module renders its configuration and reads its state; ./perflab runs it (`./perflab lb`,
-`./perflab up --instances N`, `./perflab status`), and so does the chaos suite (`./perflab chaos --instances N`).
+HAProxy). This module renders its configuration and reads its state; ab/lbctl.py runs it for ./perflab (`./perflab lb`,
+`./perflab up --instances N`, `./perflab status`), and the chaos suite reads it (`./perflab chaos --instances N`).
 
 usage: python3 ab/lb.py render --name NAME --port PORT [--bind ADDRESS] --dir DIR --backend NAME=PORT ...
                                                                 writes DIR/NAME.cfg
-       python3 ab/lb.py status --socket PATH [--pids DIR]      one line per instance: process, rotation, check
-       python3 ab/lb.py wait --socket PATH --timeout S NAME ... until those instances are in rotation (exit 1 if not)
 
 What the configuration does:
 - listens on 127.0.0.1:PORT (--bind ADDRESS, e.g. 0.0.0.0, to be reached from other machines) and spreads
@@ -287,38 +285,12 @@ def main(argv):
     r.add_argument("--bind", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine only)")
     r.add_argument("--dir", required=True)
     r.add_argument("--backend", action="append", default=[], metavar="NAME=PORT")
-    s = sub.add_parser("status")
-    s.add_argument("--socket", required=True)
-    s.add_argument("--pids", help="the directory of the instances' pid files (.perflab)")
-    s.add_argument("--backend", action="append", default=[], metavar="NAME=PORT")
-    w = sub.add_parser("wait")
-    w.add_argument("--socket", required=True)
-    w.add_argument("--timeout", type=float, default=30)
-    w.add_argument("names", nargs="+")
     args = parser.parse_args(argv)
     try:
-        if args.command == "render":
-            print(write(args.name, args.port, parse_backends(args.backend), args.dir, args.bind))
-        elif args.command == "status":
-            ports = {n: p for n, _, p in parse_backends(args.backend)} if args.backend else {}
-            lines, problems = status_lines(servers(args.socket), args.pids, ports)
-            print("\n".join(lines))
-            for problem in problems:
-                print(f"  perflab: {problem}")
-            return 1 if problems else 0
-        elif args.command == "wait":
-            missing, state = wait_in_rotation(args.socket, args.names, args.timeout)
-            for name in missing:
-                print(f"perflab: {name} is not in the load balancer's rotation after {args.timeout:.0f} s: "
-                      f"{describe(state[name]) if name in state else 'unknown to it'}", file=sys.stderr)
-            return 1 if missing else 0
+        print(write(args.name, args.port, parse_backends(args.backend), args.dir, args.bind))
     except ValueError as e:
         print(f"perflab lb: {e}", file=sys.stderr)
         return 2
-    except OSError as e:
-        print(f"perflab lb: the load balancer's stats socket {getattr(args, 'socket', '')} does not answer: {e}",
-              file=sys.stderr)
-        return 1
     return 0
 
 

@@ -41,9 +41,3 @@ def variant_line(samples):
     names = {s.labels.get("variant") for s in samples if s.name == "perflab_variant_info"} - {None, ""}
     return f"variant {', '.join(sorted(names)) or 'default'}: " + ", ".join(f"perflab.{k}" for k in knobs(samples))
 
-
-if __name__ == "__main__":
-    import sys
-    if len(sys.argv) != 3 or sys.argv[1] != "variant":
-        raise SystemExit("usage: prom.py variant BASE_URL")
-    print(variant_line(scrape(sys.argv[2], timeout=3)))

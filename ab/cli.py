@@ -1,0 +1,58 @@
+"""./perflab's commands: the one list of them (COMMANDS, in the order `./perflab help` shows them), the dispatch of a
+command line to its module in ab/commands/, and the suggestion for a mistyped command. The entry script ./perflab
+runs this with the project's Python, the JDK 25 in JAVA_HOME and PERFLAB_JDK, and the repository root as the working
+directory; .env's values are loaded here, a variable already set in the environment winning.
+
+Each command module has SYNOPSIS and SUMMARY (its entry in `./perflab help`) and main(argv), which returns an exit
+code (or raises SystemExit)."""
+import importlib
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import labenv  # noqa: E402
+
+COMMANDS = ("up", "test", "down", "status", "stack", "app", "lb", "aot", "logs", "k6", "seed", "migrate", "ab", "python",
+            "chaos", "abuse", "newcomer", "help")
+ALIASES = {"-h": "help", "--help": "help"}
+
+
+def module(name):
+    """The module of a command of COMMANDS."""
+    return importlib.import_module(f"commands.{name}")
+
+
+def distance(a, b):
+    """The edit distance of two words, a swap of two neighbouring letters counting one (optimal string alignment)."""
+    d = [[i + j if i * j == 0 else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+    return d[len(a)][len(b)]
+
+
+def suggest(word):
+    """The nearest command to a mistyped one (the first of the nearest, in COMMANDS' order), if at most 2 edits away."""
+    best = min(COMMANDS, key=lambda command: distance(word, command))
+    return best if distance(word, best) <= 2 else None
+
+
+def main(argv):
+    name = argv[0] if argv else "help"
+    name = ALIASES.get(name, name)
+    if name not in COMMANDS:
+        nearest = suggest(name)
+        hint = f"; did you mean '{nearest}'?" if nearest else ""
+        labenv.die(f"unknown command '{name}'{hint} (./perflab help lists them)")
+    labenv.load_env()
+    return module(name).main(argv[1:])
+
+
+if __name__ == "__main__":
+    sys.stdout.reconfigure(line_buffering=True)  # our lines and the subprocesses' stay in order in a pipe
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except KeyboardInterrupt:
+        sys.exit(130)

@@ -1,0 +1,40 @@
+"""./perflab app start|stop|restart|status: only the app, one instance per --instance NAME (ab/appctl.py)."""
+import os
+
+import appctl
+import labenv
+
+SYNOPSIS = """app start|stop|restart|status [--profile P] [--aot] [--instance NAME] [--port N] [--db NAME]
+                  [--redis-db N] [--db-port N] [--redis-port N] [--heap FLAGS] [--jvm-opts FLAGS] [-- app args]"""
+SUMMARY = """only the app (built with ./mvnw package when the jar is missing or stale);
+--aot starts it from the JDK 25 AOT cache that `aot build` made; --instance runs
+several side by side (own pid and log in .perflab/NAME.*), each on its --port"""
+
+
+def with_options(argv):
+    """The options parsed; the variables they set (--db-port, --redis-port ...) apply to this command from here on."""
+    options = appctl.parse(argv)
+    os.environ.update(options.env)
+    return options
+
+
+def main(argv):
+    sub, args = (argv[0], argv[1:]) if argv else ("", [])
+    if sub == "start":
+        labenv.require_services("mariadb", "redis")
+        appctl.start(args)
+    elif sub == "stop":
+        appctl.Instance(with_options(args).instance).stop()
+    elif sub == "restart":
+        appctl.Instance(with_options(args).instance).stop()
+        labenv.require_services("mariadb", "redis")
+        appctl.start(args)
+    elif sub == "status":
+        instance = appctl.Instance(with_options(args).instance)
+        if not instance.running():
+            labenv.say(f"app '{instance.name}': not running")
+            return 1
+        labenv.say(f"app '{instance.name}': running (pid {instance.pid()}), log {instance.log_file}")
+    else:
+        labenv.die("usage: ./perflab app start|stop|restart|status [options]")
+    return 0

@@ -1,0 +1,39 @@
+"""./perflab help: every command of ab/cli.py's COMMANDS with its synopsis and summary, then the presets, the
+environment and the secrets."""
+import cli
+
+SYNOPSIS = "help"
+SUMMARY = "this text"
+
+HEADER = "usage: ./perflab <command> [options]\n"
+FOOTER = """
+Presets: --profile before | after | <feature>-before | <feature>-after (comma-separate to combine).
+Any knob can be overridden after `--`, e.g. ./perflab up --profile after -- --perflab.server.threads=platform
+Environment: PERFLAB_APP_PORT, PERFLAB_DB_NAME and the other PERFLAB_* of .env override .env;
+PERFLAB_TEST_DB and PERFLAB_TEST_REDIS_DB pick the tests' database and Redis db (./perflab test);
+PERFLAB_LB_WAIT (60) bounds the seconds `lb start` waits for its instances to be in rotation.
+Secrets: every app start creates .perflab/secrets (PERFLAB_SECRETS_DIR) once, a random JWT and hash secret
+(stack/secrets.sh); the app imports them and refuses the development values committed in the repository."""
+COLUMN = 35  # where the summaries start
+
+
+def entry(synopsis, summary):
+    """A command's lines: its synopsis, and its summary in the second column (beside a short one-line synopsis)."""
+    synopsis, summary = synopsis.splitlines(), summary.splitlines()
+    lines = [f"  {line}" for line in synopsis]
+    if len(synopsis) == 1 and len(lines[0]) <= COLUMN - 2:
+        lines[0] = lines[0].ljust(COLUMN) + summary.pop(0)
+    return lines + [" " * COLUMN + line for line in summary]
+
+
+def text():
+    lines = [HEADER]
+    for name in cli.COMMANDS:
+        command = cli.module(name)
+        lines += entry(command.SYNOPSIS, command.SUMMARY)
+    return "\n".join(lines) + "\n" + FOOTER
+
+
+def main(argv):
+    print(text())
+    return 0

@@ -1,0 +1,58 @@
+"""./perflab migrate [--db NAME] [--index unique|non-unique]: create the database if needed and apply db/migrations
+with the app in migrate-only mode (dev.perflab.support.migrate.MigrateOnly: data source and Flyway, no web server).
+--index sets perflab.wallet.index, the wallet_member_index placeholder; default: the active profile's."""
+import os
+import pathlib
+import subprocess
+
+import appctl
+import labenv
+from labenv import die
+
+SYNOPSIS = "migrate [--db NAME] [--index unique|non-unique]"
+SUMMARY = "create and migrate a database (Flyway, the app in migrate-only mode)"
+USAGE = "usage: ./perflab migrate [--db NAME] [--index unique|non-unique]"
+NEEDS = {"--db": "--db needs a name", "--index": "--index needs unique or non-unique"}
+
+
+def parse(argv):
+    """{'--db': NAME, '--index': INDEX} from the options (--db defaults to PERFLAB_DB_NAME)."""
+    values, args = {"--db": os.environ.get("PERFLAB_DB_NAME", "perflab"), "--index": ""}, list(argv)
+    while args:
+        option, _, value = args.pop(0).partition("=")
+        if option not in NEEDS:
+            die(USAGE)
+        if not _:
+            value = args.pop(0) if args else ""
+            if not value:
+                die(NEEDS[option])
+        values[option] = value
+    if values["--index"] not in ("", "unique", "non-unique"):
+        die(f"--index must be unique or non-unique, not '{values['--index']}'")
+    return values["--db"], values["--index"]
+
+
+def main(argv):
+    db, index = parse(argv)
+    labenv.require_services("mariadb")
+    appctl.build_jar()
+    labenv.ensure_secrets()
+    env = os.environ
+    created = subprocess.run(["mariadb", f"-h{env.get('PERFLAB_DB_HOST') or '127.0.0.1'}", f"-P{env['PERFLAB_DB_PORT']}",
+                              f"-u{env['PERFLAB_DB_USER']}", f"-p{env['PERFLAB_DB_PASSWORD']}",
+                              "-e", f"CREATE DATABASE IF NOT EXISTS `{db}`"])
+    if created.returncode != 0:
+        die(f"could not create database {db} (user {env['PERFLAB_DB_USER']} may create perflab% databases)")
+    profile = env.get("SPRING_PROFILES_ACTIVE")
+    labenv.say(f"migrating database {db} (Flyway, db/migrations{f', wallet index {index}' if index else ''}"
+               f"{f', profile {profile}' if profile else ''})")
+    java = pathlib.Path(labenv.jdk()) / "bin" / "java"
+    migrated = subprocess.run([str(java), "-Dsun.misc.unsafe.memory.access=allow",
+                               "-Dloader.main=dev.perflab.support.migrate.MigrateOnly", "-cp", str(appctl.APP_JAR),
+                               "org.springframework.boot.loader.launch.PropertiesLauncher",
+                               *([f"--perflab.wallet.index={index}"] if index else []), "--logging.level.root=WARN",
+                               "--logging.level.org.flywaydb.core.internal.command=INFO",
+                               "--logging.pattern.console=  flyway: %m%n"], env=dict(env, PERFLAB_DB_NAME=db))
+    if migrated.returncode != 0:
+        die(f"migrating {db} failed (see the lines above)")
+    return 0

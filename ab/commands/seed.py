@@ -1,0 +1,57 @@
+"""./perflab seed wallet|route|coldstart [...]: a data set, idempotent. ab/seeding.py when it is there (its
+main(argv) takes exactly these arguments), else scripts/seed-<kind>.sh."""
+import os
+import subprocess
+import sys
+
+import appctl
+import labenv
+from labenv import ROOT
+
+SYNOPSIS = "seed wallet|route|coldstart [--db NAME] [--index unique|non-unique] [ensure|load|reset|verify|check|status]"
+SUMMARY = """a data set, idempotent: `ensure` (the default) migrates the database and
+loads the data only when a cheap check misses it (docs/case-studies.md)"""
+KINDS = ("coldstart", "route", "wallet")
+# what ./perflab up loads into the app's database, and ./perflab status shows: the wallet and route data sets and the
+# two small universities of the cold-start mix (k6/cold-start.js), 500 routes each (under a second)
+DEFAULTS = (["wallet"], ["route"], ["route", "--univs", "11,12", "--routes", "500"])
+
+
+def seeding():
+    """ab/seeding.py, or None before it exists."""
+    if not (ROOT / "ab" / "seeding.py").exists():
+        return None
+    import seeding as module
+    return module
+
+
+def data_set(argv, env=None, indent=""):
+    """One data-set command (`wallet --db perflab ensure`) in a process of its own, for ./perflab up, status and aot
+    build, its output indented by `indent`; a failure stops the caller with the same exit code."""
+    if seeding():
+        command = [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(ROOT / 'ab')!r}); import seeding; "
+                                         "sys.exit(seeding.main(sys.argv[1:]))", *argv]
+    else:
+        command = ["bash", ROOT / "scripts" / f"seed-{argv[0]}.sh", *argv[1:]]
+    if not indent:
+        return labenv.run(command, env=env)
+    sys.stdout.flush()
+    done = subprocess.run([str(a) for a in command], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+    for line in done.stdout.splitlines():
+        labenv.say(f"{indent}{line}")
+    if done.returncode != 0:
+        raise SystemExit(done.returncode)
+
+
+def main(argv):
+    kind = argv[0] if argv else ""
+    if kind not in KINDS:
+        labenv.die(f"usage: ./perflab seed <name>; available: {' '.join(KINDS)} ")
+    labenv.ensure_secrets()  # the wallet seeder keys PIN hashes with the app's hash secret
+    os.environ.update(PERFLAB_ROOT=str(ROOT), APP_URL=appctl.url(), PERFLAB_BIN=labenv.native_bin())
+    module = seeding()
+    if module:
+        return module.main(argv)
+    sys.stdout.flush()
+    script = ROOT / "scripts" / f"seed-{kind}.sh"
+    os.execvp("bash", ["bash", str(script), *argv[1:]])
