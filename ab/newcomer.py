@@ -24,7 +24,6 @@ TLS key pair. Run it where nobody else uses the lab; the app's port must be free
 import argparse
 import dataclasses
 import datetime
-import glob
 import hashlib
 import json
 import os
@@ -32,11 +31,12 @@ import pathlib
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
+
+import labenv
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RESULT_DIR = ROOT / "docs" / "results" / "newcomer"
@@ -317,46 +317,12 @@ def newcomer_env(base, tmpdir):
     return env
 
 
-def read_env_file(path):
-    values = {}
-    for line in pathlib.Path(path).read_text().splitlines():
-        match = re.match(r"^([A-Z_][A-Z0-9_]*)=(.*)$", line)
-        if match:
-            values[match.group(1)] = match.group(2)
-    return values
-
-
-def port_open(port, host="127.0.0.1"):
-    try:
-        with socket.create_connection((host, int(port)), timeout=0.5):
-            return True
-    except OSError:
-        return False
-
-
 def find_jdk25():
-    """The JDK 25 ./perflab would find for a user without JAVA_HOME (perflab's java_home), or None."""
-    for home in ["/usr/lib/jvm/temurin-25-jdk-amd64", *sorted(glob.glob("/usr/lib/jvm/*25*"))]:
-        java = pathlib.Path(home) / "bin" / "java"
-        if java.is_file() and os.access(java, os.X_OK):
-            try:
-                out = subprocess.run([str(java), "-version"], capture_output=True, text=True, timeout=30).stderr
-            except (OSError, subprocess.TimeoutExpired):
-                continue
-            if re.search(r'version "2[5-9]', out):
-                return home
-    return None
-
-
-def docker_engine(env):
-    """Whether a Docker engine answers (then ./perflab up takes Docker compose, and the native stack is not needed)."""
-    if not shutil.which("docker", path=env["PATH"]):
-        return False
-    try:
-        return subprocess.run(["docker", "info"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              timeout=60).returncode == 0
-    except subprocess.TimeoutExpired:
-        return False
+    """The JDK 25 ./perflab finds for a user without JAVA_HOME (the entry script's lookup, PERFLAB_JDK), or None."""
+    env = {k: v for k, v in os.environ.items() if k not in ("JAVA_HOME", "PERFLAB_JDK")}
+    found = subprocess.run([str(ROOT / "perflab"), "python", "-c", "import os; print(os.environ['PERFLAB_JDK'])"],
+                           env=env, capture_output=True, text=True)
+    return found.stdout.strip() or None
 
 
 def one_time_steps(docker, jdk):
@@ -385,12 +351,12 @@ return deleted"""
 
 def empty_data(clone, env, say):
     """Drop the data sets' databases and delete their Redis keys; returns what was done, one line each."""
-    values = {**read_env_file(clone / ".env")}
+    values = {**labenv.read_env(clone / ".env")}
     done = []
     databases = DATABASES + [values.get("PERFLAB_COLD_DB", "perflab_wallet_after")]
     databases = list(dict.fromkeys(databases))
     db_port = values.get("PERFLAB_DB_PORT", "3306")
-    if port_open(db_port):
+    if labenv.port_open(db_port):
         sql = "".join(f"DROP DATABASE IF EXISTS `{name}`;" for name in databases)
         user = values.get("PERFLAB_DB_USER", "perflab")
         result = subprocess.run(["mariadb", "-h127.0.0.1", f"-P{db_port}", f"-u{user}", "-e", sql],
@@ -403,7 +369,7 @@ def empty_data(clone, env, say):
         raise SystemExit(f"MariaDB is not running on port {db_port}: the data sets cannot be dropped "
                          "(./perflab stack up mariadb, or --keep-data)")
     redis_port = values.get("PERFLAB_REDIS_PORT", "6379")
-    if port_open(redis_port):
+    if labenv.port_open(redis_port):
         deleted = 0
         for db in REDIS_DBS:
             result = subprocess.run(["redis-cli", "-h", "127.0.0.1", "-p", redis_port, "-n", str(db), "EVAL",
@@ -680,14 +646,14 @@ def main(argv=None):
             raise SystemExit(f"perflab newcomer: {error}")
         steps = plan(pages)
         env = newcomer_env(os.environ, tmp)
-        app_port = read_env_file(clone / ".env").get("PERFLAB_APP_PORT", "8080")
-        if any(STARTS_APP.search(s.command) for s in steps) and port_open(app_port):
+        app_port = labenv.read_env(clone / ".env").get("PERFLAB_APP_PORT", "8080")
+        if any(STARTS_APP.search(s.command) for s in steps) and labenv.port_open(app_port):
             raise SystemExit(f"perflab newcomer: port {app_port} is taken (an app or a load balancer runs), and the "
                              "steps start the app there: stop it first (./perflab down in its checkout)")
 
         jdk = find_jdk25()
         one_time = []
-        installs = one_time_steps(docker_engine(env), jdk)
+        installs = one_time_steps(labenv.docker_engine(env), jdk)
         total = len(installs) + len(steps)
         for index, (title, command) in enumerate(installs, 1):
             print(f"[{index}/{total}] one-time: {title} …", end=" ", flush=True)
