@@ -57,6 +57,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
+import appctl
 import labsecrets
 import lb
 
@@ -251,7 +252,7 @@ class Instances:
                 subprocess.run(external_command(template, index, self.urls[index]), check=True)
             return
         name = self.names[index] if self.names else self.suite
-        pid = int((ROOT / ".perflab" / f"{name}.pid").read_text().strip())
+        pid = appctl.Instance(name).pid()
         killed = time.monotonic()
         os.kill(pid, 9)
         while Path(f"/proc/{pid}").exists():

@@ -5,6 +5,8 @@ import os
 import pathlib
 import subprocess
 
+import appctl
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PERFLAB = str(ROOT / "perflab")
 BASE_PORT = int(os.environ.get("PERFLAB_AB_PORT", "8091"))
@@ -33,18 +35,20 @@ class App:
         self.process = None
 
     @property
+    def files(self):
+        """Its pid file, log and start stamp in .perflab, as ./perflab app start writes them."""
+        return appctl.Instance(self.instance)
+
+    @property
     def pid_file(self):
-        return ROOT / ".perflab" / f"{self.instance}.pid"
+        return self.files.pid_file
 
     @property
     def log_file(self):
-        return ROOT / ".perflab" / f"{self.instance}.log"
+        return self.files.log_file
 
     def pid(self):
-        try:
-            return int(self.pid_file.read_text().strip())
-        except (OSError, ValueError):
-            return None
+        return self.files.pid()
 
     def command(self):
         return [PERFLAB, "app", "start", *self.options, "--", *self.args]
@@ -66,7 +70,7 @@ class App:
             raise SystemExit(f"the app for {self.label} did not start (log {self.log_file}):\n{out}")
 
     def started_epoch_ms(self):
-        return int((ROOT / ".perflab" / f"{self.instance}.started").read_text().strip())
+        return int(self.files.started_file.read_text().strip())
 
     def stop(self):
         subprocess.run([PERFLAB, "app", "stop", "--instance", self.instance], cwd=ROOT, capture_output=True)

@@ -25,12 +25,13 @@ import csv
 import io
 import ipaddress
 import json
-import os
 import re
 import socket
 import sys
 import time
 from pathlib import Path
+
+import labenv
 
 BACKEND = "apps"
 READINESS = "/actuator/health/readiness"
@@ -253,13 +254,8 @@ def describe(server):
 
 
 def pid_state(pids, name):
-    pid_file = Path(pids) / f"{name}.pid"
-    try:
-        pid = int(pid_file.read_text().strip())
-        os.kill(pid, 0)
-        return f"running (pid {pid})"
-    except (OSError, ValueError):
-        return "not running"
+    process = labenv.Process(name, pids)
+    return f"running (pid {process.pid()})" if process.running() else "not running"
 
 
 def status_lines(state, pids, ports):
