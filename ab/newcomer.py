@@ -326,12 +326,12 @@ def find_jdk25():
 
 
 def one_time_steps(docker, jdk):
-    """(title, command) of what the lab installs once per machine or checkout, through its own entry points."""
-    steps = []
+    """(title, command) of what the lab installs once per machine or checkout, through its own entry points. The
+    Python environment comes first: every ./perflab command runs in it, so the first one to run prepares it."""
+    steps = [("the Python environment (.perflab/venv)", "./perflab python -c 'import sys; print(sys.prefix)'")]
     if not docker:
         steps.append(("system packages, the k6 and Toxiproxy builds, WireMock; the services started",
                       "./perflab stack up"))
-    steps.append(("the Python environment (.perflab/venv)", "./perflab python -c 'import sys; print(sys.prefix)'"))
     steps.append(("Maven, its plugins and the dependencies",
                   (f"JAVA_HOME={jdk} " if jdk else "") + "./mvnw -q -B dependency:go-offline"))
     return steps

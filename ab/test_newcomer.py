@@ -216,7 +216,7 @@ def test_the_environment_is_a_new_debian_users():
 
 def test_the_one_time_installs_use_the_labs_own_entry_points():
     native = newcomer.one_time_steps(docker=False, jdk="/usr/lib/jvm/temurin-25-jdk-amd64")
-    assert [c for _, c in native] == ["./perflab stack up", "./perflab python -c 'import sys; print(sys.prefix)'",
+    assert [c for _, c in native] == ["./perflab python -c 'import sys; print(sys.prefix)'", "./perflab stack up",
                                       "JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 ./mvnw -q -B dependency:go-offline"]
     assert [c for _, c in newcomer.one_time_steps(docker=True, jdk=None)][-1] == "./mvnw -q -B dependency:go-offline"
 
