@@ -1,6 +1,5 @@
-# Where the stack's services listen, and one readable line when one is down, for the seed scripts (scripts/seed/lib.sh
-# sources it; after .env is loaded: PERFLAB_*_PORT, PERFLAB_DB_HOST, PERFLAB_REDIS_HOST override). ./perflab's own
-# commands have the same in ab/labenv.py; this file goes when the seed scripts are Python (ab/seeding.py).
+# Where the stack's services listen, and one readable line when one is down. Sourced by ./perflab and the seed
+# scripts (after .env is loaded: PERFLAB_*_PORT, PERFLAB_DB_HOST, PERFLAB_REDIS_HOST override).
 
 # service_address SERVICE: host:port of mariadb, redis, wiremock, toxiproxy, prometheus or app
 service_address() {
