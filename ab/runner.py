@@ -43,7 +43,7 @@ def log(message):
 
 
 def stack_env():
-    """The stack's settings. ./perflab reads .env (one reader, scripts/services.sh load_env; a variable already set
+    """The stack's settings. ./perflab reads .env (one reader, ab/labenv.py load_env; a variable already set
     wins) and exports them before it starts the runner."""
     if "PERFLAB_DB_PORT" not in os.environ:
         raise SystemExit("perflab: start the runner with ./perflab ab, which exports the stack's settings from .env")
