@@ -1,5 +1,5 @@
-# Where the stack's services listen, and one readable line when one is down. Sourced by ./perflab and the seed
-# scripts (after .env is loaded: PERFLAB_*_PORT, PERFLAB_DB_HOST, PERFLAB_REDIS_HOST override).
+# Where the stack's services listen, and one readable line when one is down. Sourced by ./perflab, after .env is
+# loaded: PERFLAB_*_PORT, PERFLAB_DB_HOST, PERFLAB_REDIS_HOST override (ab/seeding.py reads them the same way).
 
 # service_address SERVICE: host:port of mariadb, redis, wiremock, toxiproxy, prometheus or app
 service_address() {
