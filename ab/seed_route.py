@@ -29,8 +29,8 @@ import re
 import sys
 import tempfile
 
-import seeding
 import seed_wallet
+import seedlib
 
 USAGE = "usage: ./perflab seed route [--db NAME] [--univs 1,2,3] [--routes N] [ensure|load|reset|verify|check|status]"
 OPTIONS = {"--db": "--db needs a name", "--univs": "--univs needs ids", "--routes": "--routes needs a number"}
@@ -89,7 +89,7 @@ def university(univ, routes_wanted, node_out, route_out):
         end_pos = (start[1][0] + math.sin(angle) * step_lat * 0.4, start[1][1] + math.cos(angle) * step_lng * 0.4)
         walkways.append((start, (None, end_pos), rnd.uniform(1, 6)))
     if len(walkways) > routes_wanted:
-        sys.exit(f"generate_route.py: {routes_wanted} routes cannot cover the {len(walkways)} walkways of university {univ}")
+        sys.exit(f"perflab: {routes_wanted} routes cannot cover the {len(walkways)} walkways of university {univ}")
     total = sum(w for _, _, w in walkways)
     lengths = [max(1, round(w * routes_wanted / total)) for _, _, w in walkways]
     i = 0
@@ -153,13 +153,13 @@ def load_sql(work):
     work = pathlib.Path(work)
     return ("SET SESSION foreign_key_checks = 0, unique_checks = 0;\n"
             "CREATE TEMPORARY TABLE seed_university (id BIGINT PRIMARY KEY, name VARCHAR(100));\n"
-            f"LOAD DATA LOCAL INFILE {seeding.sql_string(work / 'university.tsv')} INTO TABLE seed_university "
+            f"LOAD DATA LOCAL INFILE {seedlib.sql_string(work / 'university.tsv')} INTO TABLE seed_university "
             "FIELDS TERMINATED BY '\\t' (id, name);\n"
             "INSERT INTO university (id, name, route_version) SELECT id, name, 1 FROM seed_university\n"
             "  ON DUPLICATE KEY UPDATE name = VALUES(name), route_version = route_version + 1;\n"
-            f"LOAD DATA LOCAL INFILE {seeding.sql_string(work / 'node.tsv')} INTO TABLE node "
+            f"LOAD DATA LOCAL INFILE {seedlib.sql_string(work / 'node.tsv')} INTO TABLE node "
             "FIELDS TERMINATED BY '\\t' (id, univ_id, lat, lng);\n"
-            f"LOAD DATA LOCAL INFILE {seeding.sql_string(work / 'route.tsv')} INTO TABLE route "
+            f"LOAD DATA LOCAL INFILE {seedlib.sql_string(work / 'route.tsv')} INTO TABLE route "
             "FIELDS TERMINATED BY '\\t'\n"
             "  (id, univ_id, node1_id, node2_id, distance, caution_factors, danger_factors);\n"
             "ANALYZE TABLE university, node, route;\n")
@@ -195,8 +195,8 @@ class Route:
             generate(work, [int(u) for u in self.univs.split(",")], int(self.routes))
             lab.say("[2/3] deleting the universities' old nodes and routes")
             lab.sql(script=delete_sql(self.univs))
-            lab.say(f"[3/3] LOAD DATA LOCAL INFILE: {seeding.count_lines(pathlib.Path(work) / 'node.tsv')} nodes, "
-                    f"{seeding.count_lines(pathlib.Path(work) / 'route.tsv')} routes")
+            lab.say(f"[3/3] LOAD DATA LOCAL INFILE: {seedlib.count_lines(pathlib.Path(work) / 'node.tsv')} nodes, "
+                    f"{seedlib.count_lines(pathlib.Path(work) / 'route.tsv')} routes")
             lab.sql(script=load_sql(work), output=False)
         lab.say(f"route data set loaded into {lab.db}")
         self.check()
@@ -231,25 +231,25 @@ def bare_routes(arg, values):
 
 
 def main(argv):
-    """`./perflab seed route ...`: returns the exit code (raises seeding.Exit when it stops early)."""
-    values, action, _ = seeding.parse(argv, OPTIONS, USAGE, bare=bare_routes)
-    univs = values.get("--univs", seeding.env("PERFLAB_ROUTE_UNIVS", "1,2,3"))
-    routes = values.get("--routes", seeding.env("PERFLAB_ROUTE_ROUTES", "50000"))
+    """`./perflab seed route ...`: returns the exit code (raises seedlib.Exit when it stops early)."""
+    values, action, _ = seedlib.parse(argv, OPTIONS, USAGE, bare=bare_routes)
+    univs = values.get("--univs", seedlib.env("PERFLAB_ROUTE_UNIVS", "1,2,3"))
+    routes = values.get("--routes", seedlib.env("PERFLAB_ROUTE_ROUTES", "50000"))
     if not re.fullmatch(r"[0-9]+(,[0-9]+)*", univs) or not re.fullmatch(r"[0-9]+", routes):
-        seeding.fail(USAGE, 2)
-    seeding.load_env()
-    route = Route(seeding.Lab(values.get("--db") or seeding.env("PERFLAB_DB_NAME", "perflab")), univs, routes)
-    seeding.require_services("mariadb")
+        seedlib.fail(USAGE, 2)
+    seedlib.load_env()
+    route = Route(seedlib.Lab(values.get("--db") or seedlib.env("PERFLAB_DB_NAME", "perflab")), univs, routes)
+    seedlib.require_services("mariadb")
     return {"ensure": route.ensure, "load": route.load, "reset": route.reset, "check": route.check,
             "verify": route.verify, "status": route.status}[action]() or 0
 
 
 def coldstart(argv):
     """`./perflab seed coldstart ...`: the wallet part, then (when it succeeded) the route part."""
-    values, action, wallet_args = seeding.parse(argv, COLD_OPTIONS, COLD_USAGE, forward=COLD_WALLET_OPTIONS)
-    db = values.get("--db", seeding.env("PERFLAB_COLD_DB", "perflab_wallet_after"))
-    code = seeding.run(seed_wallet.main, ["--db", db, "--index", "unique", *wallet_args, action])
+    values, action, wallet_args = seedlib.parse(argv, COLD_OPTIONS, COLD_USAGE, forward=COLD_WALLET_OPTIONS)
+    db = values.get("--db", seedlib.env("PERFLAB_COLD_DB", "perflab_wallet_after"))
+    code = seedlib.run(seed_wallet.main, ["--db", db, "--index", "unique", *wallet_args, action])
     if code:
         return code
-    return seeding.run(main, ["--db", db, "--univs", seeding.env("COLD_UNIVS", "11,12"),
-                              "--routes", seeding.env("COLD_ROUTES", "500"), action])
+    return seedlib.run(main, ["--db", db, "--univs", seedlib.env("COLD_UNIVS", "11,12"),
+                              "--routes", seedlib.env("COLD_ROUTES", "500"), action])

@@ -34,7 +34,7 @@ import tempfile
 import time
 
 import labsecrets
-import seeding
+import seedlib
 
 MEMBERS, TRANSFERS = 100_000, 500_000
 PIN = "1234"  # every seed wallet's PIN
@@ -111,9 +111,9 @@ def pin_sql():
 def hash_key():
     """The app's hash secret as bytes (PERFLAB_SECURITY_HASH_SECRET, else the checkout's secrets file, which
     stack/secrets.sh writes once); stops with pin_hash_sql.py's message when there is none."""
-    made = subprocess.run(["bash", str(seeding.ROOT / "stack" / "secrets.sh")])
+    made = subprocess.run(["bash", str(seedlib.ROOT / "stack" / "secrets.sh")])
     if made.returncode:
-        raise seeding.Exit(made.returncode)
+        raise seedlib.Exit(made.returncode)
     return pin_sql().hash_secret()
 
 
@@ -159,16 +159,16 @@ LEDGER = "ledger_entry (id, group_id, wallet_id, ledger_code_id, debit, credit, 
 def members_sql(seed_dir, pin_hash):
     """Members carry the stub's studentId (S-<login id>), which login keys them on; wallets the keyed PIN hash."""
     return ("SET foreign_key_checks = 0; SET unique_checks = 0;\n"
-            f"    LOAD DATA LOCAL INFILE {seeding.sql_string(pathlib.Path(seed_dir) / 'member.tsv')} "
+            f"    LOAD DATA LOCAL INFILE {seedlib.sql_string(pathlib.Path(seed_dir) / 'member.tsv')} "
             "INTO TABLE member (id, login_id, name, phone)\n"
             "      SET student_id = CONCAT('S-', login_id);\n"
-            f"    LOAD DATA LOCAL INFILE {seeding.sql_string(pathlib.Path(seed_dir) / 'wallet.tsv')} "
+            f"    LOAD DATA LOCAL INFILE {seedlib.sql_string(pathlib.Path(seed_dir) / 'wallet.tsv')} "
             "INTO TABLE wallet (id, member_id, balance)\n"
             f"      SET pin_hash = {pin_hash};")
 
 
 def part_sql(part, target):
-    return (f"SET foreign_key_checks = 0; SET unique_checks = 0; LOAD DATA LOCAL INFILE {seeding.sql_string(part)} "
+    return (f"SET foreign_key_checks = 0; SET unique_checks = 0; LOAD DATA LOCAL INFILE {seedlib.sql_string(part)} "
             f"INTO TABLE {target};")
 
 
@@ -238,18 +238,18 @@ class Redis:
         """Whether the wallet's Redis keys can be touched; says why not."""
         if not shutil.which("redis-cli"):
             self.lab.say(f"redis-cli not found: delete the wallet:* keys in Redis db {self.db} yourself")
-        elif not seeding.service_up("redis"):
-            self.lab.say(f"Redis is not running on {seeding.service_address('redis')}: no cached wallet keys to delete")
+        elif not seedlib.service_up("redis"):
+            self.lab.say(f"Redis is not running on {seedlib.service_address('redis')}: no cached wallet keys to delete")
         else:
             return True
         return False
 
     def cli(self, *args):
-        done = subprocess.run(["redis-cli", "-h", seeding.env("PERFLAB_REDIS_HOST", "127.0.0.1"),
-                               "-p", seeding.env("PERFLAB_REDIS_PORT", "6379"), "-n", str(self.db), *args],
+        done = subprocess.run(["redis-cli", "-h", seedlib.env("PERFLAB_REDIS_HOST", "127.0.0.1"),
+                               "-p", seedlib.env("PERFLAB_REDIS_PORT", "6379"), "-n", str(self.db), *args],
                               stdout=subprocess.PIPE, text=True)
         if done.returncode:
-            raise seeding.Exit(done.returncode)
+            raise seedlib.Exit(done.returncode)
         return done.stdout
 
     def delete(self, pattern):
@@ -281,7 +281,7 @@ class Wallet:
         lab.ensure_migrated(self.index)
         index = self.index_of()
         if self.index and index != self.index:
-            seeding.fail(f"perflab: database {lab.db} was migrated with the {index} wallet.member_id index, not "
+            seedlib.fail(f"perflab: database {lab.db} was migrated with the {index} wallet.member_id index, not "
                          f"{self.index}; use another --db, or drop it (DROP DATABASE {lab.db}) and seed again")
         lab.say(f"database {lab.db}, wallet.member_id index: {index}")
 
@@ -323,7 +323,7 @@ class Wallet:
         lab.say(f"wallet data set loaded into {lab.db}")
 
     def load_in_parts(self, path, target):
-        total = seeding.count_lines(path)
+        total = seedlib.count_lines(path)
         loaded = 0
         with tempfile.TemporaryDirectory() as parts, open(path, "rb") as rows:
             for number in itertools.count():
@@ -401,24 +401,24 @@ def number(values, option, default):
     if text is None:
         return default
     if not text.isdigit() or int(text) < (2 if option == "--members" else 0):
-        seeding.fail(f"perflab: {option} must be a number{' of at least 2' if option == '--members' else ''}, "
+        seedlib.fail(f"perflab: {option} must be a number{' of at least 2' if option == '--members' else ''}, "
                      f"not '{text}'", 2)
     return int(text)
 
 
 def main(argv):
-    """`./perflab seed wallet ...`: returns the exit code (raises seeding.Exit when it stops early)."""
-    values, action, _ = seeding.parse(argv, OPTIONS, USAGE)
+    """`./perflab seed wallet ...`: returns the exit code (raises seedlib.Exit when it stops early)."""
+    values, action, _ = seedlib.parse(argv, OPTIONS, USAGE)
     index = values.get("--index", "")
     if index not in ("", "unique", "non-unique"):
-        seeding.fail(f"perflab: --index must be unique or non-unique, not '{index}'", 2)
+        seedlib.fail(f"perflab: --index must be unique or non-unique, not '{index}'", 2)
     members, transfers = number(values, "--members", MEMBERS), number(values, "--transfers", TRANSFERS)
-    redis_db = values.get("--redis-db", seeding.env("WALLET_REDIS_DB", seeding.env("PERFLAB_REDIS_DB", "0")))
-    seeding.load_env()
-    lab = seeding.Lab(values.get("--db") or seeding.env("PERFLAB_DB_NAME", "perflab"))
-    seed_dir = seeding.env("WALLET_SEED_DIR", os.path.join(seeding.env("TMPDIR", "/tmp"), "perflab-wallet-seed"))
+    redis_db = values.get("--redis-db", seedlib.env("WALLET_REDIS_DB", seedlib.env("PERFLAB_REDIS_DB", "0")))
+    seedlib.load_env()
+    lab = seedlib.Lab(values.get("--db") or seedlib.env("PERFLAB_DB_NAME", "perflab"))
+    seed_dir = seedlib.env("WALLET_SEED_DIR", os.path.join(seedlib.env("TMPDIR", "/tmp"), "perflab-wallet-seed"))
     wallet = Wallet(lab, index, redis_db, members, transfers, seed_dir)
-    seeding.require_services("mariadb")
+    seedlib.require_services("mariadb")
     if action in ("check", "verify"):
         wallet.quietly(wallet.require_schema)
     return {"ensure": wallet.ensure, "load": wallet.load, "reset": wallet.reset, "check": wallet.check,

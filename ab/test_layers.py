@@ -14,12 +14,13 @@ LAYERS = {
     # nothing of ab/; stats sits here because measurement summarizes each run with it (summarize, steady_state)
     1: ("model", ["model", "words", "stats"]),
     2: ("configuration", ["experiment"]),  # experiments/*.toml -> an experiment
-    3: ("lab control", ["launcher", "lb", "network", "labsecrets", "k6io", "prom"]),  # the apps, proxies, load, secrets
+    3: ("lab control", ["launcher", "lb", "network", "labsecrets", "k6io", "prom",  # the apps, proxies, load, secrets,
+                        "seedlib", "seed_wallet", "seed_route"]),  # and the data sets' loaders
     4: ("measurement", ["measure", "shapes", "jfr", "flame"]),  # one run: its window, its load shape, its profile
     5: ("analysis", ["comparison"]),  # every variant against the baseline, the because sentence, checks, verdict
     6: ("rendering", ["report", "charts", "page", "screenshot"]),  # text, tables, SVG, report.html (and its picture)
     7: ("storage", ["results", "doclint"]),  # result.json, the published results, the docs' tables
-    8: ("commands", ["runner", "chaos", "abuse", "newcomer", "promql_check"]),  # what ./perflab and CI run
+    8: ("commands", ["runner", "chaos", "abuse", "newcomer", "promql_check", "seeding"]),  # what ./perflab and CI run
 }
 DYNAMIC = {"__import__", "import_module"}  # importing a module by a name in a string hides it from this check
 

@@ -1,9 +1,9 @@
-"""The data sets' loaders (ab/seeding.py, seed_wallet.py, seed_route.py): their command lines, SQL, generators and
+"""The data sets' loaders (ab/seedlib.py, seed_wallet.py, seed_route.py): their command lines, SQL, generators and
 PIN-key fingerprint without a database; then the real thing against MariaDB and Redis on this machine, in a database
 of its own (PERFLAB_SEEDTEST_DB, default perflab_seedtest, dropped afterwards) and Redis db PERFLAB_SEEDTEST_REDIS_DB
 (default 9, flushed), with a small data set. That part is skipped when MariaDB is not reachable, or when there is no
 current target/perflab.jar (the migration runs the app; building it inside ./mvnw verify is not a test's job).
-Run: ./perflab python -m pytest ab/test_seeding.py"""
+Run: ./perflab python -m pytest ab/test_seedlib.py"""
 import hashlib
 import hmac
 import os
@@ -19,12 +19,13 @@ import labsecrets
 import seed_route
 import seed_wallet
 import seeding
+import seedlib
 
-ROOT = seeding.ROOT
+ROOT = seedlib.ROOT
 
 
 def exit_code(fn, *args):
-    with pytest.raises(seeding.Exit) as stopped:
+    with pytest.raises(seedlib.Exit) as stopped:
         fn(*args)
     return stopped.value.code
 
@@ -32,22 +33,22 @@ def exit_code(fn, *args):
 # ---- the command lines ----
 
 def test_parse_takes_options_both_ways_and_the_last_action():
-    values, action, forwarded = seeding.parse(["--db=one", "load", "--index", "unique", "verify"],
+    values, action, forwarded = seedlib.parse(["--db=one", "load", "--index", "unique", "verify"],
                                               seed_wallet.OPTIONS, "usage")
     assert values == {"--db": "one", "--index": "unique"} and action == "verify" and forwarded == []
-    assert seeding.parse([], seed_wallet.OPTIONS, "usage") == ({}, "ensure", [])
+    assert seedlib.parse([], seed_wallet.OPTIONS, "usage") == ({}, "ensure", [])
 
 
 def test_parse_stops_on_a_missing_value_with_1_and_an_unknown_word_with_the_usage_and_2(capsys):
-    assert exit_code(seeding.parse, ["--db"], seed_wallet.OPTIONS, "usage!") == 1
-    assert exit_code(seeding.parse, ["--db", "", "load"], seed_wallet.OPTIONS, "usage!") == 1
+    assert exit_code(seedlib.parse, ["--db"], seed_wallet.OPTIONS, "usage!") == 1
+    assert exit_code(seedlib.parse, ["--db", "", "load"], seed_wallet.OPTIONS, "usage!") == 1
     assert capsys.readouterr().err == "perflab: --db needs a name\n" * 2
-    assert exit_code(seeding.parse, ["--db", "x", "--bogus"], seed_wallet.OPTIONS, "usage!") == 2
+    assert exit_code(seedlib.parse, ["--db", "x", "--bogus"], seed_wallet.OPTIONS, "usage!") == 2
     assert capsys.readouterr().err == "usage!\n"
 
 
 def test_parse_forwards_the_options_it_is_told_to_in_their_form_and_order():
-    values, action, forwarded = seeding.parse(["--redis-db", "4", "--db", "d", "--members=10", "status"],
+    values, action, forwarded = seedlib.parse(["--redis-db", "4", "--db", "d", "--members=10", "status"],
                                               seed_route.COLD_OPTIONS, "usage", forward=seed_route.COLD_WALLET_OPTIONS)
     assert values == {"--db": "d"} and action == "status" and forwarded == ["--redis-db", "4", "--members=10"]
 
@@ -71,7 +72,7 @@ def test_main_names_the_kinds_when_the_kind_is_missing_or_unknown(capsys):
     (["coldstart", "--db="], 1, "perflab: --db needs a name\n"),
 ])
 def test_bad_arguments_stop_before_any_service_is_asked(argv, code, err, capsys, monkeypatch):
-    monkeypatch.setattr(seeding, "require_services", lambda *s: pytest.fail("asked a service"))
+    monkeypatch.setattr(seedlib, "require_services", lambda *s: pytest.fail("asked a service"))
     assert seeding.main(argv) == code
     assert capsys.readouterr().err == err
 
@@ -87,7 +88,7 @@ def test_a_service_that_is_down_is_named_with_how_to_start_it(capsys, monkeypatc
 
 def test_route_reads_a_bare_number_as_routes_and_its_defaults_from_the_environment(monkeypatch):
     seen = []
-    monkeypatch.setattr(seeding, "require_services", lambda *s: None)
+    monkeypatch.setattr(seedlib, "require_services", lambda *s: None)
     monkeypatch.setattr(seed_route.Route, "status", lambda self: seen.append((self.lab.db, self.univs, self.routes)))
     monkeypatch.setenv("PERFLAB_DB_NAME", "perflab_x")
     monkeypatch.setenv("PERFLAB_ROUTE_UNIVS", "7,8")
@@ -99,7 +100,7 @@ def test_route_reads_a_bare_number_as_routes_and_its_defaults_from_the_environme
 
 def test_wallet_takes_its_redis_db_seed_dir_and_database_from_the_environment(monkeypatch):
     seen = []
-    monkeypatch.setattr(seeding, "require_services", lambda *s: None)
+    monkeypatch.setattr(seedlib, "require_services", lambda *s: None)
     monkeypatch.setattr(seed_wallet.Wallet, "status", lambda self: seen.append(
         (self.lab.db, self.redis.db, self.seed_dir, self.index, self.members, self.transfers)))
     monkeypatch.setenv("PERFLAB_DB_NAME", "perflab_x")
@@ -130,16 +131,16 @@ def test_coldstart_runs_the_wallet_part_with_the_unique_index_then_the_small_uni
 
 def test_coldstart_stops_with_the_wallet_parts_code(monkeypatch):
     calls = []
-    monkeypatch.setattr(seed_wallet, "main", lambda argv: seeding.fail("no", 3))
+    monkeypatch.setattr(seed_wallet, "main", lambda argv: seedlib.fail("no", 3))
     monkeypatch.setattr(seed_route, "main", lambda argv: calls.append(argv))
     assert seed_route.coldstart(["--db", "d"]) == 3 and calls == []
 
 
 def test_run_turns_a_systemexit_message_into_1(capsys):
     def stops(argv):
-        raise SystemExit("generate_route.py: too few")
-    assert seeding.run(stops, []) == 1
-    assert capsys.readouterr().err == "generate_route.py: too few\n"
+        raise SystemExit("perflab: too few")
+    assert seedlib.run(stops, []) == 1
+    assert capsys.readouterr().err == "perflab: too few\n"
 
 
 # ---- the shared parts ----
@@ -150,7 +151,7 @@ def test_load_env_fills_only_what_the_environment_lacks(tmp_path, monkeypatch):
     monkeypatch.setenv("SEEDTEST_B", "")
     monkeypatch.delenv("SEEDTEST_C", raising=False)
     try:
-        seeding.load_env(tmp_path)
+        seedlib.load_env(tmp_path)
         assert (os.environ["SEEDTEST_A"], os.environ["SEEDTEST_B"], os.environ["SEEDTEST_C"]) == ("from-env-file", "", "a=b")
         assert "lower" not in os.environ
     finally:
@@ -159,7 +160,7 @@ def test_load_env_fills_only_what_the_environment_lacks(tmp_path, monkeypatch):
 
 
 def test_progress_lines_are_timed_from_the_start_and_quiet_when_asked(capsys):
-    lab = seeding.Lab("db")
+    lab = seedlib.Lab("db")
     lab.started -= 12.34
     lab.say("[3/5] loading")
     lab.quiet = True
@@ -168,10 +169,10 @@ def test_progress_lines_are_timed_from_the_start_and_quiet_when_asked(capsys):
 
 
 def test_migration_versions_and_what_is_pending(monkeypatch):
-    assert seeding.migration_version("db/migrations/V3_1__wallet_member_index.sql") == "3.1"
-    assert seeding.migration_version("V12__x__y.sql") == "12"
-    versions = sorted(map(seeding.migration_version, (ROOT / "db" / "migrations").glob("V*__*.sql")))
-    lab = seeding.Lab("db")
+    assert seedlib.migration_version("db/migrations/V3_1__wallet_member_index.sql") == "3.1"
+    assert seedlib.migration_version("V12__x__y.sql") == "12"
+    versions = sorted(map(seedlib.migration_version, (ROOT / "db" / "migrations").glob("V*__*.sql")))
+    lab = seedlib.Lab("db")
     monkeypatch.setattr(lab, "value", lambda query: "")
     assert sorted(lab.pending_migrations()) == versions
     monkeypatch.setattr(lab, "value", lambda query: " ".join(versions[1:]))
@@ -179,12 +180,12 @@ def test_migration_versions_and_what_is_pending(monkeypatch):
 
 
 def test_sql_strings_escape_quotes_and_backslashes():
-    assert seeding.sql_string("/tmp/it's\\x") == "'/tmp/it\\'s\\\\x'"
+    assert seedlib.sql_string("/tmp/it's\\x") == "'/tmp/it\\'s\\\\x'"
 
 
 def test_count_lines_counts_newlines_like_wc(tmp_path):
     (tmp_path / "f").write_bytes(b"a\nb\nc")
-    assert seeding.count_lines(tmp_path / "f") == 2
+    assert seedlib.count_lines(tmp_path / "f") == 2
 
 
 # ---- the wallet: SQL, PIN key, generator ----
@@ -221,7 +222,7 @@ def test_rekeying_writes_the_seeds_hashes_and_records_the_fingerprint():
     assert "SHA2(CONCAT('perflab-pin:', member_id, ':1234'), 256)" in seed_wallet.pin_expression(KEY)
 
 
-class FakeLab(seeding.Lab):
+class FakeLab(seedlib.Lab):
     def __init__(self, values=None):
         super().__init__("db")
         self.values, self.statements = values or {}, []
@@ -354,9 +355,9 @@ SIZE = ["--members", "1000", "--transfers", "2000"]
 def integration_skip():
     if not shutil.which("mariadb"):
         return "no mariadb client on this machine"
-    seeding.load_env()
-    if not seeding.service_up("mariadb", timeout=2):
-        return f"MariaDB is not reachable on {seeding.service_address('mariadb')} (./perflab stack up mariadb)"
+    seedlib.load_env()
+    if not seedlib.service_up("mariadb", timeout=2):
+        return f"MariaDB is not reachable on {seedlib.service_address('mariadb')} (./perflab stack up mariadb)"
     jar = ROOT / "target" / "perflab.jar"
     if not jar.is_file():
         return "no target/perflab.jar: the migration runs the app (./mvnw -DskipTests package builds it)"
@@ -380,13 +381,13 @@ def seed(*args, env=None):
 
 
 def mariadb(query, database=DB):
-    return seeding.Lab.client(*([database] if database else []), "-N", "-B", "-e", query, capture_output=True,
+    return seedlib.Lab.client(*([database] if database else []), "-N", "-B", "-e", query, capture_output=True,
                               check=True).stdout.strip()
 
 
 def redis(*args):
-    return subprocess.run(["redis-cli", "-h", seeding.env("PERFLAB_REDIS_HOST", "127.0.0.1"),
-                           "-p", seeding.env("PERFLAB_REDIS_PORT", "6379"), "-n", REDIS_DB, *args],
+    return subprocess.run(["redis-cli", "-h", seedlib.env("PERFLAB_REDIS_HOST", "127.0.0.1"),
+                           "-p", seedlib.env("PERFLAB_REDIS_PORT", "6379"), "-n", REDIS_DB, *args],
                           capture_output=True, text=True, check=True).stdout
 
 
@@ -395,7 +396,7 @@ def fresh(tmp_path):
     """The test's own database, absent at the start and dropped at the end; its Redis db empty; its seed files."""
     def clean():
         mariadb(f"DROP DATABASE IF EXISTS {DB}", database=None)
-        if shutil.which("redis-cli") and seeding.service_up("redis"):
+        if shutil.which("redis-cli") and seedlib.service_up("redis"):
             redis("FLUSHDB")
     clean()
     yield dict(os.environ, WALLET_SEED_DIR=str(tmp_path / "seed"))
