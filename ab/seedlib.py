@@ -1,4 +1,4 @@
-"""What the data sets' loaders share (ab/seeding.py runs them; ab/seed_wallet.py and ab/seed_route.py are they):
+"""What the data sets' loaders (ab/seed_wallet.py, ab/seed_route.py; ab/seeding.py dispatches to them) share:
 .env, the services' addresses (one line naming a service that is down), the command line, the MariaDB client,
 progress lines timed from the start, Flyway's state and the migrate-only run of the app (./perflab migrate).
 Python standard library only (the mariadb and redis-cli clients do the talking)."""
