@@ -14,13 +14,15 @@ LAYERS = {
     # nothing of ab/; stats sits here because measurement summarizes each run with it (summarize, steady_state)
     1: ("model", ["model", "words", "stats"]),
     2: ("configuration", ["experiment"]),  # experiments/*.toml -> an experiment
-    # the apps, load balancers, proxies, load, secrets; .env, the services and the lab's processes (labenv)
-    3: ("lab control", ["labenv", "appctl", "lbctl", "launcher", "lb", "network", "labsecrets", "k6io", "prom"]),
+    # the apps, load balancers, proxies, load, secrets; .env, the services and the lab's processes (labenv); the data
+    # sets' loaders
+    3: ("lab control", ["labenv", "appctl", "lbctl", "launcher", "lb", "network", "labsecrets", "k6io", "prom",
+                        "seedlib", "seed_wallet", "seed_route"]),
     4: ("measurement", ["measure", "shapes", "jfr", "flame"]),  # one run: its window, its load shape, its profile
     5: ("analysis", ["comparison"]),  # every variant against the baseline, the because sentence, checks, verdict
     6: ("rendering", ["report", "charts", "page", "screenshot"]),  # text, tables, SVG, report.html (and its picture)
     7: ("storage", ["results", "doclint"]),  # result.json, the published results, the docs' tables
-    8: ("commands", ["cli", "runner", "chaos", "abuse", "newcomer", "promql_check"]),  # what ./perflab and CI run
+    8: ("commands", ["cli", "runner", "chaos", "abuse", "newcomer", "promql_check", "seeding"]),  # what ./perflab and CI run
 }
 DYNAMIC = {"__import__", "import_module"}  # importing a module by a name in a string hides it from this check
 

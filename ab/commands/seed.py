@@ -1,11 +1,12 @@
-"""./perflab seed wallet|route|coldstart [...]: a data set, idempotent. ab/seeding.py when it is there (its
-main(argv) takes exactly these arguments), else scripts/seed-<kind>.sh."""
+"""./perflab seed wallet|route|coldstart [...]: a data set, idempotent (ab/seeding.py's main(argv) takes exactly
+these arguments)."""
 import os
 import subprocess
 import sys
 
 import appctl
 import labenv
+import seeding
 from labenv import ROOT
 
 SYNOPSIS = "seed wallet|route|coldstart [--db NAME] [--index unique|non-unique] [ensure|load|reset|verify|check|status]"
@@ -17,22 +18,11 @@ KINDS = ("coldstart", "route", "wallet")
 DEFAULTS = (["wallet"], ["route"], ["route", "--univs", "11,12", "--routes", "500"])
 
 
-def seeding():
-    """ab/seeding.py, or None before it exists."""
-    if not (ROOT / "ab" / "seeding.py").exists():
-        return None
-    import seeding as module
-    return module
-
-
 def data_set(argv, env=None, indent=""):
     """One data-set command (`wallet --db perflab ensure`) in a process of its own, for ./perflab up, status and aot
     build, its output indented by `indent`; a failure stops the caller with the same exit code."""
-    if seeding():
-        command = [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(ROOT / 'ab')!r}); import seeding; "
-                                         "sys.exit(seeding.main(sys.argv[1:]))", *argv]
-    else:
-        command = ["bash", ROOT / "scripts" / f"seed-{argv[0]}.sh", *argv[1:]]
+    command = [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(ROOT / 'ab')!r}); import seeding; "
+                                     "sys.exit(seeding.main(sys.argv[1:]))", *argv]
     if not indent:
         return labenv.run(command, env=env)
     sys.stdout.flush()
@@ -49,9 +39,4 @@ def main(argv):
         labenv.die(f"usage: ./perflab seed <name>; available: {' '.join(KINDS)} ")
     labenv.ensure_secrets()  # the wallet seeder keys PIN hashes with the app's hash secret
     os.environ.update(PERFLAB_ROOT=str(ROOT), APP_URL=appctl.url(), PERFLAB_BIN=labenv.native_bin())
-    module = seeding()
-    if module:
-        return module.main(argv)
-    sys.stdout.flush()
-    script = ROOT / "scripts" / f"seed-{kind}.sh"
-    os.execvp("bash", ["bash", str(script), *argv[1:]])
+    return seeding.main(argv)

@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <pre>
  * WALLET_BENCH_DB=perflab_wallet_after WALLET_BENCH_THREADS=5 WALLET_BENCH_SECONDS=30 \
  *   ./mvnw -B test -Dtest=JdbcCeilingBench -Dsurefire.failIfNoSpecifiedTests=false
- * scripts/seed-wallet.sh --db perflab_wallet_after reset     # it writes real transfers
+ * ./perflab seed wallet --db perflab_wallet_after reset     # it writes real transfers
  * </pre>
  */
 class JdbcCeilingBench {

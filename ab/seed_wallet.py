@@ -1,0 +1,426 @@
+"""The wallet data set of seed 004: 100,000 members and wallets, 1,000,000 history rows, 2,000,000 ledger rows.
+
+  ./perflab seed wallet [--db NAME] [--index unique|non-unique] [--redis-db N] [--members N] [--transfers N]
+                        [ensure|load|reset|verify|check|status]
+
+  ensure (default) cheap check (the seed's last rows are there); if not: create and migrate the database when
+         needed (the app in migrate-only mode), then load. What ./perflab up runs; seconds when loaded.
+  load   replace the wallet data with the seed: generate TSV files (deterministic, cached under
+         $WALLET_SEED_DIR) and LOAD DATA LOCAL INFILE them; re-running gives the same state (about 40 s)
+  reset  between runs, in seconds: delete what transfers added (history and ledger rows past the seed, every
+         idempotency record, members and wallets past the seed's), put balances and phones back, and delete every
+         wallet Redis key (wallet:* in Redis db --redis-db) the reset made wrong. A phone cache entry that maps a
+         seed phone to its own seed member is right again after the reset and stays, so wallet-after's cache is
+         as warm in every run as it is in service (the seed's phones change rarely); anything else goes: phones
+         a run changed, members a run created, the ledger codes
+  verify exit 0 only when the seed's members are there, money is conserved, no balance is negative and the
+         ledger balances
+  check  print counts and the invariants: sum of balances, no negative balance, debits = credits
+  status one line: loaded or not (the cheap check); ./perflab status prints it
+
+--db: the database (default PERFLAB_DB_NAME, perflab). --index: the wallet.member_id index a NEW database gets
+(the Flyway placeholder wallet_member_index, perflab.wallet.index); default: the active profile's
+(SPRING_PROFILES_ACTIVE), else non-unique. A database keeps the index it was first migrated with; asking for
+the other one is an error. --redis-db: where the app under test caches (default WALLET_REDIS_DB, else
+PERFLAB_REDIS_DB, else 0). --members and --transfers: a smaller data set of the same shape (tests; default
+100000 and 500000, two history rows and four ledger rows a transfer).
+"""
+import itertools
+import os
+import pathlib
+import shutil
+import subprocess
+import tempfile
+import time
+
+import labsecrets
+import seedlib
+
+MEMBERS, TRANSFERS = 100_000, 500_000
+PIN = "1234"  # every seed wallet's PIN
+USAGE = ("usage: ./perflab seed wallet [--db NAME] [--index unique|non-unique] [--redis-db N] [--members N] "
+         "[--transfers N] [ensure|load|reset|verify|check|status]")
+OPTIONS = {"--db": "--db needs a name", "--index": "--index needs unique or non-unique",
+           "--redis-db": "--redis-db needs a number", "--members": "--members needs a number",
+           "--transfers": "--transfers needs a number"}
+PART_ROWS = 500_000  # LOAD DATA in parts of this many rows, one progress line each
+
+
+# ---- the seed files ----
+
+BANK_ASSET, BANK_PAYABLE = 1, 2  # ids from V3__wallet.sql
+EPOCH = 1767225600  # 2026-01-01T00:00:00Z
+
+
+def generate(out, members=MEMBERS, transfers=TRANSFERS):
+    """Writes the seed as tab-separated files for LOAD DATA LOCAL INFILE in `out`. Deterministic: the same
+    arguments give the same bytes. members: login user{n}, phone 010 + n in 8 digits, balance 1,000,000.00;
+    transfers: two history rows and four ledger rows each."""
+    os.makedirs(out, exist_ok=True)
+    started = time.time()
+
+    def progress(what):
+        print(f"  generated {what} ({time.time() - started:.1f}s)", flush=True)
+
+    def money(cents):
+        return f"{cents // 100}.{cents % 100:02d}"
+
+    with open(os.path.join(out, "member.tsv"), "w") as f:
+        f.writelines(f"{n}\tuser{n}\tUser {n}\t010{n:08d}\n" for n in range(1, members + 1))
+    with open(os.path.join(out, "wallet.tsv"), "w") as f:
+        f.writelines(f"{n}\t{n}\t1000000.00\n" for n in range(1, members + 1))
+    progress(f"{members} members and wallets")
+
+    with open(os.path.join(out, "history.tsv"), "w") as history, open(os.path.join(out, "ledger.tsv"), "w") as ledger:
+        hist, led = [], []
+        for t in range(1, transfers + 1):
+            sender = (t * 7919) % members + 1
+            receiver = (sender - 1 + 1 + (t * 104729) % (members - 1)) % members + 1
+            cents = 100_000 + (t * 31337) % 9_900_000  # 1,000.00 .. 99,999.99
+            amount = money(cents)
+            s_before = 100_000_000 + (t * 7) % 50_000_000
+            r_before = 100_000_000 + (t * 13) % 50_000_000
+            group = f"00000000-0000-4000-8000-{t:012d}"
+            ts = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(EPOCH + t * 30))
+            hist.append(f"{2 * t - 1}\t{group}\t{sender}\t{sender}\tTRANSFER_OUT\t{amount}\t{money(s_before)}"
+                        f"\t{money(s_before - cents)}\t{receiver}\tUser {receiver}\tSUCCESS\t{ts}\n")
+            hist.append(f"{2 * t}\t{group}\t{receiver}\t{receiver}\tTRANSFER_IN\t{amount}\t{money(r_before)}"
+                        f"\t{money(r_before + cents)}\t{sender}\tUser {sender}\tSUCCESS\t{ts}\n")
+            base = 4 * (t - 1)
+            led.append(f"{base + 1}\t{group}\t{sender}\t{BANK_PAYABLE}\t{amount}\t0.00\t{ts}\n")
+            led.append(f"{base + 2}\t{group}\t{sender}\t{BANK_ASSET}\t0.00\t{amount}\t{ts}\n")
+            led.append(f"{base + 3}\t{group}\t{receiver}\t{BANK_ASSET}\t{amount}\t0.00\t{ts}\n")
+            led.append(f"{base + 4}\t{group}\t{receiver}\t{BANK_PAYABLE}\t0.00\t{amount}\t{ts}\n")
+            if t % 50_000 == 0:
+                history.writelines(hist)
+                ledger.writelines(led)
+                hist, led = [], []
+                progress(f"{t} of {transfers} transfers")
+        history.writelines(hist)
+        ledger.writelines(led)
+    progress(f"{2 * transfers} history rows and {4 * transfers} ledger rows")
+
+
+# ---- the keyed PIN hashes ----
+
+def pin_sql():
+    """scripts/seed/pin_hash_sql.py, the one SQL formula of the keyed PIN hash (shared with ab/labsecrets.py)."""
+    return labsecrets.seeder_sql()
+
+
+def hash_key():
+    """The app's hash secret as bytes (PERFLAB_SECURITY_HASH_SECRET, else the checkout's secrets file, which
+    stack/secrets.sh writes once); stops with pin_hash_sql.py's message when there is none."""
+    made = subprocess.run(["bash", str(seedlib.ROOT / "stack" / "secrets.sh")])
+    if made.returncode:
+        raise seedlib.Exit(made.returncode)
+    return pin_sql().hash_secret()
+
+
+def pin_expression(key):
+    """The SQL of each wallet's keyed PIN hash, for its member_id column."""
+    return pin_sql().expression("member_id", PIN, key)
+
+
+def fingerprint(key):
+    """What perflab_meta's pin_key records of the key: the first 16 hex digits of member 0's PIN hash."""
+    return labsecrets.pin_hash(key.decode(), 0, PIN)[:16]
+
+
+def rekey_sql(key, members):
+    """Writes the wallets' PIN hashes again with `key` and records its fingerprint."""
+    mark = fingerprint(key)
+    return (f"UPDATE wallet SET pin_hash = {pin_expression(key)} WHERE id <= {members};\n"
+            f"      INSERT INTO perflab_meta (name, value) VALUES ('pin_key', '{mark}')\n"
+            f"      ON DUPLICATE KEY UPDATE value = '{mark}';")
+
+
+# ---- SQL ----
+
+def present_sql(members, transfers):
+    """The cheap check: primary-key lookups of the seed's last member, wallet, history row and ledger row (4)."""
+    return (f"SELECT (SELECT COUNT(*) FROM member WHERE id = {members}) + (SELECT COUNT(*) FROM wallet WHERE id = {members})\n"
+            f"    + (SELECT COUNT(*) FROM wallet_transaction WHERE id = {2 * transfers})"
+            f" + (SELECT COUNT(*) FROM ledger_entry WHERE id = {4 * transfers})")
+
+
+INDEX_SQL = ("SELECT IF(MIN(non_unique) = 0, 'unique', 'non-unique') FROM information_schema.statistics\n"
+             "    WHERE table_schema = DATABASE() AND table_name = 'wallet' AND column_name = 'member_id'")
+
+TRUNCATE_SQL = ("SET foreign_key_checks = 0;\n"
+                "    TRUNCATE idempotency_key; TRUNCATE ledger_entry; TRUNCATE wallet_transaction; TRUNCATE wallet; "
+                "TRUNCATE member;")
+
+HISTORY = ("wallet_transaction (id, group_id, wallet_id, member_id, type, amount,\n"
+           "    balance_before, balance_after, counterparty_member_id, counterparty_name, status, created_at)")
+LEDGER = "ledger_entry (id, group_id, wallet_id, ledger_code_id, debit, credit, created_at)"
+
+
+def members_sql(seed_dir, pin_hash):
+    """Members carry the stub's studentId (S-<login id>), which login keys them on; wallets the keyed PIN hash."""
+    return ("SET foreign_key_checks = 0; SET unique_checks = 0;\n"
+            f"    LOAD DATA LOCAL INFILE {seedlib.sql_string(pathlib.Path(seed_dir) / 'member.tsv')} "
+            "INTO TABLE member (id, login_id, name, phone)\n"
+            "      SET student_id = CONCAT('S-', login_id);\n"
+            f"    LOAD DATA LOCAL INFILE {seedlib.sql_string(pathlib.Path(seed_dir) / 'wallet.tsv')} "
+            "INTO TABLE wallet (id, member_id, balance)\n"
+            f"      SET pin_hash = {pin_hash};")
+
+
+def part_sql(part, target):
+    return (f"SET foreign_key_checks = 0; SET unique_checks = 0; LOAD DATA LOCAL INFILE {seedlib.sql_string(part)} "
+            f"INTO TABLE {target};")
+
+
+def reset_sql(members, transfers):
+    """Deletes what the runs added and puts balances and phones back."""
+    return (f"DELETE FROM ledger_entry WHERE id > {4 * transfers};\n"
+            f"    DELETE FROM wallet_transaction WHERE id > {2 * transfers};\n"
+            "    DELETE FROM idempotency_key;\n"
+            f"    DELETE FROM wallet WHERE id > {members} OR member_id > {members};\n"
+            f"    DELETE FROM member WHERE id > {members};\n"
+            "    UPDATE wallet SET balance = 1000000.00 WHERE balance <> 1000000.00;\n\n"
+            "    UPDATE member SET phone = CONCAT('010', LPAD(id, 8, '0'))\n"
+            "      WHERE phone IS NULL OR phone <> CONCAT('010', LPAD(id, 8, '0'));")
+
+
+CHECK_SQL = """SELECT (SELECT COUNT(*) FROM member) AS members, (SELECT COUNT(*) FROM wallet) AS wallets,
+      (SELECT COUNT(*) FROM wallet_transaction) AS history, (SELECT COUNT(*) FROM ledger_entry) AS ledger,
+      (SELECT COUNT(*) FROM idempotency_key) AS idempotency_keys;
+    SELECT SUM(balance) AS sum_of_balances, MIN(balance) AS min_balance, COUNT(*) * 1000000.00 AS expected_sum FROM wallet;
+    SELECT SUM(debit) AS debits, SUM(credit) AS credits, SUM(debit) = SUM(credit) AS balanced FROM ledger_entry;"""
+
+# verify: every wallet started at 1,000,000.00 and transfers only move money
+VERIFY_SQL = """SELECT COUNT(*), COALESCE(SUM(balance) = COUNT(*) * 1000000.00, 0), COALESCE(MIN(balance) >= 0, 0),
+      (SELECT COALESCE(SUM(debit), 0) = COALESCE(SUM(credit), 0) FROM ledger_entry) FROM wallet"""
+
+
+def verdict(row, members):
+    """verify's line and whether it passes, from VERIFY_SQL's row (tab-separated)."""
+    wallets, conserved, non_negative, balanced = (row.split() + ["", "", "", ""])[:4]
+    line = f"wallets {wallets}, money conserved {conserved}, no negative balance {non_negative}, ledger balanced {balanced}"
+    return line, wallets.isdigit() and int(wallets) >= members and (conserved, non_negative, balanced) == ("1", "1", "1")
+
+
+# ---- Redis ----
+
+# The seed gives member N the phone 010 followed by N in 8 digits and the reset puts every phone back, so an entry
+# wallet:member-by-phone::010NNNNNNNN whose value is member N (N within the seed) is right again; names never change.
+# One Lua script, so the check and the delete happen inside Redis.
+PRUNE_LUA = '''
+local members, cursor, kept, deleted = tonumber(ARGV[1]), "0", 0, 0
+repeat
+  local page = redis.call("SCAN", cursor, "MATCH", "wallet:*", "COUNT", 1000)
+  cursor = page[1]
+  for _, key in ipairs(page[2]) do
+    local digits = string.match(key, "^wallet:member%-by%-phone::010(%d%d%d%d%d%d%d%d)$")
+    local id = digits and tonumber(digits)
+    local value = id and redis.call("GET", key)
+    local cached = value and tonumber(string.match(value, "\\"id\\"%s*:%s*(%d+)"))
+    if id and id >= 1 and id <= members and cached == id then
+      kept = kept + 1
+    else
+      redis.call("DEL", key)
+      deleted = deleted + 1
+    end
+  end
+until cursor == "0"
+return {kept, deleted}'''
+
+
+class Redis:
+    """redis-cli on the app's Redis db (--redis-db); REDISCLI_AUTH, when set, is its password."""
+
+    def __init__(self, lab, db):
+        self.lab, self.db = lab, db
+
+    def reachable(self):
+        """Whether the wallet's Redis keys can be touched; says why not."""
+        if not shutil.which("redis-cli"):
+            self.lab.say(f"redis-cli not found: delete the wallet:* keys in Redis db {self.db} yourself")
+        elif not seedlib.service_up("redis"):
+            self.lab.say(f"Redis is not running on {seedlib.service_address('redis')}: no cached wallet keys to delete")
+        else:
+            return True
+        return False
+
+    def cli(self, *args):
+        done = subprocess.run(["redis-cli", "-h", seedlib.env("PERFLAB_REDIS_HOST", "127.0.0.1"),
+                               "-p", seedlib.env("PERFLAB_REDIS_PORT", "6379"), "-n", str(self.db), *args],
+                              stdout=subprocess.PIPE, text=True)
+        if done.returncode:
+            raise seedlib.Exit(done.returncode)
+        return done.stdout
+
+    def delete(self, pattern):
+        """Deletes the keys that match, 500 a command; returns how many there were."""
+        keys = self.cli("--scan", "--pattern", pattern).splitlines()
+        for start in range(0, len(keys), 500):
+            self.cli("DEL", *keys[start:start + 500])
+        return len(keys)
+
+
+# ---- the actions ----
+
+class Wallet:
+    def __init__(self, lab, index, redis_db, members, transfers, seed_dir):
+        self.lab, self.index, self.members, self.transfers = lab, index, members, transfers
+        self.redis = Redis(lab, redis_db)
+        self.seed_dir = seed_dir  # as given: the progress lines name it so
+
+    def present(self):
+        return self.lab.value(present_sql(self.members, self.transfers)) == "4"
+
+    def index_of(self):
+        """The index of wallet.member_id: unique, non-unique, or '' before the wallet migration."""
+        index = self.lab.value(INDEX_SQL)
+        return "" if index == "NULL" else index
+
+    def require_schema(self):
+        lab = self.lab
+        lab.ensure_migrated(self.index)
+        index = self.index_of()
+        if self.index and index != self.index:
+            seedlib.fail(f"perflab: database {lab.db} was migrated with the {index} wallet.member_id index, not "
+                         f"{self.index}; use another --db, or drop it (DROP DATABASE {lab.db}) and seed again")
+        lab.say(f"database {lab.db}, wallet.member_id index: {index}")
+
+    def ensure(self):
+        lab = self.lab
+        if lab.schema_current() and self.present():
+            if self.index and self.index_of() != self.index:
+                self.require_schema()
+            self.keyed_pins()
+            lab.say(f"wallet data set: in place in {lab.db}")
+            return
+        lab.say(f"wallet data set: not in {lab.db}; loading it (once)")
+        self.load()
+
+    def load(self):
+        lab, seed_dir = self.lab, pathlib.Path(self.seed_dir)
+        self.require_schema()
+        done = seed_dir / f".done-{self.members}-{self.transfers}"
+        if not done.is_file():
+            lab.say(f"[1/5] generating the seed files in {self.seed_dir} (python3, once)")
+            for old in seed_dir.glob(".done-*"):
+                old.unlink()
+            generate(seed_dir, self.members, self.transfers)
+            done.touch()
+        else:
+            lab.say(f"[1/5] reusing the seed files in {self.seed_dir}")
+        lab.say("[2/5] emptying the wallet tables")
+        lab.sql("-e", TRUNCATE_SQL)
+        lab.say(f"[3/5] loading {self.members} members and wallets")
+        key = hash_key()
+        lab.sql("-e", members_sql(seed_dir, pin_expression(key)))
+        lab.say(f"[4/5] loading {2 * self.transfers} history rows")
+        self.load_in_parts(seed_dir / "history.tsv", HISTORY)
+        lab.say(f"[5/5] loading {4 * self.transfers} ledger rows")
+        self.load_in_parts(seed_dir / "ledger.tsv", LEDGER)
+        lab.sql("-e", "ANALYZE TABLE member, wallet, wallet_transaction, ledger_entry", output=False)
+        self.keyed_pins(key)
+        self.clear_redis()
+        lab.say(f"wallet data set loaded into {lab.db}")
+
+    def load_in_parts(self, path, target):
+        total = seedlib.count_lines(path)
+        loaded = 0
+        with tempfile.TemporaryDirectory() as parts, open(path, "rb") as rows:
+            for number in itertools.count():
+                chunk = list(itertools.islice(rows, PART_ROWS))
+                if not chunk:
+                    break
+                part = pathlib.Path(parts) / f"part-{number:02d}"
+                part.write_bytes(b"".join(chunk))
+                self.lab.sql("-e", part_sql(part, target))
+                part.unlink()
+                loaded += len(chunk)
+                self.lab.say(f"      {loaded} of {total} rows")
+
+    def keyed_pins(self, key=None):
+        """The seed's PIN hashes are keyed with this checkout's hash secret (stack/secrets.sh). A data set loaded by
+        another checkout, or before the secret changed, gets its hashes written again (the seed's PIN is 1234 for
+        every wallet): one UPDATE of the seed's wallets, recorded as a fingerprint of the key in perflab_meta."""
+        key = key or hash_key()
+        if self.lab.value("SELECT value FROM perflab_meta WHERE name = 'pin_key'") != fingerprint(key):
+            self.lab.say("keying the wallets' PIN hashes with this checkout's hash secret")
+            self.lab.sql("-e", rekey_sql(key, self.members))
+
+    def clear_redis(self):
+        if self.redis.reachable():
+            deleted = self.redis.delete("wallet:*")
+            self.lab.say(f"deleted {deleted} wallet:* keys in Redis db {self.redis.db}")
+
+    def prune_redis(self):
+        """After a reset: delete the wallet:* keys that no longer hold, keep the rest (PRUNE_LUA), and the PIN and
+        login guards' counts (guess:*): a reset starts every member with no wrong guesses."""
+        if not self.redis.reachable():
+            return
+        self.redis.delete("guess:*")
+        counts = self.redis.cli("EVAL", PRUNE_LUA, "0", str(self.members)).split() + ["?", "?"]
+        self.lab.say(f"Redis db {self.redis.db}: kept {counts[0]} phone cache entries the reset left right, "
+                     f"deleted {counts[1]} wallet:* keys")
+
+    def reset(self):
+        self.require_schema()
+        self.lab.say("deleting what the runs added")
+        self.lab.sql("-e", reset_sql(self.members, self.transfers))
+        self.prune_redis()
+        self.keyed_pins()
+        self.lab.say("reset")
+        self.check()
+
+    def check(self):
+        self.lab.sql("-t", "-e", CHECK_SQL)
+
+    def verify(self):
+        line, passed = verdict(self.lab.rows(VERIFY_SQL), self.members)
+        print(line, flush=True)
+        return 0 if passed else 1
+
+    def status(self):
+        lab = self.lab
+        size = "" if (self.members, self.transfers) == (MEMBERS, TRANSFERS) else \
+            f" --members {self.members} --transfers {self.transfers}"
+        if self.present():
+            print(f"wallet: loaded in {lab.db} ({self.members} members, index {self.index_of()})", flush=True)
+        else:
+            print(f"wallet: not loaded in {lab.db} (./perflab seed wallet --db {lab.db}{size})", flush=True)
+
+    def quietly(self, step):
+        """`step` with its progress lines and the migration's output silenced (check and verify)."""
+        self.lab.quiet = True
+        try:
+            step()
+        finally:
+            self.lab.quiet = False
+
+
+def number(values, option, default):
+    text = values.get(option)
+    if text is None:
+        return default
+    if not text.isdigit() or int(text) < (2 if option == "--members" else 0):
+        seedlib.fail(f"perflab: {option} must be a number{' of at least 2' if option == '--members' else ''}, "
+                     f"not '{text}'", 2)
+    return int(text)
+
+
+def main(argv):
+    """`./perflab seed wallet ...`: returns the exit code (raises seedlib.Exit when it stops early)."""
+    values, action, _ = seedlib.parse(argv, OPTIONS, USAGE)
+    index = values.get("--index", "")
+    if index not in ("", "unique", "non-unique"):
+        seedlib.fail(f"perflab: --index must be unique or non-unique, not '{index}'", 2)
+    members, transfers = number(values, "--members", MEMBERS), number(values, "--transfers", TRANSFERS)
+    redis_db = values.get("--redis-db", seedlib.env("WALLET_REDIS_DB", seedlib.env("PERFLAB_REDIS_DB", "0")))
+    seedlib.load_env()
+    lab = seedlib.Lab(values.get("--db") or seedlib.env("PERFLAB_DB_NAME", "perflab"))
+    seed_dir = seedlib.env("WALLET_SEED_DIR", os.path.join(seedlib.env("TMPDIR", "/tmp"), "perflab-wallet-seed"))
+    wallet = Wallet(lab, index, redis_db, members, transfers, seed_dir)
+    seedlib.require_services("mariadb")
+    if action in ("check", "verify"):
+        wallet.quietly(wallet.require_schema)
+    return {"ensure": wallet.ensure, "load": wallet.load, "reset": wallet.reset, "check": wallet.check,
+            "verify": wallet.verify, "status": wallet.status}[action]() or 0
+

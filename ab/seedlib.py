@@ -1,0 +1,177 @@
+"""What the data sets' loaders (ab/seed_wallet.py, ab/seed_route.py; ab/seeding.py dispatches to them) share:
+the command line, the MariaDB client, progress lines timed from the start, Flyway's state and the migrate-only
+run of the app (./perflab migrate); .env and the services come from ab/labenv.py. Python standard library only
+(the mariadb and redis-cli clients do the talking)."""
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import time
+
+import labenv
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+ACTIONS = ("ensure", "load", "reset", "check", "verify", "status")
+
+
+class Exit(Exception):
+    """Stops a seeder with an exit code; whatever explains it has been printed already."""
+
+    def __init__(self, code):
+        super().__init__(code)
+        self.code = code
+
+
+def fail(message, code=1):
+    print(message, file=sys.stderr, flush=True)
+    raise Exit(code)
+
+
+def env(name, default):
+    """A variable as the shell's ${NAME:-default} reads it: empty counts as unset."""
+    return os.environ.get(name) or default
+
+
+# .env and the services: the lab's one reader of each (ab/labenv.py)
+load_env = labenv.load_env
+service_up = labenv.service_up
+require_services = labenv.require_services
+
+
+def service_address(service):
+    """host:port, as the seeders' messages print it."""
+    return "%s:%s" % labenv.service_address(service)
+
+
+# ---- arguments ----
+
+def parse(argv, options, usage, bare=None, forward=()):
+    """The seeders' command line: `options` maps each option (--db) to the message when its value is missing;
+    --name=value works too; an action word sets the action (the last one wins); `bare(arg, values)` may claim any
+    other argument. The options in `forward` are kept as given, in order, for another seeder. Returns
+    ({option: value}, action, [forwarded arguments]); anything else prints `usage` and stops with 2."""
+    values, action, forwarded, rest = {}, "ensure", [], list(argv)
+    while rest:
+        arg = rest.pop(0)
+        name, eq, inline = arg.partition("=")
+        if arg in options:
+            if not rest or not rest[0]:
+                fail(f"perflab: {options[arg]}")
+            if arg in forward:
+                forwarded += [arg, rest.pop(0)]
+            else:
+                values[arg] = rest.pop(0)
+        elif eq and name in options:
+            if name in forward:
+                forwarded.append(arg)
+            else:
+                values[name] = inline
+        elif arg in ACTIONS:
+            action = arg
+        elif not (bare and bare(arg, values)):
+            fail(usage, 2)
+    return values, action, forwarded
+
+
+# ---- the database ----
+
+class Lab:
+    """One seeder's run against database `db`: its progress lines (timed from its start, quiet when another
+    command's output is not wanted), the MariaDB client and Flyway's state."""
+
+    def __init__(self, db):
+        self.db = db
+        self.started = time.monotonic()
+        self.quiet = False
+
+    def say(self, text):
+        if not self.quiet:
+            elapsed = int((time.monotonic() - self.started) * 1000) / 1000
+            print(f"[{elapsed:6.1f}s] {text}", flush=True)
+
+    @staticmethod
+    def client(*args, **run):
+        """The mariadb client on the stack's server (LOAD DATA LOCAL INFILE allowed)."""
+        sys.stdout.flush()
+        argv = ["mariadb", "--local-infile=1", f"-h{env('PERFLAB_DB_HOST', '127.0.0.1')}",
+                f"-P{env('PERFLAB_DB_PORT', '3306')}", f"-u{env('PERFLAB_DB_USER', 'perflab')}",
+                f"-p{env('PERFLAB_DB_PASSWORD', 'perflab')}", *args]
+        return subprocess.run(argv, text=True, **run)
+
+    def sql(self, *args, script=None, output=True):
+        """Runs the client on the database (its output shown unless output=False); stops when it fails."""
+        done = self.client(self.db, *args, input=script, stdout=None if output and not self.quiet else subprocess.DEVNULL)
+        if done.returncode:
+            raise Exit(done.returncode)
+
+    def rows(self, query):
+        """The query's rows as text (-N: no header); stops when it fails."""
+        done = self.client(self.db, "-N", "-e", query, stdout=subprocess.PIPE)
+        if done.returncode:
+            raise Exit(done.returncode)
+        return done.stdout.rstrip("\n")
+
+    def value(self, query):
+        """One value from the database, or '' when the query fails (no database, no table)."""
+        done = self.client(self.db, "-N", "-B", "-e", query, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        return done.stdout.rstrip("\n") if done.returncode == 0 else ""
+
+    def database_exists(self):
+        done = self.client("-N", "-B", "-e",
+                           f"SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = '{self.db}'",
+                           stdout=subprocess.PIPE)
+        return done.stdout.rstrip("\n") == "1"
+
+    def pending_migrations(self):
+        """The versions in db/migrations that Flyway has not applied (V3_1__x.sql is 3.1), in file name order."""
+        applied = self.value("SELECT GROUP_CONCAT(version SEPARATOR ' ') FROM flyway_schema_history WHERE success = 1")
+        return [version for version in map(migration_version, sorted((ROOT / "db" / "migrations").glob("V*__*.sql")))
+                if version not in applied.split(" ")]
+
+    def ensure_migrated(self, index=""):
+        """Migrates the database when it misses a migration (the app in migrate-only mode: ./perflab migrate).
+        `index` (unique | non-unique) is the wallet's index for a new database; empty: the active profile's."""
+        pending = "".join(f"{version} " for version in self.pending_migrations()) if self.database_exists() else "all"
+        if not pending:
+            return
+        self.say(f"database {self.db}: migrations pending ({pending}); migrating")
+        sys.stdout.flush()
+        done = subprocess.run([str(ROOT / "perflab"), "migrate", "--db", self.db, *(["--index", index] if index else [])],
+                              stdout=subprocess.DEVNULL if self.quiet else None)
+        if done.returncode:
+            raise Exit(done.returncode)
+
+    def schema_current(self):
+        """The database is there with every migration applied (the first half of each cheap check)."""
+        return self.database_exists() and not self.pending_migrations()
+
+
+def migration_version(path):
+    return pathlib.Path(path).name[1:].split("__", 1)[0].replace("_", ".")
+
+
+def sql_string(text):
+    """A MariaDB string literal (file names in LOAD DATA)."""
+    return "'" + str(text).replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def count_lines(path):
+    with open(path, "rb") as f:
+        return sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
+
+
+def run(seeder, argv):
+    """One seeder's exit code: 0, the code it stopped with, or 1 with the message of a SystemExit."""
+    try:
+        return seeder(argv) or 0
+    except Exit as stop:
+        return stop.code
+    except SystemExit as stop:
+        if isinstance(stop.code, str):
+            print(stop.code, file=sys.stderr, flush=True)
+            return 1
+        return stop.code or 0
+    finally:
+        sys.stdout.flush()
+
