@@ -58,17 +58,17 @@ from decimal import Decimal
 from pathlib import Path
 
 import appctl
+import labenv
 import labsecrets
 import lb
+import network
 
 ROOT = Path(__file__).resolve().parent.parent
 START_BALANCE = Decimal("1000.00")
 PIN = "1234"
 
 
-def env(name, default):
-    value = os.environ.get(name, "")
-    return value if value else default
+env = labenv.env
 
 
 def log(message, suite="chaos"):
@@ -81,9 +81,9 @@ class Stack:
     """MariaDB, Redis and Toxiproxy of the (native) stack, at the ports the environment gives."""
 
     def __init__(self):
-        self.db_port = int(env("PERFLAB_DB_PORT", "3306"))
-        self.redis_port = int(env("PERFLAB_REDIS_PORT", "6379"))
-        self.toxiproxy = f"127.0.0.1:{env('PERFLAB_TOXIPROXY_PORT', '8474')}"
+        self.db_port = int(labenv.service_address("mariadb")[1])
+        self.redis_port = int(labenv.service_address("redis")[1])
+        self.toxiproxy = network.Toxiproxy({"PERFLAB_TOXIPROXY_PORT": labenv.service_address("toxiproxy")[1]})
         self.db_user = env("PERFLAB_DB_USER", "perflab")
         self.db_password = env("PERFLAB_DB_PASSWORD", "perflab")
         self.db_proxy_port = int(env("PERFLAB_CHAOS_DB_PROXY_PORT", "23306"))
@@ -104,19 +104,8 @@ class Stack:
             raise RuntimeError(f"stack/native.sh {action} {service}: {done.stderr.strip() or done.stdout.strip()}")
 
     def toxi(self, method, path, body=None):
-        connection = http.client.HTTPConnection(self.toxiproxy, timeout=10)
-        try:
-            connection.request(method, path, body=None if body is None else json.dumps(body),
-                               headers={"Content-Type": "application/json"})
-            answer = connection.getresponse()
-            text = answer.read().decode()
-            if answer.status >= 400 and not (method == "DELETE" and answer.status == 404):
-                raise RuntimeError(f"Toxiproxy {method} {path}: {answer.status} {text}")
-            return text
-        except OSError as e:
-            raise RuntimeError(f"Toxiproxy is not reachable at {self.toxiproxy}: {e} (./perflab stack up)") from e
-        finally:
-            connection.close()
+        """A Toxiproxy API call through the runner's client (ab/network.py); a DELETE of what is gone is no error."""
+        return self.toxiproxy.call(method, path, body).decode()
 
     def create_proxies(self):
         for name, listen, upstream in (("chaos-mariadb", self.db_proxy_port, self.db_port),

@@ -30,6 +30,11 @@ def say(message=""):
 
 # ---- .env ----
 
+def env(name, default):
+    """A variable as the shell's ${NAME:-default} reads it: empty counts as unset."""
+    return os.environ.get(name) or default
+
+
 def read_env(path):
     """The KEY=value lines of an .env file as a dict (comments and other lines skipped, values taken as written)."""
     values = {}

@@ -28,9 +28,7 @@ def fail(message, code=1):
     raise Exit(code)
 
 
-def env(name, default):
-    """A variable as the shell's ${NAME:-default} reads it: empty counts as unset."""
-    return os.environ.get(name) or default
+env = labenv.env
 
 
 # .env and the services: the lab's one reader of each (ab/labenv.py)
