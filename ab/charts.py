@@ -20,14 +20,13 @@ Standalone means what GitHub renders as an <img>: xmlns, viewBox, width and heig
 axis labels with units, a legend, font-family sans-serif, no script and no external reference. report.html draws
 its charts with the same functions (rounds_panel, latency_panel, sweep), inline.
 
-The image links of the docs are checked by missing_images() (ab/test_charts.py).
 """
 import html as h
 import math
 import pathlib
-import re
 
 import report
+import words
 
 SVG_NS = "http://www.w3.org/2000/svg"
 COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
@@ -148,7 +147,7 @@ def cross(svg, x, y, colour, size=4):
 
 def tick_text(v):
     """A tick label: 0.5, 1, 2.5, 1,000."""
-    return f"{v:,.0f}" if abs(v) >= 1000 else report.sig(v, 3)
+    return f"{v:,.0f}" if abs(v) >= 1000 else words.sig(v, 3)
 
 
 def nice_step(span, count):
@@ -292,7 +291,7 @@ def ratio_rows(rows, title, subtitle, rounds=False, numbers=True, element_id=Non
         d = r["delta"]
         if finite(d):
             svg.rect(scale(1 - d), y0 + 4, scale(1 + d) - scale(1 - d), step - 8, BAND, cls="band",
-                     tip=f"±δ {report.delta_text(d)}")
+                     tip=f"±δ {words.delta_text(d)}")
     svg.line(scale(1), top, scale(1), bottom, stroke=MUTED, width=1.5, dash="4 3", cls="unity")
     for i, r in enumerate(rows):
         y = top + i * step + step / 2
@@ -304,23 +303,23 @@ def ratio_rows(rows, title, subtitle, rounds=False, numbers=True, element_id=Non
         if rounds:
             for k, x in enumerate(v for v in r.get("round_ratios", []) if finite(v)):
                 svg.circle(scale(x), y + (k % 3 - 1) * 3, 3, COLORS[0], cls="round", opacity="0.55",
-                           tip=f"round {k + 1}: {report.ratio_text(x)}")
+                           tip=f"round {k + 1}: {words.ratio_text(x)}")
         lo, hi = r["interval"]
         if finite(lo) and finite(hi):
             svg.line(scale(lo), y, scale(hi), y, stroke="#333333", width=3, cls="interval",
-                     tip=f"95 % interval {report.ratio_text(lo)}–{report.ratio_text(hi)}")
+                     tip=f"95 % interval {words.ratio_text(lo)}–{words.ratio_text(hi)}")
             for end in (lo, hi):
                 svg.line(scale(end), y - 5, scale(end), y + 5, stroke="#333333", width=1.5)
         if finite(r["ratio"]):
             svg.circle(scale(r["ratio"]), y, 5, colour, cls="ratio", stroke="#ffffff",
-                       tip=f"B/A {report.ratio_text(r['ratio'])}")
+                       tip=f"B/A {words.ratio_text(r['ratio'])}")
         tx = width - right + 10
         note = f'<tspan font-weight="normal" fill="{MUTED}"> · {esc(r["note"])}</tspan>' if r.get("note") else ""
         svg.add(f'<text x="{n(tx)}" y="{n(y - 2 if numbers else y + 4)}" font-size="12" font-weight="bold" '
                 f'fill="{colour}" class="verdict">{esc(r["verdict"])}{note}</text>')
         if numbers:
-            svg.text(tx, y + 12, f"B/A {report.ratio_text(r['ratio'])} ({report.ratio_text(lo)}–{report.ratio_text(hi)})"
-                     + (f", δ {report.delta_text(r['delta'])}" if finite(r.get("delta")) else ""), size=10, fill=MUTED,
+            svg.text(tx, y + 12, f"B/A {words.ratio_text(r['ratio'])} ({words.ratio_text(lo)}–{words.ratio_text(hi)})"
+                     + (f", δ {words.delta_text(r['delta'])}" if finite(r.get("delta")) else ""), size=10, fill=MUTED,
                      cls="numbers")
     x_axis(svg, scale, bottom, top, ratio_axis_title(scale, rows))
     return svg.render()
@@ -348,7 +347,7 @@ def verdict(result):
     rows = primary_rows(result)
     if not rows:
         return None
-    metric = report.label(rows[0]["metric"])
+    metric = words.label(rows[0]["metric"])
     ok, _ = report.headline_parts(result)
     aa = " (A/A: each at δ = its noise floor)" if result.get("calibration") else ""
     return ratio_rows(rows, f"{result['name']}: {'as expected' if ok else 'not as expected'}{aa}",
@@ -359,7 +358,7 @@ def rounds(result):
     rows = [r for r in primary_rows(result) if r["round_ratios"]]
     if not rows:
         return None
-    metric = report.label(rows[0]["metric"])
+    metric = words.label(rows[0]["metric"])
     return ratio_rows(rows, f"{result['name']}: {metric}, B/A round by round",
                       "each dot one round (candidate / baseline of that round); the bar the 95 % interval of all",
                       rounds=True)
@@ -367,7 +366,7 @@ def rounds(result):
 
 def rounds_panel(cell, element_id="rounds-chart"):
     """report.html: per-round B/A of every compared metric of one cell, the interval and the band."""
-    rows = [dict(r, label=report.label(r["metric"]), sublabel=c["candidate"], delta=r.get("delta", cell.get("delta", 0)),
+    rows = [dict(r, label=words.label(r["metric"]), sublabel=c["candidate"], delta=r.get("delta", cell.get("delta", 0)),
                  round_ratios=list(r.get("round_ratios") or []), interval=tuple(r["interval"]))
             for c in cell.get("comparisons", []) for r in c["rows"] if r.get("round_ratios")]
     if not rows:
@@ -452,7 +451,7 @@ def sweep(result, element_id=None):
     numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
     left, right, top, plot_height = 90, WIDTH - 130, 96, 280
     parameter = e["sweep"]["parameter"]
-    metric = report.label(e["primary"]["metric"])
+    metric = words.label(e["primary"]["metric"])
     svg = Svg(WIDTH, top + plot_height + 64, f"{result['name']}: B/A of {metric} across {parameter}", element_id)
     svg.heading(f"{result['name']}: B/A of {metric} across {parameter}",
                 f"candidate / baseline at each value of {parameter}, with the 95 % interval; shaded: ±δ, no difference")
@@ -495,14 +494,14 @@ def sweep(result, element_id=None):
             lo, hi = r["interval"]
             if finite(lo) and finite(hi):
                 svg.line(x, ys(lo), x, ys(hi), stroke="#333333", width=2.5, cls="interval",
-                         tip=f"{c['value']}: 95 % interval {report.ratio_text(lo)}–{report.ratio_text(hi)}")
+                         tip=f"{c['value']}: 95 % interval {words.ratio_text(lo)}–{words.ratio_text(hi)}")
             if finite(r["ratio"]):
                 points.append((x, ys(r["ratio"])))
                 svg.circle(x, ys(r["ratio"]), 5, VERDICT_COLORS.get(r["verdict"], colour), cls="ratio", stroke="#ffffff",
-                           tip=f"{c['value']}: B/A {report.ratio_text(r['ratio'])}, {r['verdict']}")
+                           tip=f"{c['value']}: B/A {words.ratio_text(r['ratio'])}, {r['verdict']}")
             if len(candidates) == 1:
                 svg.text(x + 8, ys(r["ratio"]) - 8 if finite(r["ratio"]) else top + 12,
-                         f"{report.ratio_text(r['ratio'])} {r['verdict']}", size=10,
+                         f"{words.ratio_text(r['ratio'])} {r['verdict']}", size=10,
                          fill=VERDICT_COLORS.get(r["verdict"], INK), cls="verdict")
         if len(points) > 1:
             svg.polyline(points, colour, width=1.5, opacity="0.8")
@@ -513,7 +512,7 @@ def sweep(result, element_id=None):
 
 def rate(v):
     """An arrival rate: 110, 1,460, 12.5."""
-    return f"{v:,.0f}" if float(v).is_integer() else report.sig(v, 3)
+    return f"{v:,.0f}" if float(v).is_integer() else words.sig(v, 3)
 
 
 def capacity(result):
@@ -557,7 +556,7 @@ def capacity(result):
             for s in run.get("steps", []):
                 if s.get("held"):
                     svg.circle(xs(s["rate"]), y, 3.5, VERDICT_COLORS["better"], cls="held",
-                               tip=f"{rate(s['rate'])}/s held: p95 {report.number(s['p95'])} ms")
+                               tip=f"{rate(s['rate'])}/s held: p95 {words.number(s['p95'])} ms")
                 else:
                     cross(svg, xs(s["rate"]), y, VERDICT_COLORS["worse"], size=3.5)
             text = (f"{rate(held)}–{rate(broke)}/s" if finite(broke)
@@ -593,11 +592,11 @@ def strip(result, rows, title, subtitle, axis_title, log=None, zero=False):
         svg.text(16, y + 4, clip(name, 38), size=11, fill=colour)
         for k, v in enumerate(v for v in vs if finite(v)):
             svg.circle(xs(v), y + (k % 3 - 1) * 3, 3.5, colour, cls="run", opacity="0.6",
-                       tip=f"{name}: {report.number(v)}{unit}")
+                       tip=f"{name}: {words.number(v)}{unit}")
         middle = report.median(vs)
         if finite(middle):
-            svg.rect(xs(middle) - 1.5, y - 8, 3, 16, INK, cls="median", tip=f"median {report.number(middle)}{unit}")
-            svg.text(right + 10, y + 4, f"{report.number(middle)}{unit}", size=11, cls="numbers")
+            svg.rect(xs(middle) - 1.5, y - 8, 3, 16, INK, cls="median", tip=f"median {words.number(middle)}{unit}")
+            svg.text(right + 10, y + 4, f"{words.number(middle)}{unit}", size=11, cls="numbers")
     x_axis(svg, xs, bottom, top, axis_title + (", log scale" if xs.log else ""))
     return svg.render()
 
@@ -674,7 +673,7 @@ def first_request(result):
 
 def value_text(v):
     """A bar's value: 456, 64,152, 1.56, 176.3."""
-    return f"{v:,.0f}" if float(v).is_integer() else report.number(v)
+    return f"{v:,.0f}" if float(v).is_integer() else words.number(v)
 
 
 def bar_panel(svg, y0, title, items, unit, series):
@@ -703,7 +702,7 @@ def bar_panel(svg, y0, title, items, unit, series):
             if finite(error):
                 svg.line(xs(value - error), by + 7, xs(value + error), by + 7, stroke=INK, width=1.2, cls="error")
             svg.text(xs(value + (error or 0) if finite(error) else value) + 6, by + 11,
-                     value_text(value) + (f" ± {report.number(error)}" if finite(error) else ""), size=10, fill=MUTED)
+                     value_text(value) + (f" ± {words.number(error)}" if finite(error) else ""), size=10, fill=MUTED)
     return bottom + 56
 
 
@@ -802,33 +801,3 @@ def write(result, folder):
             stale.unlink()
             changed.append(stale)
     return changed
-
-
-# ---------------------------------------------------------------------- image links in the docs
-
-IMAGE = re.compile(r"!\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)|<img\b[^>]*?\bsrc\s*=\s*[\"']([^\"']+)[\"']", re.I)
-
-
-def image_links(path):
-    """[(line number, link, resolved path or None for a URL)] of every image in a Markdown file: ![alt](path) and
-    <img src="path">, resolved against the file's folder."""
-    path = pathlib.Path(path)
-    out = []
-    for number, line in enumerate(path.read_text().splitlines(), 1):
-        for match in IMAGE.finditer(line):
-            link = match.group(1) or match.group(2)
-            if re.match(r"^[a-z][a-z0-9+.-]*:", link, re.I) or link.startswith("//"):
-                out.append((number, link, None))
-                continue
-            target = link.split("#")[0].split("?")[0]
-            out.append((number, link, (path.parent / target).resolve()))
-    return out
-
-
-def missing_images(paths, root=None):
-    """'README.md:12: docs/results/x/verdict.svg' for every image link whose file does not exist."""
-    out = []
-    for path in paths:
-        shown = pathlib.Path(path).relative_to(root) if root else path
-        out += [f"{shown}:{number}: {link}" for number, link, target in image_links(path) if target and not target.is_file()]
-    return out

@@ -4,8 +4,7 @@ import math
 
 import comparison
 import model
-from words import (NAMES, SECONDS, a_to_b, delta_text, duration, fmt, is_seconds, label, nan, number,  # noqa: F401
-                   pct, ratio_text, short, sig)
+from words import a_to_b, delta_text, fmt, label, nan, pct, ratio_text, short
 
 
 def run_line(run):

@@ -2,9 +2,7 @@
 the command line, the MariaDB client, progress lines timed from the start, Flyway's state and the migrate-only
 run of the app (./perflab migrate); .env and the services come from ab/labenv.py. Python standard library only
 (the mariadb and redis-cli clients do the talking)."""
-import os
 import pathlib
-import re
 import subprocess
 import sys
 import time

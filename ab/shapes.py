@@ -10,7 +10,6 @@
 import contextlib
 import json
 import math
-import os
 import pathlib
 import subprocess
 import time

@@ -7,6 +7,7 @@ import comparison
 import experiment as experiments  # the helper experiment() below builds one in memory
 import page
 import report
+import words
 import results
 import runner
 
@@ -70,8 +71,8 @@ def test_views_render_the_tables_the_docs_embed():
 
 
 def test_formatting_of_missing_values():
-    assert report.fmt(math.nan) == "–"
-    assert report.fmt(0.0123, "error_rate") == "1.23%"
+    assert words.fmt(math.nan) == "–"
+    assert words.fmt(0.0123, "error_rate") == "1.23%"
 
 
 def test_an_aa_run_states_its_noise_floor_and_false_positive_rate():
@@ -364,9 +365,9 @@ def test_the_first_line_states_each_profiles_verdict_in_words_and_whether_it_was
     r = result()
     primary = r["cells"][0]["comparisons"][0]["primary"]
     lo, hi = primary["interval"]
-    line = (f"As expected. localhost: better (p95 B/A {report.ratio_text(primary['ratio'])}, 95 % interval "
-            f"{report.ratio_text(lo)}–{report.ratio_text(hi)}), as expected")
-    assert report.ratio_text(primary["ratio"]) == "0.53"
+    line = (f"As expected. localhost: better (p95 B/A {words.ratio_text(primary['ratio'])}, 95 % interval "
+            f"{words.ratio_text(lo)}–{words.ratio_text(hi)}), as expected")
+    assert words.ratio_text(primary["ratio"]) == "0.53"
     assert report.text(r).splitlines()[0] == line
     assert report.markdown(r).splitlines()[2] == "**As expected.**" + line[len("As expected."):]
 
@@ -406,7 +407,7 @@ def test_every_warning_names_its_metric_and_why_it_matters():
     (0.00126, "Redis CPU per transfer (ms)", "0.00126"), (7.5e-05, "", "0.000075"), (0.417, "", "0.417"),
     (5.0, "", "5"), (12.0, "", "12.0"), (64152.0, "", "64,152"), (0.0, "statements", "0")])
 def test_numbers_and_durations_read_as_a_person_expects(value, metric, text):
-    assert report.fmt(value, metric) == text
+    assert words.fmt(value, metric) == text
 
 
 @pytest.mark.parametrize("name", [p.name for p in results.published_folders()])
