@@ -1,10 +1,11 @@
 """What the runner says: one line per run, the verdict table (text, Markdown) and the tables README.md and docs/
 regenerate from published results (views). Pure functions of a result (report.html is ab/page.py's)."""
 import math
+import re
 
 import comparison
 import model
-from words import a_to_b, delta_text, fmt, label, nan, pct, ratio_text, short
+from words import NAMES, a_to_b, delta_text, fmt, label, nan, pct, ratio_text, short
 
 
 def run_line(run):
@@ -277,7 +278,8 @@ def fmt_load(values):
 def view(result, name):
     """A Markdown table for README.md / docs from a published result. Views: verdict, sweep, capacity, aa, runs,
     mechanisms (every declared mechanism, A → B), cold-start, first-request, rows (command experiments), jmh (a JMH
-    run: one row per benchmark and parameter, its score and the bytes it allocates per operation)."""
+    run: one row per benchmark and parameter, its score and the bytes it allocates per operation), writeup (the case
+    study's figures beside perflab's, per stage: writeup_markdown)."""
     if name == "rows":
         return command_markdown_table(result)
     if name == "jmh":
@@ -339,6 +341,8 @@ def view(result, name):
                          f"{observed['verdict']} (δ {100 * c['delta']:.1f} %)"))
         table = md_table(("network", "metric", "noise floor", "false positives", "rate (95% interval)", "A/A B/A (95% interval)",
                           "A/A verdict at the default δ", "A/A verdict at δ = noise floor"), rows)
+    elif name == "writeup":
+        table = writeup_markdown(result)
     elif name in ("cold-start", "first-request", "runs"):
         metrics = [m for m in model.METRICS.get(e["load"]["shape"], []) if m not in ("avg", "p90", "max")]
         rows = []
@@ -353,6 +357,66 @@ def view(result, name):
     again = "" if not r else (f" · {'reproduces' if r['same'] else 'differs from'} the primary verdict published "
                               f"before{controls_clause(r)}")
     return table + f"\n\n<sub>{result['command']} · commit {result['machine'].get('commit')} · {result.get('started')}{again}</sub>\n"
+
+
+SEED_FILE = re.compile(r"^\d{3}_[0-9a-f]+\.txt,\s*")  # a [[writeup]] source's file name: the section is what a reader needs
+
+
+def writeup_figure(key, value, unit, ratio=None, as_written=False):
+    """One figure of a stage: "p95 1,966 ms (×0.052)". A write-up's figure is printed as the write-up wrote it
+    (22.21, never rounded to 22.2: the docs quote no figure the write-up does not contain); perflab's to three
+    significant digits. The ratio is to the first stage's same figure; unit None leaves the unit out."""
+    name = short(key) if key in NAMES else key
+    if key == "error_rate":
+        text = f"{100 * value:g}%" if as_written else fmt(value, key)
+    elif as_written:
+        text = f"{int(value):,}" if float(value).is_integer() else f"{value:,}"
+    else:
+        text = fmt(value)
+    text += f" {unit}" if unit and key != "error_rate" else ""
+    return f"{name} {text}" + ("" if nan(ratio) else f" (×{ratio_text(ratio)})")
+
+
+def writeup_figures(figures, side, first):
+    """A stage's figures on one side ("writeup" or "perflab"), its shared unit said once, at the end:
+    "mean 22.21 (×0.045), p95 103 (×0.052) ms"."""
+    units = {r["unit"] for r in figures if r["metric"] != "error_rate"}
+    shared = units.pop() if len(units) == 1 else None
+    text = ", ".join(writeup_figure(r["metric"], r[side], None if shared else r["unit"],
+                                    None if first else r[f"{side}_ratio"], side == "writeup") for r in figures)
+    return text + (f" {shared}" if shared else "")
+
+
+def writeup_markdown(result):
+    """The write-up beside perflab, per stage, from what each cell stored of its `[[writeup]]` (ab/writeup.py):
+    the stage, the write-up's section (in the head when every stage has the same), its figures and perflab's
+    medians, each later stage with its ratio to the first on both sides; under it, per metric, whether perflab
+    moved the write-up's way."""
+    cells = [c for c in result["cells"] if c.get("writeup")]
+    if not cells:
+        return "No write-up figures in this result: its experiment has no `[[writeup]]`, or it was published before it had."
+    out = []
+    for cell in cells:
+        w = cell["writeup"]
+        stages = {}
+        for r in w["rows"]:
+            stages.setdefault(r["stage"], []).append(r)
+        sections = list(dict.fromkeys(SEED_FILE.sub("", r["source"]) for r in w["rows"]))
+        rows = [(stage, *([] if len(sections) == 1 else [SEED_FILE.sub("", figures[0]["source"])]),
+                 writeup_figures(figures, "writeup", stage == w["baseline_stage"]),
+                 writeup_figures(figures, "perflab", stage == w["baseline_stage"])) for stage, figures in stages.items()]
+        head = ("stage", f"write-up: {sections[0]}") if len(sections) == 1 else ("stage", "section", "write-up")
+        if len(cells) > 1:
+            out.append(f"**{cell_title(cell)}**")
+        out.append(md_table((*head, "perflab (median)"), rows))
+        same = [d["metric"] for d in w.get("directions", []) if d["agrees"]]
+        differ = [f"{d['metric']} (" + "; ".join(f"{s['stage']}: write-up {s['writeup']}, perflab {s['perflab']}"
+                                                for s in d["stages"] if s["writeup"] != s["perflab"]) + ")"
+                  for d in w.get("directions", []) if not d["agrees"]]
+        if same or differ:
+            out.append(f"Against {w['baseline_stage']}, perflab moves the write-up's way in {', '.join(same) or 'no figure'}"
+                       + (f"; not in {', '.join(differ)}" if differ else "") + ".")
+    return "\n\n".join(out)
 
 
 def median(values):

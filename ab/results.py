@@ -133,6 +133,10 @@ def load_published(name):
 
 
 def render_block(name, view):
+    """A results block's body. A block may name an experiment before its first publication: its body then says
+    how to publish it (no figure); a name that is neither published nor an experiment fails, as a typo should."""
+    if not (PUBLISHED / name / "result.json").exists() and (ROOT / "experiments" / f"{name}.toml").exists():
+        return f"Not published yet: `./perflab ab {name} --publish {name}`, then `./perflab ab --tables`.\n"
     return report.view(load_published(name), view or "verdict").rstrip("\n") + "\n"
 
 

@@ -113,3 +113,16 @@ def test_the_noise_floor_is_read_from_the_newest_aa_of_the_experiment(tmp_path, 
 def test_a_command_result_is_told_from_an_ab_one():
     assert model.is_command({"rows": [], "cells": []})
     assert not model.is_command(test_report.result())
+
+
+def test_a_block_may_name_an_experiment_not_yet_published_but_not_a_name_that_is_neither(tmp_path, monkeypatch):
+    monkeypatch.setattr(results, "PUBLISHED", tmp_path / "published")
+    monkeypatch.setattr(results, "ROOT", tmp_path)
+    (tmp_path / "experiments").mkdir()
+    (tmp_path / "experiments" / "x.toml").write_text('name = "x"\n')
+    assert results.render_block("x", "writeup") == "Not published yet: `./perflab ab x --publish x`, then `./perflab ab --tables`.\n"
+    with pytest.raises(SystemExit, match="no published result 'y'"):
+        results.render_block("y", "verdict")
+    (tmp_path / "published" / "x").mkdir(parents=True)
+    (tmp_path / "published" / "x" / "result.json").write_text(json.dumps(test_report.result()))
+    assert results.render_block("x", "verdict").startswith("| network | variants |")
