@@ -359,7 +359,7 @@ def view(result, name):
     return table + f"\n\n<sub>{result['command']} · commit {result['machine'].get('commit')} · {result.get('started')}{again}</sub>\n"
 
 
-SEED_FILE = re.compile(r"^\d{3}_[0-9a-f]+\.txt,\s*")  # a [[writeup]] source's file name: the section is what a reader needs
+SEED_FILE = re.compile(r"^\d{3}(?:_[0-9a-f]+\.txt)?,\s*")  # a [[writeup]] source's file name: the section is what a reader needs
 
 
 def writeup_figure(key, value, unit, ratio=None, as_written=False):

@@ -40,7 +40,7 @@ def test_each_stage_holds_the_write_ups_figures_as_written_beside_perflabs_with_
 
 def test_stages_from_different_sections_name_theirs_and_mixed_units_stay_with_their_figures():
     cell = wallet_cell()
-    cell["writeup"]["rows"][2]["source"] = "004_1edb7b5a2d9a318e.txt, 중간 결과 (interim result)"
+    cell["writeup"]["rows"][2]["source"] = "004, 중간 결과 (interim result)"  # the file named short
     cell["writeup"]["rows"][3] = row("(2) optimized", "tps", 1000, 98.5, 1.0, 1.01, unit="/s")
     lines = report.view(result([cell]), "writeup").splitlines()
     assert lines[0] == "| stage | section | write-up | perflab (median) |"
