@@ -120,7 +120,7 @@ def test_a_block_may_name_an_experiment_not_yet_published_but_not_a_name_that_is
     monkeypatch.setattr(results, "ROOT", tmp_path)
     (tmp_path / "experiments").mkdir()
     (tmp_path / "experiments" / "x.toml").write_text('name = "x"\n')
-    assert results.render_block("x", "writeup") == "Not published yet: `./perflab ab x --publish x`, then `./perflab ab --tables`.\n"
+    assert results.render_block("x", "case-study") == "Not published yet: `./perflab ab x --publish x`, then `./perflab ab --tables`.\n"
     with pytest.raises(SystemExit, match="no published result 'y'"):
         results.render_block("y", "verdict")
     (tmp_path / "published" / "x").mkdir(parents=True)

@@ -1,4 +1,4 @@
-"""The `writeup` view (docs/case-studies.md): the write-up's figures as it wrote them beside perflab's medians, per
+"""The `case-study` view (docs/case-studies.md): the write-up's figures as it wrote them beside perflab's medians, per
 stage, each later stage with its ratio to the first on both sides, and which figures move the same way."""
 import math
 
@@ -27,7 +27,7 @@ def wallet_cell(network="localhost"):
 
 
 def test_each_stage_holds_the_write_ups_figures_as_written_beside_perflabs_with_ratios_after_the_first():
-    lines = report.view(result([wallet_cell()]), "writeup").splitlines()
+    lines = report.view(result([wallet_cell()]), "case-study").splitlines()
     # one section for every stage: said once, in the head; one unit per stage: said once, at the end
     assert lines[0] == "| stage | write-up: 최종 결과 (final result) | perflab (median) |"
     assert lines[2] == "| (1) naive | mean 498, p95 1,966 ms | mean 61.0, p95 250.0 ms |"
@@ -42,16 +42,16 @@ def test_stages_from_different_sections_name_theirs_and_mixed_units_stay_with_th
     cell = wallet_cell()
     cell["writeup"]["rows"][2]["source"] = "004, 중간 결과 (interim result)"  # the file named short
     cell["writeup"]["rows"][3] = row("(2) optimized", "tps", 1000, 98.5, 1.0, 1.01, unit="/s")
-    lines = report.view(result([cell]), "writeup").splitlines()
+    lines = report.view(result([cell]), "case-study").splitlines()
     assert lines[0] == "| stage | section | write-up | perflab (median) |"
     assert lines[3] == ("| (2) optimized | 중간 결과 (interim result) | mean 22.21 ms (×0.045), throughput 1,000 /s (×1.00) | "
                         "mean 70.0 ms (×1.15), throughput 98.5 /s (×1.01) |")
 
 
 def test_several_cells_are_titled_and_a_result_without_writeup_says_so():
-    text = report.view(result([wallet_cell(), wallet_cell("cross-zone")]), "writeup")
+    text = report.view(result([wallet_cell(), wallet_cell("cross-zone")]), "case-study")
     assert "**localhost**" in text and "**cross-zone**" in text and text.count("| stage | write-up: ") == 2
-    bare = report.view(result([{"network": "localhost", "runs": []}]), "writeup")
+    bare = report.view(result([{"network": "localhost", "runs": []}]), "case-study")
     assert bare.startswith("No write-up figures in this result") and "|" not in bare.split("<sub>")[0]
 
 
