@@ -2,6 +2,7 @@
 stamps an older result and regenerating the docs never rewrites a result.json."""
 import copy
 import json
+import pathlib
 
 import pytest
 
@@ -115,14 +116,16 @@ def test_a_command_result_is_told_from_an_ab_one():
     assert not model.is_command(test_report.result())
 
 
-def test_a_block_may_name_an_experiment_not_yet_published_but_not_a_name_that_is_neither(tmp_path, monkeypatch):
+def test_a_block_may_name_a_result_not_yet_published_and_the_tables_list_it(tmp_path, monkeypatch):
     monkeypatch.setattr(results, "PUBLISHED", tmp_path / "published")
     monkeypatch.setattr(results, "ROOT", tmp_path)
-    (tmp_path / "experiments").mkdir()
-    (tmp_path / "experiments" / "x.toml").write_text('name = "x"\n')
-    assert results.render_block("x", "case-study") == "Not published yet: `./perflab ab x --publish x`, then `./perflab ab --tables`.\n"
-    with pytest.raises(SystemExit, match="no published result 'y'"):
-        results.render_block("y", "verdict")
+    page = tmp_path / "page.md"
+    page.write_text("<!-- results:x view=case-study -->\n<!-- /results -->\n")
+    assert results.regenerate_tables([page]) == [pathlib.Path("page.md")]
+    assert page.read_text() == ("<!-- results:x view=case-study -->\nNot published yet: `./perflab ab x --publish x`, then "
+                                "`./perflab ab --tables`.\n<!-- /results -->\n")
+    assert results.unpublished_blocks([page]) == ["page.md: x"]
     (tmp_path / "published" / "x").mkdir(parents=True)
     (tmp_path / "published" / "x" / "result.json").write_text(json.dumps(test_report.result()))
     assert results.render_block("x", "verdict").startswith("| network | variants |")
+    assert results.unpublished_blocks([page]) == []
