@@ -6,7 +6,7 @@ import html as h
 import pathlib
 
 import charts
-from report import HEAD, aa_sentence, against_why, cell_title, extra_sections, headline, machine_text, verdict_rows
+from report import HEAD, aa_sentence, against_why, cell_title, extra_sections, headline, limit_warnings, machine_lines, machine_text, verdict_rows
 from words import fmt, pct
 
 UNAVAILABLE = '<p id="flame-diff">profile analysis unavailable (ab/jfr.py, ab/flame.py)</p>'
@@ -78,7 +78,9 @@ def html(result, profiles=None):
         head = "".join(f"<th>{h.escape(x)}</th>" for x in HEAD)
         why_ = "".join(f"<p><b>{h.escape(against_why(result, c))}</b></p>" for c in cell.get("comparisons", []))
         why_ += "".join(section_html(section) for section in extra_sections(result, cell))
-        sections.append(f"<h2>{h.escape(cell_title(cell))}</h2>{why_}<table id=\"verdict-table\"><tr>{head}</tr>{rows}</table>"
+        box = "".join(f"<li>{h.escape(m)}</li>" for m in machine_lines(cell))
+        box += "".join(f"<li><b>warning: {h.escape(w)}</b></li>" for w in limit_warnings(cell))
+        sections.append(f"<h2>{h.escape(cell_title(cell))}</h2>{f'<ul>{box}</ul>' if box else ''}{why_}<table id=\"verdict-table\"><tr>{head}</tr>{rows}</table>"
                         f"<h3>B/A per round, with the 95 % interval</h3>{charts.rounds_panel(cell)}"
                         f"<h3>p95 latency over time, every run ({' / '.join(h.escape(x) for x in labels)})</h3>"
                         f"{charts.latency_chart(cell, labels)}"
