@@ -340,7 +340,9 @@ def view(result, name):
         table = md_table(("network", "metric", "noise floor", "false positives", "rate (95% interval)", "A/A B/A (95% interval)",
                           "A/A verdict at the default δ", "A/A verdict at δ = noise floor"), rows)
     elif name in ("cold-start", "first-request", "runs"):
-        metrics = [m for m in model.METRICS.get(e["load"]["shape"], []) if m not in ("avg", "p90", "max")]
+        measured = [r for cell in result["cells"] for r in cell["runs"]]
+        metrics = [m for m in model.METRICS.get(e["load"]["shape"], []) if m not in ("avg", "p90", "max")
+                   and any(not nan(r.get(m)) for r in measured)]  # e.g. no idle columns without [load] idle
         rows = []
         for cell in result["cells"]:
             for v in e["variants"]:
