@@ -25,7 +25,9 @@ import static org.awaitility.Awaitility.await;
         "perflab.login.client=keep-alive",
         "perflab.login.keep-alive-refresh=on",
         "perflab.login.auth-api.keep-alive.duration=2s",
-        "perflab.login.auth-api.keep-alive.refresh-every=400ms"})
+        "perflab.login.auth-api.keep-alive.refresh-every=400ms",
+        // every refresh checks the idle connection first, as a 15 s refresh does with the default 2 s
+        "perflab.login.auth-api.pool.validate-after-inactivity=100ms"})
 class KeepAliveRefreshIT {
 
     @LocalServerPort

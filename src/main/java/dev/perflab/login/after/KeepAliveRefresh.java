@@ -69,8 +69,17 @@ public class KeepAliveRefresh implements SmartLifecycle {
             refreshed.increment();
         } catch (RuntimeException e) {
             failed.increment();
-            log.warn("keep-alive refresh: the auth API did not answer ({}); trying again in {}", e.getClass().getSimpleName(), every);
+            log.warn("keep-alive refresh: the auth API did not answer ({}); trying again in {}", rootCause(e), every);
         }
+    }
+
+    /** The innermost cause's class and message: a ping carries no credentials, so nothing secret can be in it. */
+    private static String rootCause(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getClass().getSimpleName() + ": " + root.getMessage();
     }
 
     @Override
