@@ -287,7 +287,7 @@ def after_idle(ctx, app, spec, idle, round_no):
         first = timed_request(app.url, spec, 3000 + round_no)
     second = timed_request(app.url, spec, 4000 + round_no)
     return {"idle_s": idle, "idle_first_ms": first, "idle_second_ms": second, "idle_first_over_second": first / second,
-            "mechanism": window.values(1), "knobs": window.knobs()}
+            "mechanism": window.values(1), "knobs": window.knobs(), "gc": window.gc()}
 
 
 def cold_start_run(ctx, app, variant, round_no, load, cell):

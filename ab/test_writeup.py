@@ -102,3 +102,7 @@ def test_a_control_against_another_variant_is_reported_not_claimed():
     r["verdict"] = comparison.overall(r["experiment"], r["cells"], False, None)
     assert r["verdict"]["ok"]  # C-side is worse than B-side, but a control
     assert "C-side: worse" in report.headline(r) and "a control, no claim" in report.headline(r)
+
+
+def test_a_shape_metric_in_ms_is_given_in_ms_and_a_ratio_without_a_unit():
+    assert [writeup.unit(k) for k in ("idle_first_ms", "first_ms", "mean", "first_over_second", "tps")] == ["ms", "ms", "ms", "", "/s"]
