@@ -13,7 +13,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param guard            {@code none}: a slow auth API holds a request thread until the timeout; {@code bulkhead}: at
  *                         most N concurrent calls, the excess rejected at once, and a circuit breaker
  * @param keepAliveRefresh {@code on}: a call to the auth API every few seconds, inside the keep-alive, so that an idle
- *                         app keeps its connection (the case study's second stage)
+ *                         app keeps its connection (the case study proposed one every 20 s)
  */
 @ConfigurationProperties("perflab.login")
 public record LoginKnobs(

@@ -19,7 +19,7 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * Fast first login after an idle period, at a price: the case study's second stage. Every
+ * Fast first login after an idle period, at a price: the call every 20 s that the case study proposed. Every
  * {@code perflab.login.auth-api.keep-alive.refresh-every} (15 s, inside the keep-alive client's 20 s) a ping to the
  * auth API reuses the connection the last call left open before it expires, so an idle app still holds one. The
  * price: a call to the external API every 15 s whether anyone logs in or not, and only one connection is kept
