@@ -11,7 +11,8 @@ from words import a_to_b, delta_text, fmt, label, nan, pct, ratio_text, short
 
 
 def run_line(run):
-    keys = [k for k in ("p50", "p95", "tps", "error_rate", "capacity", "served", "first_ms", "second_ms", "ready_ms", "success_pct") if k in run]
+    keys = [k for k in ("p50", "p95", "tps", "error_rate", "capacity", "served", "first_ms", "second_ms", "idle_first_ms",
+                        "idle_second_ms", "ready_ms", "success_pct") if k in run]
     parts = [f"{label(k)} {fmt(run[k], k)}" for k in keys]
     parts += [f"{label(k)} {fmt(v, k)}" for k, v in run.get("mechanism", {}).items()]
     if run.get("steady") and not run["steady"].get("steady", True):
@@ -506,7 +507,9 @@ def view(result, name):
     elif name == "case-study":
         table = case_study_markdown(result)
     elif name in ("cold-start", "first-request", "runs"):
-        metrics = [m for m in model.METRICS.get(e["load"]["shape"], []) if m not in ("avg", "p90", "max")]
+        measured = [r for cell in result["cells"] for r in cell["runs"]]
+        metrics = [m for m in model.METRICS.get(e["load"]["shape"], []) if m not in ("avg", "p90", "max")
+                   and any(not nan(r.get(m)) for r in measured)]  # e.g. no idle columns without [load] idle
         rows = []
         for cell in result["cells"]:
             for v in e["variants"]:
