@@ -277,7 +277,8 @@ def fmt_load(values):
 def view(result, name):
     """A Markdown table for README.md / docs from a published result. Views: verdict, sweep, capacity, aa, runs,
     mechanisms (every declared mechanism, A → B), cold-start, first-request, rows (command experiments), jmh (a JMH
-    run: one row per benchmark and parameter, its score and the bytes it allocates per operation)."""
+    run: one row per benchmark and parameter, its score and the bytes it allocates per operation), cold-start-jit (a
+    cold start's success beside the JIT's and the GC's work over its first requests)."""
     if name == "rows":
         return command_markdown_table(result)
     if name == "jmh":
@@ -339,8 +340,8 @@ def view(result, name):
                          f"{observed['verdict']} (δ {100 * c['delta']:.1f} %)"))
         table = md_table(("network", "metric", "noise floor", "false positives", "rate (95% interval)", "A/A B/A (95% interval)",
                           "A/A verdict at the default δ", "A/A verdict at δ = noise floor"), rows)
-    elif name in ("cold-start", "first-request", "runs"):
-        metrics = [m for m in model.METRICS.get(e["load"]["shape"], []) if m not in ("avg", "p90", "max")]
+    elif name in ("cold-start", "cold-start-jit", "first-request", "runs"):
+        metrics = view_metrics(result, name)
         rows = []
         for cell in result["cells"]:
             for v in e["variants"]:
@@ -353,6 +354,16 @@ def view(result, name):
     again = "" if not r else (f" · {'reproduces' if r['same'] else 'differs from'} the primary verdict published "
                               f"before{controls_clause(r)}")
     return table + f"\n\n<sub>{result['command']} · commit {result['machine'].get('commit')} · {result.get('started')}{again}</sub>\n"
+
+
+def view_metrics(result, name):
+    """The columns of a runs view: the shape's metrics but avg, p90 and max; the cold-start view without the JIT and
+    GC figures, which cold-start-jit sets beside the success rate (those some run measured)."""
+    if name == "cold-start-jit":
+        runs = [r for cell in result["cells"] for r in cell["runs"]]
+        return ["success_pct", *(m for m in model.COLD_JIT_GC if m != "gc_pause_ms" and any(not nan(r.get(m)) for r in runs))]
+    shape = result["experiment"]["load"]["shape"]
+    return [m for m in model.METRICS.get(shape, []) if m not in ("avg", "p90", "max", *model.COLD_JIT_GC)]
 
 
 def median(values):
