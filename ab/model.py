@@ -33,11 +33,21 @@ COLD_JIT_GC = ["jit_compile_ms", "jit_compilations", "c2_compile_ms", "c2_compil
 DIRECTIONS = {**{m: True for m in LATENCY}, "tps": False, "error_rate": True, "capacity": False, "served": False,
               "first_ms": True, "second_ms": True, "first_over_second": True, "ready_ms": True, "success_pct": False,
               "first100_p99": True, "first1000_p99": True, "steady_p99": True, "first100_p99_over_steady": True,
-              **{m: True for m in COLD_JIT_GC}}
+              "breaking_rate": False, **{m: True for m in COLD_JIT_GC}}
 METRICS = {"open": LATENCY + ["tps", "error_rate"], "closed": LATENCY + ["tps", "error_rate"], "capacity": ["capacity", "served"],
            "first-request": ["first_ms", "second_ms", "first_over_second"],
            "cold-start": ["ready_ms", "success_pct", "first100_p99", "first1000_p99", "steady_p99", "first100_p99_over_steady",
                           *COLD_JIT_GC]}
+
+
+FIGURE_ALIASES = {"mean": "avg"}  # a write-up's word for a run metric ([[writeup]] figures)
+RAMP_METRICS = ["breaking_rate"]  # an open load with `[load] ramp` measures these too
+
+
+def run_metrics(e):
+    """The metrics each run of the experiment's load measures: its shape's, and a ramp's."""
+    load = e["load"]
+    return METRICS[load["shape"]] + (RAMP_METRICS if load["shape"] == "open" and load.get("ramp") else [])
 
 
 def is_command(data):

@@ -4,6 +4,8 @@ import math
 
 import comparison
 import model
+import ramp
+import writeup
 from words import a_to_b, delta_text, fmt, label, nan, pct, ratio_text, short
 
 
@@ -22,6 +24,58 @@ def cell_title(cell):
     if cell.get("parameter"):
         title += f" | {cell['parameter']} = {cell['value']}"
     return title
+
+
+def gc_text(cell):
+    """'GC: SerialGC' when every variant ran with the same one, else 'GC: before G1GC, after SerialGC'; '' unknown."""
+    by_variant = {}
+    for run in cell["runs"]:
+        if run.get("gc"):
+            by_variant.setdefault(run["variant"], set()).add(run["gc"])
+    if not by_variant:
+        return ""
+    names = {gc for gcs in by_variant.values() for gc in gcs}
+    if len(names) == 1:
+        return f"GC: {names.pop()}"
+    return "GC: " + ", ".join(f"{variant} {'/'.join(sorted(gcs))}" for variant, gcs in by_variant.items())
+
+
+PROCESS = {"app": "the app", "mariadb": "MariaDB"}
+
+
+def limit_texts(cell):
+    """Per limited process, whether its CPU limit held in every run: 'the app held to 1 CPU in 2 of 2 runs (at
+    most 0.97 CPU-s per s; throttled 12 of 400 periods)'."""
+    out = []
+    for process in PROCESS:
+        checks = [c for r in cell["runs"] for c in r.get("limits") or [] if c["process"] == process]
+        if not checks:
+            continue
+        held = sum(1 for c in checks if c["held"])
+        rates = [c["cpu_per_s"] for c in checks if c.get("cpu_per_s") is not None]
+        parts = [f"at most {max(rates):.2f} CPU-s per s"] if rates else []
+        if any("periods" in c for c in checks):
+            parts.append(f"throttled {sum(c.get('throttled', 0) for c in checks)} of "
+                         f"{sum(c.get('periods', 0) for c in checks)} periods")
+        how = "cpulimit" if all(c["how"] == "cpulimit" for c in checks) else "a cgroup quota"
+        out.append(f"{PROCESS[process]} held to {checks[0]['cpus']:g} CPU by {how} in {held} of {len(checks)} runs"
+                   + (f" ({'; '.join(parts)})" if parts else ""))
+    return out
+
+
+def machine_lines(cell):
+    """The cell's machine profile, the GC each app ran with, and whether each CPU limit held; [] for a result
+    written before machine profiles."""
+    if not cell.get("machine"):
+        return []
+    return [f"machine {cell['machine']}", *filter(None, [gc_text(cell)]), *limit_texts(cell)]
+
+
+def limit_warnings(cell):
+    """A run in which a limited process used more CPU than its share (and its tolerance)."""
+    return [f"{PROCESS[c['process']]} used {c['cpu_per_s']:.2f} CPU-s per s in {r['testid']}, over its {c['cpus']:g} CPU "
+            f"limit: the machine profile did not hold" for r in cell["runs"] for c in r.get("limits") or []
+            if c["held"] is False]
 
 
 def interval_text(row):
@@ -48,6 +102,11 @@ def why(result, c):
     return comparison.because(result["experiment"], c["rows"], c["primary"])
 
 
+def against_why(result, c):
+    """'B against A: p95 −62 % (better), because ...': a comparison's line under its heading."""
+    return f"{c['candidate']} against {c['baseline']}: {why(result, c)}"
+
+
 def place(cell):
     """A cell in a sentence: its network profile, and the sweep value after an @."""
     return f"{cell['profile']}{at(cell.get('value'))}"
@@ -71,8 +130,17 @@ def primary_cells(result):
                         "title": cell_title(cell), "baseline": c["baseline"], "candidate": c["candidate"],
                         "metric": row["metric"], "ratio": row["ratio"], "interval": tuple(row["interval"]),
                         "delta": delta, "verdict": x["verdict"], "expect": x["expect"], "ok": x["ok"],
-                        "lower_is_better": row["lower_is_better"], "round_ratios": list(row["round_ratios"])})
+                        "lower_is_better": row["lower_is_better"], "round_ratios": list(row["round_ratios"]),
+                        "also": also_cells(c, x)})
     return out
+
+
+def also_cells(c, judged):
+    """The claimed metrics of `[primary] also` of one comparison: metric, ratio, interval, δ, verdict, expect, ok."""
+    rows = {r["metric"]: r for r in c["rows"]}
+    nothing = {"ratio": math.nan, "interval": (math.nan, math.nan), "delta": math.nan}
+    return [dict(nothing, **{k: rows[a["metric"]][k] for k in ("ratio", "interval", "delta") if a["metric"] in rows}, **a)
+            for a in judged.get("also", [])]
 
 
 def judged_text(c):
@@ -90,13 +158,20 @@ def headline_parts(result):
     several = len({c["candidate"] for c in cells}) > 1
     clauses = []
     for c in cells:
-        lo, hi = c["interval"]
-        numbers = f"{short(c['metric'])} B/A {ratio_text(c['ratio'])}, 95 % interval {ratio_text(lo)}–{ratio_text(hi)}"
-        if c["verdict"] not in ("better", "worse"):
-            numbers += f", δ {delta_text(c['delta'])}"
         who = f"{c['place']}, {c['candidate']}" if several else c["place"]
-        clauses.append(f"{who}: {c['verdict']} ({numbers}), {judged_text(c)}")
+        clauses.append(f"{who}: {claim_text(c)}")
+        clauses += [f"{who}, also {claim_text(a)}" for a in c["also"]]
     return result.get("verdict", {}).get("ok", False), clauses
+
+
+def claim_text(c):
+    """'better (p95 B/A 0.37, 95 % interval 0.11–0.40), as expected': one claimed metric's verdict, its numbers and
+    whether it is what the file expected; "no difference" and "inconclusive" give δ."""
+    lo, hi = c["interval"]
+    numbers = f"{short(c['metric'])} B/A {ratio_text(c['ratio'])}, 95 % interval {ratio_text(lo)}–{ratio_text(hi)}"
+    if c["verdict"] not in ("better", "worse"):
+        numbers += f", δ {delta_text(c['delta'])}"
+    return f"{c['verdict']} ({numbers}), {judged_text(c)}"
 
 
 SMOKE_VERDICT = ("not judged: a smoke run is too short for a verdict; it checks the mechanisms and invariants "
@@ -120,6 +195,7 @@ def headline(result, bold=False):
 
 
 ROLE = {"primary": "the primary metric: the verdict rests on its interval",
+        "also": "a claimed metric ([primary] also): its own verdict rests on its interval",
         "declared": "a declared mechanism: the \"because\" sentence reads it",
         "mechanism": "a mechanism the verdict does not cite: reported only",
         "secondary": "a secondary metric: reported, the verdict does not rest on it"}
@@ -135,7 +211,8 @@ def warning_lines(result, cell):
     out = []
     for c in comparisons:
         for r in (r for r in c["rows"] if r.get("warnings")):
-            role = ("primary" if r["metric"] == e["primary"]["metric"] else "declared" if r["metric"] in declared
+            role = ("primary" if r["metric"] == e["primary"]["metric"] else "also" if r["metric"] in e["primary"].get("also", [])
+                    else "declared" if r["metric"] in declared
                     else "mechanism" if r["metric"] in mechanisms else "secondary")
             who = f"{c['candidate']}, " if len(comparisons) > 1 else ""
             out.append((list(ROLE).index(role), f"{who}{label(r['metric'])} ({ROLE[role]}): {'; '.join(r['warnings'])}"))
@@ -150,8 +227,11 @@ def text(result):
         body = list(verdict_rows(cell))
         widths = [max(len(str(r[i])) for r in [HEAD] + body) for i in range(len(HEAD))]
         line = lambda r: "  ".join(str(v).ljust(w) for v, w in zip(r, widths))  # noqa: E731
-        out += [f"== {cell_title(cell)}", line(HEAD), line(["-" * w for w in widths]), *[line(r) for r in body]]
-        out += [f"   {why(result, c)}" for c in cell.get("comparisons", [])]
+        out += [f"== {cell_title(cell)}", *[f"   {m}" for m in machine_lines(cell)], line(HEAD),
+                line(["-" * w for w in widths]), *[line(r) for r in body]]
+        out += [f"   WARNING: {w}" for w in limit_warnings(cell)]
+        out += [f"   {against_why(result, c)}" for c in cell.get("comparisons", [])]
+        out += [line for section in extra_sections(result, cell) for line in section_text(section)]
     for c in result.get("calibration", []):
         out.append(aa_sentence(c))
     if result.get("reproduction"):
@@ -162,6 +242,7 @@ def text(result):
         return "\n".join(out)
     out.append(f"verdict: {'as expected' if v['ok'] else 'NOT as expected'} — " +
                "; ".join(f"{x['profile']}{at(x['value'])}: {x['candidate']} {x['verdict']}"
+                         + "".join(f", {label(a['metric'])} {a['verdict']}" for a in x.get("also", []))
                          + (" (a control, no claim)" if x.get("expect") == "any" else "") for x in v["cells"])
                + (" (each A/A at δ = its noise floor)" if result.get("calibration") else ""))
     return "\n".join(out)
@@ -214,17 +295,21 @@ def markdown(result):
         out.append("- controls, reported without a claim (`expect = \"any\"`): " + ", ".join(controls))
     out.append("")
     for cell in result["cells"]:
-        out += [f"## {cell_title(cell)}", "", md_table(HEAD, verdict_rows(cell)), ""]
+        box = machine_lines(cell)
+        out += [f"## {cell_title(cell)}", "", *[f"- {m}" for m in box], *([""] if box else []), md_table(HEAD, verdict_rows(cell)), ""]
         if cell.get("delta") not in (None, result["delta"]):
             out.append(f"- δ for this profile: {100 * cell['delta']:.1f} % (its A/A noise floor)")
-        out += [f"- {why(result, c)}" for c in cell.get("comparisons", [])]
+        out += [f"- {against_why(result, c)}" for c in cell.get("comparisons", [])]
         if cell.get("lifetimes"):
             out.append(f"- {lifetimes_sentence(cell['lifetimes'])}")
         unsteady = [r["testid"] for r in cell["runs"] if r.get("steady") and not r["steady"].get("steady", True)]
         if unsteady:
             out.append(f"- runs that never reached a steady state: {', '.join(unsteady)}")
-        out += [f"- warning: {w}" for w in warning_lines(result, cell)]
+        out += [f"- warning: {w}" for w in limit_warnings(cell) + warning_lines(result, cell)]
         out.append("")
+        for section in extra_sections(result, cell):
+            out += [f"### {section['title']}", "", md_table(section["head"], section["rows"]), ""]
+            out += [f"- {note}" for note in section["notes"]] + ([""] if section["notes"] else [])
     for c in result.get("calibration", []):
         out += [f"- {aa_sentence(c)}"]
     if result.get("reproduction"):
@@ -232,6 +317,80 @@ def markdown(result):
     out += ["", "## Runs", "", md_table(("run", "observation"), ((r["testid"], run_line(r)) for c in result["cells"] for r in c["runs"])),
             "", "## Reproduce", "", f"```\n{result['command']}\n```", "", machine_text(result["machine"]), ""]
     return "\n".join(out)
+
+
+# ---------------------------------------------------------------------- a ramp's stages, the write-up beside perflab
+
+def extra_sections(result, cell):
+    """The cell's sections after its comparisons: a ramp's stages, the write-up beside perflab; each one
+    {title, head, rows, notes}, for REPORT.md, the runner's text and report.html alike."""
+    return [s for s in (ramp_section(result, cell), writeup_section(result, cell)) if s]
+
+
+def section_text(section):
+    """A section as the runner prints it: its title, its rows (cells joined by " | ") and its notes."""
+    return [f"-- {section['title']}", " | ".join(section["head"]), *(" | ".join(str(x) for x in r) for r in section["rows"]),
+            *section["notes"]]
+
+
+def ramp_section(result, cell):
+    """Per variant, each stage of its ramp, every figure the median over its rounds, and whether the stage held the
+    SLO in how many rounds; the notes give each variant's breaking rate."""
+    e = result["experiment"]
+    if not any(r.get("stages") for r in cell["runs"]):
+        return None
+    p95_ms, max_errors = ramp.slo_of(e)
+    rows, notes = [], []
+    for v in e["variants"]:
+        runs = [r for r in cell["runs"] if r["variant"] == v["label"] and r.get("stages")]
+        for s in ramp.median_stages(runs):
+            rows.append((v["label"], f"{s['rate']:g}", f"{s['requests']:,.0f}", fmt(s["avg"]), fmt(s["p95"]), fmt(s["max"]),
+                         fmt(s["error_rate"], "error_rate"), f"{s['held']} of {s['runs']}"))
+        if runs:
+            held = sum(1 for r in runs if r.get("held_peak"))
+            rates = ", ".join(f"{r['breaking_rate']:g}" if not r.get("held_peak") else f"none up to {r['breaking_rate']:g}"
+                              for r in runs)
+            first = sum(1 for r in runs if not r["stages"][0]["held"])
+            notes.append(f"{v['label']}: breaking rate per round {rates}/s"
+                         + (f"; {held} of {len(runs)} round(s) held the peak: raise the ramp" if held else "")
+                         + (f"; {first} of {len(runs)} round(s) broke at the first stage: start the ramp lower" if first else ""))
+    step = e["load"].get("step", "20s")
+    return {"title": f"The ramp: each stage {step} after a {ramp.RISE_S} s climb, SLO p95 < {p95_ms:g} ms and errors < "
+                     f"{fmt(max_errors, 'error_rate')} (medians over the rounds)",
+            "head": ("variant", "stage (/s)", "requests", "mean (ms)", "p95 (ms)", "max (ms)", "errors", "held (rounds)"),
+            "rows": rows, "notes": notes}
+
+
+def figure_text(value, key, unit, written=False):
+    """A figure in its unit: the write-up's as written ('1,966 ms', '13.98 ms'), perflab's to a few digits
+    ('17.5 ms'); an error rate as a percentage."""
+    if key == "error_rate":
+        return fmt(value, "error_rate")
+    if nan(value):
+        return "–"
+    text = f"{value:,}" if written else fmt(value)
+    return f"{text}{' ' + unit if unit else ''}"
+
+
+def times_text(x):
+    return "–" if nan(x) else f"{ratio_text(x)}×"
+
+
+def writeup_section(result, cell):
+    """The write-up's figures beside perflab's (ab/writeup.py), each stage's ratio to the first on both sides, and
+    one line per metric: does the direction agree."""
+    t = writeup.table(result["experiment"], cell["runs"], cell.get("delta") or result.get("delta") or 0.03)
+    if not t:
+        return None
+    rows = [(r["stage"], r["variant"], short(r["metric"]), figure_text(r["writeup"], r["metric"], r["unit"], written=True),
+             figure_text(r["perflab"], r["metric"], r["unit"]), times_text(r["writeup_ratio"]), times_text(r["perflab_ratio"]))
+            for r in t["rows"]]
+    notes = [f"{short(d['metric'])}: direction {'agrees' if d['agrees'] else 'disagrees'} ("
+             + "; ".join(f"{s['stage']}: write-up {s['writeup']}, perflab {s['perflab']}" for s in d["stages"]) + ")"
+             for d in t["directions"]]
+    notes += [f"sources: " + "; ".join(dict.fromkeys(r["source"] for r in t["rows"]))]
+    return {"title": "The write-up beside perflab", "head": ("stage", "variant", "metric", "write-up", "perflab (median)",
+            f"write-up / {t['baseline_stage']}", f"perflab / {t['baseline_stage']}"), "rows": rows, "notes": notes}
 
 
 def reproduction_of(result):
@@ -276,9 +435,10 @@ def fmt_load(values):
 
 def view(result, name):
     """A Markdown table for README.md / docs from a published result. Views: verdict, sweep, capacity, aa, runs,
-    mechanisms (every declared mechanism, A → B), cold-start, first-request, rows (command experiments), jmh (a JMH
-    run: one row per benchmark and parameter, its score and the bytes it allocates per operation), cold-start-jit (a
-    cold start's success beside the JIT's and the GC's work over its first requests)."""
+    mechanisms (every declared mechanism, A → B), writeup (the write-up beside perflab), ramp (a ramp's stages),
+    cold-start, cold-start-jit (a cold start's success beside the JIT's and the GC's work over its first requests),
+    first-request, rows (command experiments), jmh (a JMH run: one row per benchmark and parameter, its score and the
+    bytes it allocates per operation)."""
     if name == "rows":
         return command_markdown_table(result)
     if name == "jmh":
@@ -340,6 +500,8 @@ def view(result, name):
                          f"{observed['verdict']} (δ {100 * c['delta']:.1f} %)"))
         table = md_table(("network", "metric", "noise floor", "false positives", "rate (95% interval)", "A/A B/A (95% interval)",
                           "A/A verdict at the default δ", "A/A verdict at δ = noise floor"), rows)
+    elif name in ("writeup", "ramp"):
+        table = section_view(result, writeup_section if name == "writeup" else ramp_section)
     elif name in ("cold-start", "cold-start-jit", "first-request", "runs"):
         metrics = view_metrics(result, name)
         rows = []
@@ -364,6 +526,18 @@ def view_metrics(result, name):
         return ["success_pct", *(m for m in model.COLD_JIT_GC if m != "gc_pause_ms" and any(not nan(r.get(m)) for r in runs))]
     shape = result["experiment"]["load"]["shape"]
     return [m for m in model.METRICS.get(shape, []) if m not in ("avg", "p90", "max", *model.COLD_JIT_GC)]
+
+
+def section_view(result, section_of):
+    """A section of every cell as one table (a column for the cell when there are several) and its notes."""
+    sections = [(cell, section) for cell in result["cells"] if (section := section_of(result, cell))]
+    if not sections:
+        raise SystemExit(f"{result['name']}: no cell has this section (a [[writeup]], a [load] ramp)")
+    several = len(sections) > 1
+    head = (("network",) if several else ()) + tuple(sections[0][1]["head"])
+    rows = [((cell_title(cell),) if several else ()) + tuple(r) for cell, section in sections for r in section["rows"]]
+    notes = [(f"{cell_title(cell)}: " if several else "") + n for cell, section in sections for n in section["notes"]]
+    return md_table(head, rows) + "".join(f"\n- {n}" for n in notes)
 
 
 def median(values):
