@@ -11,13 +11,14 @@ Reading (all through JDK tools and async-profiler's converter, no parser of the 
     summary(jfr, requests=None) -> dict   jfr: one .jfr or a list (several runs of one side, summed)
     diff(profile_a, profile_b) -> dict    per section, rows {name, a, b, change, relative} by |change|
 
-A start, recorded from its first moment (the cold-start shape; JIT and GC events only, so the recorder costs the
-start little):
+A start, recorded from its first moment (the cold-start shape; JIT and GC events and sparse CPU-time samples only, so
+the recorder costs the start little):
 
     launch_option(filename)                              the -XX:StartFlightRecording flag for the app's JVM
     stop_recording(pid, filename, LAUNCH_RECORDING)      writes it
     window_summary(jfr, start_ms, end_ms, focus) -> dict the gc and jit sections of the events that started in
-                                                         that window (epoch ms): the first requests after readiness
+                                                         that window (epoch ms): the first requests after readiness;
+                                                         cpu: its CPU samples, and the focus's share of them
 
 Sections of a summary:
     cpu         jdk.CPUTimeSample (one per 10 ms of a thread's CPU time, system calls included; JDK 25 on Linux)
@@ -72,9 +73,12 @@ SAMPLES = {"jdk.CPUTimeSample": "CPU-time samples (system calls included)",
            "jdk.ExecutionSample": "execution samples (Java code only)"}
 COUNTED = ["jdk.ObjectAllocationSample", "jdk.GarbageCollection", "jdk.Compilation", "jdk.Deoptimization"]
 WAITS = ["jdk.JavaMonitorEnter", "jdk.ThreadPark"]
-WINDOW_EVENTS = ["jdk.Compilation", "jdk.Deoptimization", "jdk.GarbageCollection"]
+WINDOW_EVENTS = ["jdk.Compilation", "jdk.Deoptimization", "jdk.GarbageCollection", "jdk.CPUTimeSample"]
 WINDOW_SETTINGS = ["jdk.Compilation#enabled=true", "jdk.Compilation#threshold=0ms", "jdk.Deoptimization#enabled=true",
-                   "jdk.Deoptimization#stackTrace=false", "jdk.GarbageCollection#enabled=true"]
+                   "jdk.Deoptimization#stackTrace=false", "jdk.GarbageCollection#enabled=true",
+                   "jdk.CPUTimeSample#enabled=true", "jdk.CPUTimeSample#throttle=20ms"]
+FOCUS_STACK_DEPTH = 16  # a CPU sample counts to the focus when one of its top frames is the focus's: the JDK code a
+# parser calls (split, toLowerCase, ArrayList) lies within a few frames of it
 LAUNCH_RECORDING = "launch"
 WAIT_STACK_DEPTH = 12  # enough to climb out of java.util.concurrent to the code that waits
 LIBRARY_FRAMES = ("java.util.concurrent.", "jdk.internal.misc.", "java.lang.Thread.", "java.lang.VirtualThread.",
@@ -337,22 +341,39 @@ def epoch_ms(timestamp):
 
 
 def launch_option(filename):
-    """The JVM flag that records a start from its first moment (the cold-start shape): JIT and GC events only
-    (settings=none, then each event turned on), every compilation however short, deoptimizations without their
-    stacks. stop_recording(pid, filename, name=LAUNCH_RECORDING) writes it."""
+    """The JVM flag that records a start from its first moment (the cold-start shape): JIT and GC events and
+    CPU-time samples every 20 ms of a thread's CPU only (settings=none, then each event turned on), every compilation
+    however short, deoptimizations without their stacks. stop_recording(pid, filename, name=LAUNCH_RECORDING) writes
+    it."""
     events_on = ",".join(f"+{setting}" for setting in WINDOW_SETTINGS)
     return f"-XX:StartFlightRecording:name={LAUNCH_RECORDING},settings=none,{events_on},filename={filename}"
 
 
+def on_stack(values, prefix):
+    """Whether a frame of the event's (cut) stack belongs to a class whose name starts with `prefix`."""
+    frames = (values.get("stackTrace") or {}).get("frames") or []
+    return any(class_name((frame.get("method") or {}).get("type")).startswith(prefix) for frame in frames)
+
+
 def window_summary(jfr, start_ms, end_ms, focus=None):
     """The gc and jit sections (JitGc) of the events that started within [start_ms, end_ms] (epoch milliseconds):
-    what the JIT and the GC did while the first requests were served."""
+    what the JIT and the GC did while the first requests were served; and cpu: the CPU-time samples in the window
+    and, with a focus, how many of them ran the focus's code (or JDK code it called)."""
     jit_gc = JitGc(focus)
-    for kind, values in events(jfr, WINDOW_EVENTS):
+    samples = focus_samples = 0
+    for kind, values in events(jfr, WINDOW_EVENTS, FOCUS_STACK_DEPTH if focus else 0):
         at = epoch_ms(values.get("startTime"))
-        if at is not None and start_ms <= at <= end_ms:
+        if at is None or not start_ms <= at <= end_ms:
+            continue
+        if kind == "jdk.CPUTimeSample":
+            samples += 1
+            focus_samples += 1 if focus and on_stack(values, focus) else 0
+        else:
             jit_gc.add(kind, values)
-    return {"window_ms": [start_ms, end_ms], **jit_gc.sections()}
+    cpu = {"samples": samples}
+    if focus:
+        cpu.update(focus_samples=focus_samples, focus_share=round(focus_samples / samples, 5) if samples else None)
+    return {"window_ms": [start_ms, end_ms], **jit_gc.sections(), "cpu": cpu}
 
 
 # ---------------------------------------------------------------------------------------------------- diff

@@ -28,7 +28,7 @@ SCHEMA_VERSION = 3
 LATENCY = ["avg", "p50", "p90", "p95", "p99", "max"]
 # a cold start's JIT and GC over its first requests, from a recording made from launch ([load] jfr = true)
 COLD_JIT_GC = ["jit_compile_ms", "jit_compilations", "c2_compile_ms", "c2_compilations", "deoptimizations",
-               "young_gcs", "old_gcs", "gc_pause_ms", "focus_compile_ms"]
+               "young_gcs", "old_gcs", "gc_pause_ms", "focus_compile_ms", "focus_cpu_pct"]
 # metric -> lower is better, for the shapes' own observations
 DIRECTIONS = {**{m: True for m in LATENCY}, "tps": False, "error_rate": True, "capacity": False, "served": False,
               "first_ms": True, "second_ms": True, "first_over_second": True, "ready_ms": True, "success_pct": False,

@@ -306,10 +306,11 @@ def first_requests_jit_gc(recording, data, load):
     import jfr
     start = data["readyEpochMs"]
     end = data.get("recordEndEpochMs") or start
-    s = jfr.window_summary(recording, start, end, load.get("jit_focus"))
+    s = jfr.window_summary(recording, start, end, load.get("focus"))
     jit, gc = s["jit"], s["gc"]
     return {"jit_compile_ms": jit["compile_ms"], "jit_compilations": jit["compilations"],
             "c2_compile_ms": jit["compile_ms_by_compiler"].get("c2", 0.0), "c2_compilations": jit["by_compiler"].get("c2", 0),
             "deoptimizations": jit["deoptimizations"], "young_gcs": gc["young"], "old_gcs": gc["old"],
             "gc_pause_ms": gc["total_pause_ms"], "focus_compile_ms": (jit.get("focus") or {}).get("compile_ms", math.nan),
+            "focus_cpu_pct": 100 * s["cpu"]["focus_share"] if s["cpu"].get("focus_share") is not None else math.nan,
             "record_window_ms": end - start}

@@ -218,3 +218,5 @@ def test_a_recording_from_launch_is_read_over_a_window_of_its_run():
     assert whole["jit"]["by_compiler"].get("c2", 0) >= 1 and whole["jit"]["focus"]["compilations"] >= 1
     assert measured["gc"]["young"] >= 1 and measured["gc"]["young"] + measured["gc"]["old"] == measured["gc"]["count"]
     assert before["jit"]["compilations"] == 0 and before["gc"]["count"] == 0
+    assert measured["cpu"]["samples"] > 50 and measured["cpu"]["focus_share"] > 0.5  # Workload's own rounds
+    assert "focus_share" not in jfr.window_summary(path, go, done)["cpu"]

@@ -443,7 +443,7 @@ def test_a_cold_start_sets_the_jit_and_gc_it_measured_beside_its_success_and_kee
     jit = report.view(r, "cold-start-jit").splitlines()
     assert jit[0] == ("| variant | runs | success (%) (median) | compile time (ms) (median) | compilations (median) | "
                       "C2 compile time (ms) (median) | C2 compilations (median) | deoptimizations (median) | "
-                      "young GCs (median) | old GCs (median) |")  # no jit_focus measured: no column of dashes
+                      "young GCs (median) | old GCs (median) |")  # no focus measured: no column of dashes
     assert jit[2] == "| A-side | 3 | 90.0 | 1,800 | 2,400 | 1,200 | 600.0 | 80.0 | 10.0 | 0 |"
     assert report.view(r, "cold-start").splitlines()[0] == (
         "| variant | runs | ready (ms) (median) | success (%) (median) | first 100 p99 (ms) (median) | "

@@ -12,7 +12,8 @@ NAMES = {"avg": "avg (ms)", "p50": "p50 (ms)", "p90": "p90 (ms)", "p95": "p95 (m
          "steady_p99": "steady p99 (ms)", "first100_p99_over_steady": "first 100 p99 / steady",
          "jit_compile_ms": "compile time (ms)", "jit_compilations": "compilations", "c2_compile_ms": "C2 compile time (ms)",
          "c2_compilations": "C2 compilations", "deoptimizations": "deoptimizations", "young_gcs": "young GCs",
-         "old_gcs": "old GCs", "gc_pause_ms": "GC pauses (ms)", "focus_compile_ms": "jit_focus compile time (ms)",
+         "old_gcs": "old GCs", "gc_pause_ms": "GC pauses (ms)", "focus_compile_ms": "focus compile time (ms)",
+         "focus_cpu_pct": "focus CPU (%)",
          "breaking_rate": "breaking rate (/s)"}
 SECONDS = re.compile(r"(?: \(s\)$|\bseconds\b)")  # a metric measured in seconds: "... (s)", "decode seconds per request"
 
