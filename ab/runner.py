@@ -95,6 +95,8 @@ class Context:
         # the load and the app, as a capacity step does (an experiment that measures the machine's CPU per request)
         observe = e["load"].get("observe", True)
         self.jfr = shapes.Jfr(enabled=observe and not args.no_jfr and e["load"]["shape"] in ("open", "closed"))
+        # a cold start with [load] jfr = true: the app records JIT and GC events from launch (shapes.cold_start_run)
+        self.launch_jfr = not args.no_jfr and e["load"]["shape"] == "cold-start" and bool(e["load"].get("jfr"))
         self.dashboard = observe and not args.smoke
         prometheus = f"http://127.0.0.1:{env['PERFLAB_PROMETHEUS_PORT']}"
         self.prometheus_rw = f"{prometheus}/api/v1/write" if observe and port_open(int(env["PERFLAB_PROMETHEUS_PORT"])) else None

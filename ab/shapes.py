@@ -291,12 +291,18 @@ def after_idle(ctx, app, spec, idle, round_no):
 
 
 def cold_start_run(ctx, app, variant, round_no, load, cell):
+    """Starts the app and k6 together (k6 polls readiness, then fires); with [load] jfr = true the app's JVM
+    records JIT and GC events from its first moment (jfr.launch_option), read over the first requests' window."""
     reset(ctx, variant)
     testid = f"{ctx.e['name']}-{cell['tag']}-{app.instance}-r{round_no}"
-    app.start_in_background()
+    recording = ctx.out_dir / f"{testid}.jfr" if ctx.launch_jfr else None
+    app.start_in_background(jvm_opts=_launch_option(recording))
     code, paths = k6io.run(load["script"], app.url, k6_env(load, variant), testid, app.label, ctx.out_dir)
     app.wait_started()
     started = app.started_epoch_ms()
+    if recording:
+        import jfr
+        jfr.stop_recording(app.pid(), recording, name=jfr.LAUNCH_RECORDING)
     app.stop()
     if not pathlib.Path(paths["summary"]).exists():
         raise SystemExit(f"{app.label}: k6 wrote no summary (log {paths['log']})")
@@ -306,9 +312,35 @@ def cold_start_run(ctx, app, variant, round_no, load, cell):
     total = first["count"] + data.get("dropped", 0)
     failed = first["failures"] + data.get("dropped", 0)
     steady = (w.get("steady") or {}).get("p99") or math.nan
-    return {"variant": app.label, "round": round_no, "testid": testid, "ready_ms": data["readyEpochMs"] - started,
-            "success_pct": 100.0 * (total - failed) / total if total else math.nan, "failed": failed,
-            "first100_p50": w["first100"]["p50"], "first100_p95": w["first100"]["p95"], "first100_p99": w["first100"]["p99"],
-            "first1000_p50": w["first1000"]["p50"], "first1000_p95": w["first1000"]["p95"], "first1000_p99": w["first1000"]["p99"],
-            "steady_p99": steady, "first100_p99_over_steady": w["first100"]["p99"] / steady if steady == steady else math.nan,
-            "mechanism": {}, "invariants": [], "series": []}
+    run = {"variant": app.label, "round": round_no, "testid": testid, "ready_ms": data["readyEpochMs"] - started,
+           "success_pct": 100.0 * (total - failed) / total if total else math.nan, "failed": failed,
+           "first100_p50": w["first100"]["p50"], "first100_p95": w["first100"]["p95"], "first100_p99": w["first100"]["p99"],
+           "first1000_p50": w["first1000"]["p50"], "first1000_p95": w["first1000"]["p95"], "first1000_p99": w["first1000"]["p99"],
+           "steady_p99": steady, "first100_p99_over_steady": w["first100"]["p99"] / steady if steady == steady else math.nan,
+           "mechanism": {}, "invariants": [], "series": []}
+    if recording and recording.exists():
+        run.update(first_requests_jit_gc(recording, data, load), launch_jfr=str(recording))
+    return run
+
+
+def _launch_option(recording):
+    if not recording:
+        return ""
+    import jfr
+    return jfr.launch_option(recording.resolve())
+
+
+def first_requests_jit_gc(recording, data, load):
+    """What the JIT and the GC did over the record window (the first 8,000 requests: from readiness to the end of
+    the window's last answer, as k6 saw them), as run metrics (model.METRICS["cold-start"])."""
+    import jfr
+    start = data["readyEpochMs"]
+    end = data.get("recordEndEpochMs") or start
+    s = jfr.window_summary(recording, start, end, load.get("focus"))
+    jit, gc = s["jit"], s["gc"]
+    return {"jit_compile_ms": jit["compile_ms"], "jit_compilations": jit["compilations"],
+            "c2_compile_ms": jit["compile_ms_by_compiler"].get("c2", 0.0), "c2_compilations": jit["by_compiler"].get("c2", 0),
+            "deoptimizations": jit["deoptimizations"], "young_gcs": gc["young"], "old_gcs": gc["old"],
+            "gc_pause_ms": gc["total_pause_ms"], "focus_compile_ms": (jit.get("focus") or {}).get("compile_ms", math.nan),
+            "focus_cpu_pct": 100 * s["cpu"]["focus_share"] if s["cpu"].get("focus_share") is not None else math.nan,
+            "record_window_ms": end - start}
