@@ -69,7 +69,8 @@ def main(argv):
         labenv.say(note)
     args = [a for a in args if a != OPT_OUT]
     # the k6 metrics carry the variant tag (k6/lib/common.js): the running app's, unless VARIANT is given
-    variant = None if sets_variant(args, os.environ) else app_variant(appctl.url())
+    base_url = next((a.removeprefix("BASE_URL=") for a in reversed(args) if a.startswith("BASE_URL=")), appctl.url())
+    variant = None if sets_variant(args, os.environ) else app_variant(base_url)
     # PERFLAB_DB_NAME lets a script's precondition name the database in the seed command it suggests; the JWT secret
     # goes in k6's environment (__ENV.JWT_SECRET, k6/lib/route-auth.js), not on its command line where ps shows it
     os.environ.update(output_env, JWT_SECRET=labenv.jwt_secret())
