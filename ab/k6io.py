@@ -14,6 +14,8 @@ import numpy as np
 import labsecrets
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+# the percentiles k6's Prometheus remote write exports (k6_http_req_duration_p95 ...): the dashboards' k6 panels
+PROMETHEUS_TREND_STATS = "p(50),p(90),p(95),p(99),max"
 
 
 @functools.cache
@@ -88,7 +90,7 @@ def start(script, base_url, env, testid, variant, out_dir=None, dashboard=False,
             full_env.update(K6_WEB_DASHBOARD="true", K6_WEB_DASHBOARD_PORT="-1", K6_WEB_DASHBOARD_PERIOD="1s",
                             K6_WEB_DASHBOARD_EXPORT=str(paths["dashboard"]))  # 1 s: short runs still get a report
         if prometheus_rw:
-            full_env.update(K6_PROMETHEUS_RW_SERVER_URL=prometheus_rw, K6_PROMETHEUS_RW_TREND_STATS="p(50),p(90),p(95),p(99),max")
+            full_env.update(K6_PROMETHEUS_RW_SERVER_URL=prometheus_rw, K6_PROMETHEUS_RW_TREND_STATS=PROMETHEUS_TREND_STATS)
             command += ["-o", "experimental-prometheus-rw"]
     if segment is not None:
         command += ["--execution-segment", segment[0], "--execution-segment-sequence", segment[1]]

@@ -15,6 +15,7 @@ import appctl
 import cli
 import labenv
 from commands import help as help_command
+from commands import k6 as k6_command
 from commands import lb as lb_command
 from commands import migrate, up
 from commands import test as test_command
@@ -383,3 +384,36 @@ def test_terminate_leaves_a_process_that_is_already_gone_alone():
     child = subprocess.Popen(["true"])
     child.wait()
     labenv.terminate(child.pid, 1, "gone")  # no error, no wait
+
+
+# ---- ./perflab k6: k6's metrics to Prometheus by default ----
+
+def test_k6_writes_to_the_stacks_prometheus_by_default():
+    args, env, note = k6_command.prometheus_output(["-e", "RATE=5"], {"PERFLAB_PROMETHEUS_PORT": "9191"}, lambda port: True)
+    assert args == ["-o", "experimental-prometheus-rw"] and note is None
+    assert env == {"K6_PROMETHEUS_RW_SERVER_URL": "http://127.0.0.1:9191/api/v1/write",
+                   "K6_PROMETHEUS_RW_TREND_STATS": "p(50),p(90),p(95),p(99),max"}
+
+
+def test_k6_leaves_the_users_remote_write_settings_alone():
+    _, env, _ = k6_command.prometheus_output([], {"K6_PROMETHEUS_RW_SERVER_URL": "http://elsewhere/api/v1/write"},
+                                             lambda port: True)
+    assert env == {"K6_PROMETHEUS_RW_TREND_STATS": "p(50),p(90),p(95),p(99),max"}
+
+
+@pytest.mark.parametrize("args, environ", [
+    (["-o", "csv=x.csv"], {}), (["-ocsv=x.csv"], {}), (["--out", "json=x"], {}), (["--out=json=x"], {}),
+    (["--no-prometheus"], {}), ([], {"PERFLAB_K6_PROMETHEUS": "off"}), ([], {"PERFLAB_K6_PROMETHEUS": "0"})])
+def test_k6_adds_no_output_when_the_user_names_one_or_opts_out(args, environ):
+    assert k6_command.prometheus_output(args, environ, lambda port: True) == ([], {}, None)
+
+
+def test_k6_without_prometheus_runs_and_says_why_its_metrics_stay_local():
+    args, env, note = k6_command.prometheus_output([], {}, lambda port: False)
+    assert (args, env) == ([], {}) and "Prometheus (port 9090) is down" in note
+
+
+def test_k6_tags_the_apps_variant_unless_one_is_given():
+    assert not k6_command.sets_variant(["-e", "RATE=5"], {})
+    assert k6_command.sets_variant(["-e", "VARIANT=after"], {})
+    assert k6_command.sets_variant([], {"VARIANT": "after"})
