@@ -322,9 +322,11 @@ def parse_args(argv):
     p.add_argument("--prometheus", help="the Prometheus k6 remote-writes to (default: the local stack's, when it answers)")
     p.add_argument("--k6-processes", type=int, help="split each run's load over N k6 processes (--execution-segment)")
     p.add_argument("--baseline", metavar="REF", help="compare two commits (with --candidate): each side runs the jar "
-                   "built from its ref (cached in .perflab/refs/) with the experiment's first variant's settings, on that "
-                   "variant's database suffixed with the short sha, migrated by the commit's own db/migrations; the runner, "
-                   "the file and the k6 scripts stay the working tree's; exit 1 when the candidate is worse or inconclusive")
+                   "built from its ref (once, cached in .perflab/refs/) with the experiment's first variant's settings "
+                   "(profile, args, database, seed) and checks, on that variant's database suffixed with the short sha, "
+                   "migrated by the commit's own db/migrations; the file's other variants and write-up tables are left "
+                   "out; the runner, the file and the k6 scripts stay the working tree's; exit 1 unless the candidate is "
+                   "better or no different")
     p.add_argument("--candidate", metavar="REF", help="the commit compared with --baseline's, e.g. HEAD")
     p.add_argument("--out", help="output folder (default results/<timestamp>-<experiment>)")
     p.add_argument("--publish", metavar="NAME", help="also copy the result to docs/results/NAME/ (what README.md and docs/ cite)")
