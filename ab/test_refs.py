@@ -164,3 +164,40 @@ def test_a_variants_ref_must_be_a_git_ref(tmp_path, monkeypatch):
     (tmp_path / "x.toml").write_text('[[variant]]\nlabel = "a"\nref = 3\n[[variant]]\nlabel = "b"\n')
     with pytest.raises(SystemExit, match="variant 'a' ref = 3"):
         experiment.load("x")
+
+
+def fake_maven(worktree, script):
+    """A commit's worktree whose ./mvnw is `script` (the build's steps stand in for Maven's)."""
+    worktree.mkdir(parents=True)
+    (worktree / "pom.xml").write_text("<project/>")
+    (worktree / "mvnw").write_text("#!/bin/sh\n" + script)
+    (worktree / "mvnw").chmod(0o755)
+
+
+def test_a_commit_builds_once_with_its_steps_shown_and_the_next_run_reuses_its_jar(tmp_path, monkeypatch):
+    monkeypatch.setattr(refs, "REFS", tmp_path)
+    monkeypatch.setattr(refs, "ROOT", tmp_path)
+    monkeypatch.setenv("PERFLAB_JDK", "/nonexistent-jdk")
+    c = commit()
+    fake_maven(c.worktree, "echo '[INFO] --- compiler:3.14.0:compile (default-compile) @ perflab ---'\n"
+                           "mkdir -p target && echo built > target/perflab.jar\n")
+    said = []
+    assert refs.build(c, say=said.append).read_text() == "built\n"
+    assert any(line.endswith("] compiler:compile") for line in said) and said[-1].startswith("  HEAD = 1a2b3c4d: built in")
+    (c.worktree / "mvnw").write_text("#!/bin/sh\nexit 1\n")  # a second build would fail
+    said.clear()
+    refs.build(c, say=said.append)
+    assert said == [f"  HEAD = 1a2b3c4d: jar from the cache ({c.sha}.jar)"]
+
+
+def test_a_failed_build_stops_naming_the_ref_with_the_logs_end_and_caches_nothing(tmp_path, monkeypatch):
+    monkeypatch.setattr(refs, "REFS", tmp_path)
+    monkeypatch.setattr(refs, "ROOT", tmp_path)
+    monkeypatch.setenv("PERFLAB_JDK", "/nonexistent-jdk")
+    c = commit(ref="feature/x")
+    fake_maven(c.worktree, "echo '[ERROR] cannot find symbol Transfer'\nexit 1\n")
+    with pytest.raises(SystemExit) as stopped:
+        refs.build(c, say=lambda line: None)
+    assert "building ref 'feature/x' (1a2b3c4d Faster transfers) failed" in str(stopped.value)
+    assert "cannot find symbol Transfer" in str(stopped.value)
+    assert not c.jar.exists()
