@@ -102,7 +102,7 @@ def checkout(commit):
     if (commit.worktree / "pom.xml").is_file():
         return
     REFS.mkdir(parents=True, exist_ok=True)
-    git("worktree", "prune")
+    # --force: also when an earlier worktree there was deleted by hand (git still lists it)
     made = git("worktree", "add", "--detach", "--force", str(commit.worktree), commit.sha)
     if made.returncode != 0:
         die(f"ref {commit.ref!r} ({commit.short}): git worktree add {commit.worktree} failed: {made.stderr.strip()}")
