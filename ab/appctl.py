@@ -28,9 +28,10 @@ JVM_BASE_OPTS = ["--sun-misc-unsafe-memory-access=allow"]
 NAME = re.compile(r"[a-z0-9][a-z0-9._-]*")
 READY_WITHIN = 120  # seconds for the readiness probe to answer
 STOP_WITHIN = 120   # seconds for the app to exit after SIGTERM (a training run writes the AOT cache as it exits)
-# options of `app start` with a value, and the variable each exports to the app (the others are the app's own)
+# options of `app start` with a value, and the variable each exports to the app (the others are the app's own);
+# --jar and --migrations run another build (a commit's: ab/refs.py) with its own db/migrations
 EXPORTED = {"--port": "PERFLAB_APP_PORT", "--db": "PERFLAB_DB_NAME", "--db-port": "PERFLAB_DB_PORT",
-            "--redis-port": "PERFLAB_REDIS_PORT"}
+            "--redis-port": "PERFLAB_REDIS_PORT", "--jar": "PERFLAB_APP_JAR", "--migrations": "PERFLAB_MIGRATIONS"}
 VALUED = ("--profile", "--instance", "--redis-db", "--heap", "--jvm-opts", "--cpus", "--machine", *EXPORTED)
 
 
@@ -100,7 +101,9 @@ def parse(argv, instance="app"):
             if not args:
                 die(f"{arg} needs a value")
             value = args.pop(0)
-            if arg in EXPORTED:
+            if arg == "--migrations":
+                options.env[EXPORTED[arg]] = f"filesystem:{value}"
+            elif arg in EXPORTED:
                 options.env[EXPORTED[arg]] = value
             elif arg == "--instance":
                 options.instance = check_name(value)
@@ -163,7 +166,19 @@ def jar_stale():
     return False
 
 
-def build_jar():
+def app_jar(environ=None):
+    """The jar to run: PERFLAB_APP_JAR (--jar: a commit's build), else target/perflab.jar."""
+    given = (os.environ if environ is None else environ).get("PERFLAB_APP_JAR")
+    return pathlib.Path(given) if given else APP_JAR
+
+
+def build_jar(environ=None):
+    """Builds target/perflab.jar when it is stale; a jar given by PERFLAB_APP_JAR is never built here, only checked."""
+    jar = app_jar(environ)
+    if jar != APP_JAR:
+        if not jar.is_file():
+            die(f"no jar {jar} (PERFLAB_APP_JAR)")
+        return
     if jar_stale():
         labenv.say("building target/perflab.jar (./mvnw package -DskipTests)")
         labenv.run(["./mvnw", "-B", "-q", "-DskipTests", "package"], env=dict(os.environ, JAVA_HOME=labenv.jdk()))
@@ -218,18 +233,20 @@ def launch(options):
     if instance.running():
         die(f"the app '{instance.name}' already runs (pid {instance.pid()}); "
             f"./perflab app stop --instance {instance.name} first")
-    build_jar()
+    env = {**os.environ, **options.env}
+    build_jar(env)
     STATE.mkdir(parents=True, exist_ok=True)
     labenv.ensure_secrets()
     java = pathlib.Path(labenv.jdk()) / "bin" / "java"
-    jar, aot_options = APP_JAR, []
+    jar, aot_options = app_jar(env), []
+    if options.aot and jar != APP_JAR:
+        die(f"--aot runs the working tree's AOT cache, not the jar {jar}")
     if options.aot == "use":
         if not aot_fresh():
             die("no AOT cache for the current jar: ./perflab aot build")
         jar, aot_options = AOT_JAR, [f"-XX:AOTCache={AOT_CACHE}", "-XX:AOTMode=on"]
     elif options.aot == "train":
         jar, aot_options = AOT_JAR, [f"-XX:AOTCacheOutput={AOT_CACHE}"]
-    env = {**os.environ, **options.env}
     port = env["PERFLAB_APP_PORT"]
     if labenv.port_open(port):
         die(f"port {port} is already taken by another process: stop it, or start this instance with --port N")
@@ -242,7 +259,8 @@ def launch(options):
                                                                      *options.app_args]), env=env)
     limit = machine.limit(instance.name, pid, cpus, options.machine or None)
     labenv.say(f"starting the app '{instance.name}' on port {port} (profile: {options.profile or 'default'}, "
-               f"database: {env['PERFLAB_DB_NAME']}, log: {instance.log_file})")
+               f"database: {env['PERFLAB_DB_NAME']}, log: {instance.log_file}"
+               + (f", jar: {jar}" if jar not in (APP_JAR, AOT_JAR) else "") + ")")
     if limit:
         labenv.say(f"CPU limit: {machine.status_line(instance.name)}")
     deadline = time.monotonic() + READY_WITHIN

@@ -86,6 +86,8 @@ def load(name):
     for i, v in enumerate(e["variants"]):
         v.setdefault("args", [])
         v.setdefault("env", {})
+        if "ref" in v and not (isinstance(v["ref"], str) and v["ref"].strip()):
+            raise SystemExit(f"{path.name}: variant '{v['label']}' ref = {v['ref']!r}; a git ref, e.g. \"HEAD~1\" or \"main\"")
         for key in ("seed", "reset"):
             if key not in v and key in dataset:
                 v[key] = dataset[key]

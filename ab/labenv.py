@@ -17,6 +17,14 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 STATE = ROOT / ".perflab"  # pid files, logs and start stamps of the lab's processes; the venv; the secrets
 NATIVE = ROOT / "stack" / "native.sh"
 ENV_LINE = re.compile(r"([A-Z_][A-Z0-9_]*)=(.*)")
+MIGRATIONS = ROOT / "db" / "migrations"
+
+
+def migrations_dir(environ=None):
+    """The db/migrations the app and the seeds migrate with: PERFLAB_MIGRATIONS (Flyway's `filesystem:<dir>`, what a
+    commit's own build uses: ab/refs.py), else the working tree's."""
+    location = (os.environ if environ is None else environ).get("PERFLAB_MIGRATIONS", "")
+    return pathlib.Path(location.removeprefix("filesystem:")) if location else MIGRATIONS
 
 
 def die(message):

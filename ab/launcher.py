@@ -6,6 +6,7 @@ import pathlib
 import subprocess
 
 import appctl
+import refs
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PERFLAB = str(ROOT / "perflab")
@@ -33,6 +34,7 @@ class App:
             self.options += ["--jvm-opts", variant["jvm_opts"]]
         if variant.get("aot"):
             self.options.append("--aot")
+        self.options += refs.app_options(variant)  # a variant built from a commit (`ref`)
         self.args = [*variant["args"], *network_args, f"--perflab.variant={self.label}"]
         self.process = None
 
@@ -117,10 +119,11 @@ def with_jvm_opts(command, extra):
 
 def variant_env(variant, env):
     """The environment for a variant's data commands (seed, reset, invariants): its database as PERFLAB_DB_NAME, its
-    Redis logical database as PERFLAB_REDIS_DB and WALLET_REDIS_DB (the wallet reset deletes its keys there)."""
+    Redis logical database as PERFLAB_REDIS_DB and WALLET_REDIS_DB (the wallet reset deletes its keys there), and a
+    commit's jar and db/migrations (refs.env) for a variant built from one."""
     redis_db = str(variant.get("redis_db", 0))
     return dict(os.environ, PERFLAB_DB_NAME=variant.get("database", env.get("PERFLAB_DB_NAME", "perflab")),
-                PERFLAB_REDIS_DB=redis_db, WALLET_REDIS_DB=redis_db)
+                PERFLAB_REDIS_DB=redis_db, WALLET_REDIS_DB=redis_db, **refs.env(variant))
 
 
 def run_data_command(command, variant, env, what):

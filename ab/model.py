@@ -67,8 +67,9 @@ def expected(e, candidate):
 
 def meets(verdict, expect):
     """"any" is a cell the file makes no claim about (a control): reported, never failing the run; "tie" is met by
-    "no difference"."""
-    return expect == "any" or verdict == expect or (expect in ("tie", "no difference") and verdict == "no difference")
+    "no difference"; "not worse" (a commit against another: ab/refs.py) by "better" or "no difference"."""
+    return (expect == "any" or verdict == expect or (expect in ("tie", "no difference") and verdict == "no difference")
+            or (expect == "not worse" and verdict in ("better", "no difference")))
 
 
 def cell_key(c):

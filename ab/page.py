@@ -6,7 +6,7 @@ import html as h
 import pathlib
 
 import charts
-from report import HEAD, aa_sentence, against_why, cell_title, extra_sections, headline, limit_warnings, machine_lines, machine_text, verdict_rows
+from report import HEAD, aa_sentence, against_why, cell_title, commit_lines, extra_sections, headline, limit_warnings, machine_lines, machine_text, verdict_rows
 from words import fmt, pct
 
 UNAVAILABLE = '<p id="flame-diff">profile analysis unavailable (ab/jfr.py, ab/flame.py)</p>'
@@ -93,6 +93,7 @@ def html(result, profiles=None):
 td,th{{border:1px solid #ccc;padding:2px 6px;font-size:12px}}</style></head><body>
 <h1>{h.escape(result['name'])}: {'as expected' if result['verdict']['ok'] else 'not as expected'}</h1>
 <p id="headline"><b>{h.escape(headline(result))}</b></p>
+{''.join(f"<p>{h.escape(line)}</p>" for line in commit_lines(e))}
 <p>{h.escape(e.get('description', ''))}</p>
 <p>δ = {100 * result['delta']:.1f} % ({h.escape(result['delta_source'])}); {e['rounds']} rounds per variant (cap {e['max_rounds']}); one run = one observation.</p>
 {aa}{charts.verdict(result) or ''}{charts.sweep(result, element_id="sweep-chart") or ''}{charts.ramp_chart(result) or ''}{''.join(sections)}

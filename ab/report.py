@@ -221,10 +221,16 @@ def warning_lines(result, cell):
     return [line for _, line in sorted(out, key=lambda x: x[0])]
 
 
+def commit_lines(e):
+    """One line per variant built from a commit (ab/refs.py): 'candidate 1a2b3c4d: commit 1a2b3c4d "subject" (HEAD)'."""
+    return [f"{v['label']}: commit {c['short']} \"{c['subject']}\" ({c['ref']})"
+            for v in e.get("variants", []) for c in [v.get("commit")] if c]
+
+
 def text(result):
     if model.is_command(result):
         return command_table(result)
-    out = [headline(result)]
+    out = [headline(result), *commit_lines(result["experiment"])]
     for cell in result["cells"]:
         body = list(verdict_rows(cell))
         widths = [max(len(str(r[i])) for r in [HEAD] + body) for i in range(len(HEAD))]
@@ -289,6 +295,7 @@ def markdown(result):
     e = result["experiment"]
     out = [f"# {result['name']}", "", headline(result, bold=True), "", e.get("description", ""), "",
            f"- variants: " + ", ".join(f"**{v['label']}** (`{v.get('profile', '')} {' '.join(v.get('args', []))}`)" for v in e["variants"]),
+           *[f"- {line}" for line in commit_lines(e)],
            f"- load: `{e['load'].get('script', '')}`, {e['load']['shape']} model, {load_text(e['load'])}; "
            f"{e['rounds']} round(s) per variant in balanced blocks (cap {e['max_rounds']})",
            f"- practical margin δ = {100 * result['delta']:.1f} % ({result['delta_source']}); unit of observation: one run"]

@@ -30,6 +30,7 @@ import launcher  # noqa: E402
 import machine as machines  # noqa: E402
 import measure  # noqa: E402
 import network  # noqa: E402
+import refs  # noqa: E402
 import report  # noqa: E402
 import results  # noqa: E402
 import shapes  # noqa: E402
@@ -320,6 +321,13 @@ def parse_args(argv):
                    "(repeat per variant); the runner loads and scrapes it but does not start it, and skips network profiles")
     p.add_argument("--prometheus", help="the Prometheus k6 remote-writes to (default: the local stack's, when it answers)")
     p.add_argument("--k6-processes", type=int, help="split each run's load over N k6 processes (--execution-segment)")
+    p.add_argument("--baseline", metavar="REF", help="compare two commits (with --candidate): each side runs the jar "
+                   "built from its ref (once, cached in .perflab/refs/) with the experiment's first variant's settings "
+                   "(profile, args, database, seed) and checks, on that variant's database suffixed with the short sha, "
+                   "migrated by the commit's own db/migrations; the file's other variants and write-up tables are left "
+                   "out; the runner, the file and the k6 scripts stay the working tree's; exit 1 unless the candidate is "
+                   "better or no different")
+    p.add_argument("--candidate", metavar="REF", help="the commit compared with --baseline's, e.g. HEAD")
     p.add_argument("--out", help="output folder (default results/<timestamp>-<experiment>)")
     p.add_argument("--publish", metavar="NAME", help="also copy the result to docs/results/NAME/ (what README.md and docs/ cite)")
     p.add_argument("--recalibrate", metavar="NAME", help="re-analyse the runs of the published A/A docs/results/NAME/ with "
@@ -343,6 +351,8 @@ def main(argv=None):
         log("usage: ./perflab ab <experiment> [options] | --list | --tables  (./perflab ab --help)")
         return 2
     e = experiments.load(args.experiment)
+    if args.baseline or args.candidate:
+        commits_mode(e, args)
     if e["kind"] == "command":
         return run_command_experiment(e, args)
     if args.variant:
@@ -384,6 +394,11 @@ def main(argv=None):
         e["invariant"] = []
     else:
         require_stack(env)
+    if any(v.get("ref") for v in e["variants"]):
+        if args.base_url:
+            raise SystemExit("--base-url: a remote lab runs its own builds; a variant's ref needs a local lab")
+        log("jars of the variants' commits:")
+        refs.prepare(e, env.get("PERFLAB_DB_NAME", "perflab"))
     ctx = Context(e, args, env, out_dir)
     if args.prometheus:
         ctx.prometheus_rw = args.prometheus.rstrip("/") + "/api/v1/write"
@@ -443,6 +458,17 @@ def main(argv=None):
         log("invariants broken: " + "; ".join(result["checks"]["failed"]))
         return 1
     return 0 if result["verdict"]["ok"] else 1
+
+
+def commits_mode(e, args):
+    """--baseline REF --candidate REF: two commits as the variants (refs.two_commits); a usage error otherwise."""
+    clash = [flag for flag, given in (("--aa", args.aa), ("--variant", args.variant), ("--base-url", args.base_url)) if given]
+    if not (args.baseline and args.candidate) or clash or e["kind"] == "command":
+        why = ("give both --baseline and --candidate" if not (args.baseline and args.candidate) else
+               f"not with {', '.join(clash)}" if clash else f"{e['name']} runs one command, not an app")
+        log(f"--baseline/--candidate: {why}")
+        raise SystemExit(2)
+    refs.two_commits(e, refs.resolve(args.baseline), refs.resolve(args.candidate))
 
 
 def recalibrate(name):

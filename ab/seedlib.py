@@ -120,9 +120,10 @@ class Lab:
         return done.stdout.rstrip("\n") == "1"
 
     def pending_migrations(self):
-        """The versions in db/migrations that Flyway has not applied (V3_1__x.sql is 3.1), in file name order."""
+        """The versions in db/migrations (labenv.migrations_dir) that Flyway has not applied (V3_1__x.sql is 3.1), in
+        file name order."""
         applied = self.value("SELECT GROUP_CONCAT(version SEPARATOR ' ') FROM flyway_schema_history WHERE success = 1")
-        return [version for version in map(migration_version, sorted((ROOT / "db" / "migrations").glob("V*__*.sql")))
+        return [version for version in map(migration_version, sorted(labenv.migrations_dir().glob("V*__*.sql")))
                 if version not in applied.split(" ")]
 
     def ensure_migrated(self, index=""):

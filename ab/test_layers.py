@@ -15,9 +15,9 @@ LAYERS = {
     # run's stages) with it
     1: ("model", ["model", "words", "stats", "ramp"]),
     2: ("configuration", ["experiment"]),  # experiments/*.toml -> an experiment
-    # the apps, load balancers, proxies, load, secrets, CPU limits (machine); .env, the services and the lab's processes (labenv); the data
+    # the apps (a commit's build: refs), load balancers, proxies, load, secrets, CPU limits (machine); .env, the services and the lab's processes (labenv); the data
     # sets' loaders
-    3: ("lab control", ["labenv", "machine", "appctl", "lbctl", "launcher", "lb", "network", "labsecrets", "k6io", "prom",
+    3: ("lab control", ["labenv", "machine", "appctl", "lbctl", "launcher", "lb", "network", "labsecrets", "k6io", "prom", "refs",
                         "seedlib", "seed_wallet", "seed_route"]),
     4: ("measurement", ["measure", "shapes", "jfr", "flame"]),  # one run: its window, its load shape, its profile
     5: ("analysis", ["comparison", "writeup"]),  # every variant against the baseline, the because sentence, checks, verdict

@@ -1,5 +1,6 @@
 """./perflab migrate [--db NAME] [--index unique|non-unique]: create the database if needed and apply db/migrations
-with the app in migrate-only mode (dev.perflab.support.migrate.MigrateOnly: data source and Flyway, no web server).
+with the app in migrate-only mode (dev.perflab.support.migrate.MigrateOnly: data source and Flyway, no web server);
+PERFLAB_APP_JAR and PERFLAB_MIGRATIONS, when set, give another build's jar and migrations (ab/refs.py).
 --index sets perflab.wallet.index, the wallet_member_index placeholder; default: the active profile's."""
 import os
 import pathlib
@@ -44,11 +45,11 @@ def main(argv):
     if created.returncode != 0:
         die(f"could not create database {db} (user {env['PERFLAB_DB_USER']} may create perflab% databases)")
     profile = env.get("SPRING_PROFILES_ACTIVE")
-    labenv.say(f"migrating database {db} (Flyway, db/migrations{f', wallet index {index}' if index else ''}"
+    labenv.say(f"migrating database {db} (Flyway, {labenv.migrations_dir()}{f', wallet index {index}' if index else ''}"
                f"{f', profile {profile}' if profile else ''})")
     java = pathlib.Path(labenv.jdk()) / "bin" / "java"
     migrated = subprocess.run([str(java), "-Dsun.misc.unsafe.memory.access=allow",
-                               "-Dloader.main=dev.perflab.support.migrate.MigrateOnly", "-cp", str(appctl.APP_JAR),
+                               "-Dloader.main=dev.perflab.support.migrate.MigrateOnly", "-cp", str(appctl.app_jar()),
                                "org.springframework.boot.loader.launch.PropertiesLauncher",
                                *([f"--perflab.wallet.index={index}"] if index else []), "--logging.level.root=WARN",
                                "--logging.level.org.flywaydb.core.internal.command=INFO",
