@@ -9,7 +9,8 @@ alongside the load. Mechanism kinds, as declared in an experiment's [[mechanism]
                  non-idle time, from /proc/stat: what the whole machine spent)
   mariadb_status a SHOW GLOBAL STATUS counter's increase per `per` (e.g. Questions per transfer)
   probe          a number a `command` prints while the load runs (`pattern`, a regex with one group, or `key` for
-                 KEY=VALUE), e.g. Redis's small-command latency
+                 KEY=VALUE), e.g. Redis's small-command latency; {seconds}, {port} and {database} in the command are
+                 the window's length less 4 s, the app's port and its database
 """
 import functools
 import math
@@ -139,7 +140,8 @@ class Window:
         self.k6_cpu = seconds if seconds is not None else math.nan
 
     def _start_probe(self, m):
-        command = m["command"].format(seconds=max(1, int(self.duration_s) - 4), port=self.app.port)
+        command = m["command"].format(seconds=max(1, int(self.duration_s) - 4), port=self.app.port,
+                                      database=getattr(self.app, "database", ""))
         return subprocess.Popen(shlex.split(command), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 
     def __exit__(self, *exc):

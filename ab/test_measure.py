@@ -27,3 +27,12 @@ def test_children_cpu_counts_the_child_reaped_inside_the_block_and_not_one_reape
     with k6io.ChildrenCpu() as cpu:
         spinner.wait()
     assert 0.4 <= cpu.seconds < 0.6 + 0.3  # its own 0.4 s and the interpreter's start, not the earlier 0.6 s
+
+
+def test_a_probe_command_gets_the_windows_seconds_and_the_apps_port_and_database():
+    class App:
+        port, database = 8131, "perflab_wallet_before"
+    probe = {"name": "p", "kind": "probe", "command": "echo seconds={seconds} port={port} db={database}"}
+    window = measure.Window(App(), [probe], {}, 12)
+    out, _ = window._start_probe(probe).communicate(timeout=10)
+    assert out.strip() == "seconds=8 port=8131 db=perflab_wallet_before"
