@@ -5,12 +5,16 @@ One session on the variant's database turns on innodb_status_output_locks (and p
 transaction, runs the statement the mapper runs (read from its MyBatis XML: NaiveTransferMapper.lockWallet for one
 member, BatchedTransferMapper.lockWallets for two), reads SHOW ENGINE INNODB STATUS and rolls back. Reading the
 status needs the PROCESS privilege and the variable SUPER, which the lab's user lacks: the session is the native
-stack's administrator, over MariaDB's socket (as stack/native.sh connects). EXPLAIN of the statement goes beside.
+stack's administrator, over MariaDB's socket (as stack/native.sh connects). Beside it, the statement's plan and
+time from ANALYZE FORMAT=JSON (EXPLAIN, executed), run RUNS times outside a transaction, as the case study timed its
+statement 50 times.
 
 The last line is KEY=VALUE for a probe mechanism: next_key and gap_only count the wallet's member_id index records
-locked with the gap before them (next-key) or only the gap before them; record_only those locked without a gap.
+locked with the gap before them (next-key) or only the gap before them; record_only those locked without a gap;
+statement_ms is the mean of ANALYZE's r_total_time_ms (optimization and execution) over the runs.
 Python standard library only, like the seeders."""
 import getpass
+import json
 import pathlib
 import re
 import subprocess
@@ -24,6 +28,7 @@ STATEMENTS = {"naive": ("before/NaiveTransferMapper.xml", "lockWallet"),
               "optimized": ("after/BatchedTransferMapper.xml", "lockWallets")}
 SECOND_MEMBER = 10  # the optimized statement locks two wallets: the member's and this many members further on
 MARK = "perflab-innodb-status"
+RUNS = 50  # the case study's repetitions of its statement
 
 
 class Lock(NamedTuple):
@@ -98,10 +103,30 @@ def describe(locks):
             for lock in locks]
 
 
-def explain_rows(text):
-    """EXPLAIN's tab-separated output (with its header) as dicts."""
-    lines = [line.split("\t") for line in text.splitlines() if line]
-    return [dict(zip(lines[0], row)) for row in lines[1:]] if lines else []
+def analyses(text):
+    """The JSON documents of a run of ANALYZE FORMAT=JSON statements (-N -B -r output, one after the other)."""
+    decoder, found, at = json.JSONDecoder(), [], 0
+    while (start := text.find("{", at)) >= 0:
+        document, at = decoder.raw_decode(text, start)
+        found.append(document)
+    return found
+
+
+def plan(documents):
+    """(one line per table: access type, key, rows estimated and read; the mean time) of ANALYZE's documents, the
+    plan from the first."""
+    if not documents:
+        return [], float("nan")
+    block = documents[0]["query_block"]
+    tables = [step["table"] for step in block.get("nested_loop", [])] or [block["table"]]
+    lines = [f"{t.get('table_name')} {t.get('access_type')} key {t.get('key')} rows {t.get('rows')}"
+             + (f" (read {t['r_rows']})" if t.get("r_rows") is not None else "") for t in tables]
+    return lines, sum(statement_ms(d) for d in documents) / len(documents)
+
+
+def statement_ms(document):
+    """One ANALYZE's time: optimizing (where a const table is read, by a unique key) and executing."""
+    return sum(document.get(part, {}).get("r_total_time_ms", 0) for part in ("query_optimization", "query_block"))
 
 
 def session_script(db, sql):
@@ -111,6 +136,11 @@ def session_script(db, sql):
             "SET GLOBAL innodb_status_output_locks = ON;\nSTART TRANSACTION;\n"
             f"{sql};\nSELECT '{MARK}';\nSHOW ENGINE INNODB STATUS;\nROLLBACK;\n"
             "SET GLOBAL innodb_status_output_locks = @was;\n")
+
+
+def timing_script(db, sql, runs=RUNS):
+    """ANALYZE FORMAT=JSON of the statement `runs` times, each in its own autocommit transaction."""
+    return f"USE `{db}`;\n" + f"ANALYZE FORMAT=JSON {sql};\n" * runs
 
 
 def split_session_output(out):
@@ -167,13 +197,12 @@ def report(db, index, transfer, member):
     if not locks:
         raise SystemExit("perflab: InnoDB listed no lock of the session's transaction (is innodb_status_output_locks "
                          "settable, and the transaction list complete?)")
-    plan = explain_rows(admin("-B", db, "-e", f"EXPLAIN {sql}"))
+    tables, mean_ms = plan(analyses(admin("-N", "-B", "-r", script=timing_script(db, sql))))
     member_index = next((lock.index for lock in locks if lock.table == f"{db}.wallet" and lock.index not in ("", "PRIMARY")), "")
     lines = [f"database {db}: wallet.member_id index {index or '?'}",
              f"statement ({transfer} transfer, {STATEMENTS[transfer][1]}, {members}): {sql}",
-             "EXPLAIN: " + "; ".join(f"{row.get('table')} type {row.get('type')} key {row.get('key')} rows {row.get('rows')}"
-                                     for row in plan),
+             f"ANALYZE FORMAT=JSON, {RUNS} runs: " + "; ".join(tables) + f"; {mean_ms:.4f} ms a run",
              "InnoDB's locks (SHOW ENGINE INNODB STATUS, innodb_status_output_locks=ON), then ROLLBACK:",
              *describe(locks)]
     found = counts(locks, f"{db}.wallet", member_index)
-    return lines + [" ".join(f"{key}={value}" for key, value in found.items())]
+    return lines + [" ".join(f"{key}={value}" for key, value in found.items()) + f" statement_ms={mean_ms:.4f}"]

@@ -105,9 +105,24 @@ def test_the_transfer_knob_is_read_from_the_apps_variant_info():
     assert innodb_locks.transfer_in("perflab_variant_info{feature=\"login\",knob=\"transfer\",value=\"a\"} 1\n") is None
 
 
-def test_explain_rows_are_dicts_by_the_header():
-    assert innodb_locks.explain_rows("id\ttable\ttype\tkey\trows\n1\tw\tref\tm\t1\n") == \
-        [{"id": "1", "table": "w", "type": "ref", "key": "m", "rows": "1"}]
+ANALYZE = """{
+  "query_optimization": {"r_total_time_ms": 0.1},
+  "query_block": {"select_id": 1, "r_loops": 1, "r_total_time_ms": 0.12,
+    "nested_loop": [{"table": {"table_name": "w", "access_type": "range", "key": "ux_wallet_member_id", "rows": 2, "r_rows": 2}},
+                    {"table": {"table_name": "m", "access_type": "eq_ref", "key": "PRIMARY", "rows": 1, "r_rows": 1}}]}
+}
+{
+  "query_block": {"select_id": 1, "r_total_time_ms": 0.04,
+    "table": {"table_name": "w", "access_type": "const", "key": "ux_wallet_member_id", "rows": 1}}
+}
+"""
+
+
+def test_analyze_gives_the_plan_of_the_first_run_and_the_mean_time_of_all():
+    tables, mean_ms = innodb_locks.plan(innodb_locks.analyses(ANALYZE))
+    assert tables == ["w range key ux_wallet_member_id rows 2 (read 2)", "m eq_ref key PRIMARY rows 1 (read 1)"]
+    assert mean_ms == pytest.approx((0.1 + 0.12 + 0.04) / 2)
+    assert innodb_locks.timing_script("db", "SELECT 1", 3).count("ANALYZE FORMAT=JSON SELECT 1;") == 3
 
 
 # ---- against the real MariaDB ----
@@ -153,8 +168,8 @@ def test_the_non_unique_index_also_locks_the_gap_before_the_next_member_and_the_
     for transfer, members in (("naive", 1), ("optimized", 2)):
         non_unique = innodb_locks.report(two_indexes["non-unique"], "non-unique", transfer, 50)
         unique = innodb_locks.report(two_indexes["unique"], "unique", transfer, 50)
-        assert non_unique[-1] == f"next_key={members} gap_only={members} record_only=0"
+        assert non_unique[-1].startswith(f"next_key={members} gap_only={members} record_only=0 statement_ms=")
         found = dict(pair.split("=") for pair in unique[-1].split())
         assert found["gap_only"] == "0" and int(found["next_key"]) + int(found["record_only"]) == members
-        assert "key ux_wallet_member_id" in unique[2]
+        assert "key ux_wallet_member_id" in unique[2] and float(found["statement_ms"]) > 0
         assert any("PRIMARY: X record lock (locks rec but not gap)" in line for line in unique)
