@@ -19,12 +19,12 @@ def test_only_variants_drops_the_checks_of_variants_left_out():
     assert e["check"] == []
 
 def test_an_unknown_variant_is_named_with_the_variants_there_are():
-    e = experiments.load("wallet")
+    e = experiments.load("wallet-fixed")
     with pytest.raises(SystemExit, match="no variant 'wallet-fast'.*wallet-before, wallet-after"):
         experiments.only_variants(e, ["wallet-before", "wallet-fast"])
 
 def test_one_variant_is_not_a_comparison():
-    e = experiments.load("wallet")
+    e = experiments.load("wallet-fixed")
     with pytest.raises(SystemExit, match="at least two"):
         experiments.only_variants(e, ["wallet-before"])
 
