@@ -182,8 +182,8 @@ def test_a_file_without_an_aa_takes_the_floor_of_the_file_it_extends_when_it_mea
 
 def test_an_extending_file_records_what_it_extends_nearest_first():
     e = experiments.load("wallet-sweep")
-    assert e["lineage"] == ["wallet"]
-    assert "lineage" not in experiments.load("wallet")
+    assert e["lineage"] == ["wallet-fixed"]
+    assert "lineage" not in experiments.load("wallet-fixed")
 
 
 def test_the_report_states_instance_lifetimes_their_start_orders_and_settling():
