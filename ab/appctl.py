@@ -13,6 +13,7 @@ import urllib.request
 from dataclasses import dataclass, field
 
 import labenv
+import machine
 from labenv import ROOT, STATE, die
 
 APP_JAR = ROOT / "target" / "perflab.jar"
@@ -30,7 +31,7 @@ STOP_WITHIN = 120   # seconds for the app to exit after SIGTERM (a training run 
 # options of `app start` with a value, and the variable each exports to the app (the others are the app's own)
 EXPORTED = {"--port": "PERFLAB_APP_PORT", "--db": "PERFLAB_DB_NAME", "--db-port": "PERFLAB_DB_PORT",
             "--redis-port": "PERFLAB_REDIS_PORT"}
-VALUED = ("--profile", "--instance", "--redis-db", "--heap", "--jvm-opts", *EXPORTED)
+VALUED = ("--profile", "--instance", "--redis-db", "--heap", "--jvm-opts", "--cpus", "--machine", *EXPORTED)
 
 
 def url(port=None):
@@ -51,8 +52,10 @@ class Instance(labenv.Process):
         self.started_file = STATE / f"{name}.started"
 
     def stop(self, quiet=False):
-        """Stop it (SIGTERM, at most STOP_WITHIN s until it has exited, then SIGKILL); `app stopped` when it ran."""
+        """Stop it (SIGTERM, at most STOP_WITHIN s until it has exited, then SIGKILL) and remove its CPU limit;
+        `app stopped` when it ran."""
         stopped = super().stop(STOP_WITHIN, f"the app '{self.name}'")
+        machine.release(self.name)
         if stopped and not quiet:
             labenv.say("app stopped")
         return stopped
@@ -61,7 +64,8 @@ class Instance(labenv.Process):
 @dataclass
 class Options:
     """`app start`'s options: the instance, the preset, the AOT mode (use, train or none), the app's own arguments,
-    the heap and extra JVM flags, and the variables --port, --db, --db-port and --redis-port set for the app."""
+    the heap and extra JVM flags, the machine profile and CPU share (--cpus overrides the profile's), and the
+    variables --port, --db, --db-port and --redis-port set for the app."""
     instance: str = "app"
     profile: str = ""
     aot: str = ""
@@ -69,6 +73,8 @@ class Options:
     heap: str = ""
     jvm_opts: str = ""
     env: dict = field(default_factory=dict)
+    machine: str = ""
+    cpus: float | None = None
 
     @property
     def port(self):
@@ -100,6 +106,8 @@ def parse(argv, instance="app"):
                 options.instance = check_name(value)
             elif arg == "--redis-db":
                 redis_db = value
+            elif arg == "--cpus":
+                options.cpus = cpus_value(value)
             else:
                 setattr(options, {"--jvm-opts": "jvm_opts"}.get(arg, arg[2:]), value)
         elif arg.startswith("--profile="):
@@ -114,6 +122,29 @@ def parse(argv, instance="app"):
     if redis_db:
         options.app_args = [f"--spring.data.redis.database={redis_db}", *options.app_args]
     return options
+
+
+def cpus_value(text):
+    try:
+        cpus = float(text)
+    except ValueError:
+        cpus = 0.0
+    if not cpus > 0 or math.isinf(cpus):
+        die(f"--cpus {text}: a positive number of CPUs, e.g. 0.5")
+    return cpus
+
+
+def jvm_command(options, preset):
+    """The JVM's flags, in the order that lets a later one win: the Spring profile's heap preset (left out when the
+    machine profile sizes memory itself, or --heap is given), the machine profile's flags, --heap, perflab's own,
+    --jvm-opts. Returns (flags, the CPU share or None)."""
+    p = machine.profile(options.machine) if options.machine else None
+    machine_jvm = p["app"]["jvm"] if p else []
+    cpus = options.cpus if options.cpus is not None else (p["app"]["cpus"] if p else None)
+    heap = options.heap.split() if options.heap else [] if machine.sizes_memory(machine_jvm) else preset.split()
+    if options.heap:
+        return [*machine_jvm, *heap, *JVM_BASE_OPTS, *options.jvm_opts.split()], cpus
+    return [*heap, *machine_jvm, *JVM_BASE_OPTS, *options.jvm_opts.split()], cpus
 
 
 # ---- the jar and the AOT cache ----
@@ -204,16 +235,20 @@ def launch(options):
         die(f"port {port} is already taken by another process: stop it, or start this instance with --port N")
     started = time.time_ns()
     instance.started_file.write_text(f"{started // 1_000_000}\n")
-    heap = options.heap or heap_preset(options.profile)
+    flags, cpus = jvm_command(options, "" if options.heap else heap_preset(options.profile))
     profile = [f"--spring.profiles.active={options.profile}"] if options.profile else []
-    instance.spawn([java, *heap.split(), *JVM_BASE_OPTS, *options.jvm_opts.split(), *aot_options, "-jar", jar,
-                    *profile, *options.app_args], env=env)
+    machine.release(instance.name)  # a group left by an instance that was killed
+    pid = instance.spawn(machine.enter_command(instance.name, cpus, [java, *flags, *aot_options, "-jar", jar, *profile,
+                                                                     *options.app_args]), env=env)
+    limit = machine.limit(instance.name, pid, cpus, options.machine or None)
     labenv.say(f"starting the app '{instance.name}' on port {port} (profile: {options.profile or 'default'}, "
                f"database: {env['PERFLAB_DB_NAME']}, log: {instance.log_file})")
+    if limit:
+        labenv.say(f"CPU limit: {machine.status_line(instance.name)}")
     deadline = time.monotonic() + READY_WITHIN
     while True:
         if ready(url(port)):
-            labenv.say(f"app ready at {url(port)} in {(time.time_ns() - started) // 1_000_000} ms")
+            labenv.say(f"app ready at {url(port)} in {(time.time_ns() - started) // 1_000_000} ms; GC: {gc(url(port))}")
             line = variant_line(instance.log_file)
             if line:
                 labenv.say(line)
@@ -221,10 +256,20 @@ def launch(options):
         if not instance.running():
             print(labenv.tail(instance.log_file, 40), end="", file=sys.stderr)
             instance.pid_file.unlink(missing_ok=True)
+            machine.release(instance.name)
             die(f"the app exited during startup (log: {instance.log_file})")
         if time.monotonic() >= deadline:
             die(f"the app did not report readiness within {READY_WITHIN} s (log: {instance.log_file})")
         time.sleep(0.2)
+
+
+def gc(base_url):
+    """The GC the running app uses, from its metrics' heap pools; 'unknown' when they do not tell."""
+    try:
+        with urllib.request.urlopen(f"{base_url}/actuator/prometheus", timeout=5) as answer:
+            return machine.gc_from_text(answer.read().decode()) or "unknown"
+    except (OSError, ValueError):
+        return "unknown"
 
 
 def start(argv, aot=None, instance="app", env=None):

@@ -13,7 +13,7 @@ import tomllib
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DIR = ROOT / "experiments"
 SHAPES = ("open", "closed", "capacity", "first-request", "cold-start")
-SKIP = {"network.toml"}
+SKIP = {"network.toml", "machine.toml"}
 EXPECTATIONS = ("better", "worse", "tie", "any")  # what a primary verdict must be; "any": a control, no claim
 
 
@@ -93,6 +93,9 @@ def load(name):
     if load_["shape"] not in SHAPES:
         raise SystemExit(f"{path.name}: load shape {load_['shape']!r}; one of {', '.join(SHAPES)}")
     e["profiles"] = e.get("network", {}).get("profiles", ["localhost"])
+    e.setdefault("machine", "unlimited")  # experiments/machine.toml
+    if not isinstance(e["machine"], str):
+        raise SystemExit(f"{path.name}: machine = {e['machine']!r}: the name of a profile in experiments/machine.toml")
     e.setdefault("mechanism", [])
     e.setdefault("invariant", [])
     e.setdefault("check", [])

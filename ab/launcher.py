@@ -23,6 +23,8 @@ class App:
         self.redis_db = variant["redis_db"]
         self.options = ["--instance", self.instance, "--port", str(self.port), "--db", self.database,
                         "--redis-db", str(self.redis_db), *network_options]
+        if experiment.get("machine"):  # the machine profile's CPU share and JVM flags; the variant's own come after
+            self.options += ["--machine", experiment["machine"]]
         if variant.get("profile"):
             self.options += ["--profile", variant["profile"]]
         if variant.get("heap"):

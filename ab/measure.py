@@ -20,7 +20,9 @@ import re
 import shlex
 import subprocess
 import threading
+import time
 
+import machine
 import prom
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -123,6 +125,8 @@ class Window:
         if not local:
             self.status_names = []
         self.before = prom.scrape(self.app.url)
+        self.limits_before = self._limits()
+        self.wall_before = time.monotonic()
         self.cpu_before = {**self._cpu(), "k6": 0.0}  # k6's CPU is what its run spent (load_generator_cpu)
         self.status_before = mariadb_status(self.env, self.status_names)
         self.sampler = GaugeSampler(self.app.url, self.gauges)
@@ -134,6 +138,23 @@ class Window:
         return {"app": process_cpu_seconds(self.app.pid()), "mariadb": process_cpu_seconds(self.db_pid),
                 "redis": process_cpu_seconds(self.redis_pid),
                 "machine": machine_cpu_seconds() if self.local else math.nan}
+
+    def _limits(self):
+        """The CPU limits on the app and MariaDB (machine.snapshot: share, cgroup counters) for a local lab."""
+        if not self.local:
+            return {}
+        return {"app": machine.snapshot(self.app.instance), "mariadb": machine.snapshot(machine.MARIADB)}
+
+    def limits(self):
+        """Whether each CPU limit held over the window: per limited process, its CPU seconds per wall second against
+        its share, and its throttled periods (machine.check); [] when nothing was limited."""
+        checks = [machine.check(name, self.limits_before.get(name), self.limits_after.get(name),
+                                self.cpu_after[name] - self.cpu_before[name], self.wall_seconds) for name in ("app", "mariadb")]
+        return [c for c in checks if c]
+
+    def gc(self):
+        """The GC the app ran with, from its heap pools' names in its metrics."""
+        return machine.gc_from_samples(self.after)
 
     def load_generator_cpu(self, seconds):
         """The CPU seconds k6 spent on this window's run (k6io.run measures them when its processes exit)."""
@@ -148,6 +169,8 @@ class Window:
         self.sampler.stop()
         self.after = prom.scrape(self.app.url)
         self.cpu_after = {**self._cpu(), "k6": self.k6_cpu}
+        self.wall_seconds = time.monotonic() - self.wall_before
+        self.limits_after = self._limits()
         self.status_after = mariadb_status(self.env, self.status_names)
         self.probe_output = {}
         for m, process in zip(self.probes, self.probe_processes):

@@ -24,6 +24,58 @@ def cell_title(cell):
     return title
 
 
+def gc_text(cell):
+    """'GC: SerialGC' when every variant ran with the same one, else 'GC: before G1GC, after SerialGC'; '' unknown."""
+    by_variant = {}
+    for run in cell["runs"]:
+        if run.get("gc"):
+            by_variant.setdefault(run["variant"], set()).add(run["gc"])
+    if not by_variant:
+        return ""
+    names = {gc for gcs in by_variant.values() for gc in gcs}
+    if len(names) == 1:
+        return f"GC: {names.pop()}"
+    return "GC: " + ", ".join(f"{variant} {'/'.join(sorted(gcs))}" for variant, gcs in by_variant.items())
+
+
+PROCESS = {"app": "the app", "mariadb": "MariaDB"}
+
+
+def limit_texts(cell):
+    """Per limited process, whether its CPU limit held in every run: 'the app held to 1 CPU in 2 of 2 runs (at
+    most 0.97 CPU-s per s; throttled 12 of 400 periods)'."""
+    out = []
+    for process in PROCESS:
+        checks = [c for r in cell["runs"] for c in r.get("limits") or [] if c["process"] == process]
+        if not checks:
+            continue
+        held = sum(1 for c in checks if c["held"])
+        rates = [c["cpu_per_s"] for c in checks if c.get("cpu_per_s") is not None]
+        parts = [f"at most {max(rates):.2f} CPU-s per s"] if rates else []
+        if any("periods" in c for c in checks):
+            parts.append(f"throttled {sum(c.get('throttled', 0) for c in checks)} of "
+                         f"{sum(c.get('periods', 0) for c in checks)} periods")
+        how = "cpulimit" if all(c["how"] == "cpulimit" for c in checks) else "a cgroup quota"
+        out.append(f"{PROCESS[process]} held to {checks[0]['cpus']:g} CPU by {how} in {held} of {len(checks)} runs"
+                   + (f" ({'; '.join(parts)})" if parts else ""))
+    return out
+
+
+def machine_lines(cell):
+    """The cell's machine profile, the GC each app ran with, and whether each CPU limit held; [] for a result
+    written before machine profiles."""
+    if not cell.get("machine"):
+        return []
+    return [f"machine {cell['machine']}", *filter(None, [gc_text(cell)]), *limit_texts(cell)]
+
+
+def limit_warnings(cell):
+    """A run in which a limited process used more CPU than its share (and its tolerance)."""
+    return [f"{PROCESS[c['process']]} used {c['cpu_per_s']:.2f} CPU-s per s in {r['testid']}, over its {c['cpus']:g} CPU "
+            f"limit: the machine profile did not hold" for r in cell["runs"] for c in r.get("limits") or []
+            if c["held"] is False]
+
+
 def interval_text(row):
     """'0.417–0.422': a compared metric's 95 % interval of B/A ('–' when there is none)."""
     lo, hi = row["interval"]
@@ -150,7 +202,9 @@ def text(result):
         body = list(verdict_rows(cell))
         widths = [max(len(str(r[i])) for r in [HEAD] + body) for i in range(len(HEAD))]
         line = lambda r: "  ".join(str(v).ljust(w) for v, w in zip(r, widths))  # noqa: E731
-        out += [f"== {cell_title(cell)}", line(HEAD), line(["-" * w for w in widths]), *[line(r) for r in body]]
+        out += [f"== {cell_title(cell)}", *[f"   {m}" for m in machine_lines(cell)], line(HEAD),
+                line(["-" * w for w in widths]), *[line(r) for r in body]]
+        out += [f"   WARNING: {w}" for w in limit_warnings(cell)]
         out += [f"   {why(result, c)}" for c in cell.get("comparisons", [])]
     for c in result.get("calibration", []):
         out.append(aa_sentence(c))
@@ -214,7 +268,8 @@ def markdown(result):
         out.append("- controls, reported without a claim (`expect = \"any\"`): " + ", ".join(controls))
     out.append("")
     for cell in result["cells"]:
-        out += [f"## {cell_title(cell)}", "", md_table(HEAD, verdict_rows(cell)), ""]
+        box = machine_lines(cell)
+        out += [f"## {cell_title(cell)}", "", *[f"- {m}" for m in box], *([""] if box else []), md_table(HEAD, verdict_rows(cell)), ""]
         if cell.get("delta") not in (None, result["delta"]):
             out.append(f"- δ for this profile: {100 * cell['delta']:.1f} % (its A/A noise floor)")
         out += [f"- {why(result, c)}" for c in cell.get("comparisons", [])]
@@ -223,7 +278,7 @@ def markdown(result):
         unsteady = [r["testid"] for r in cell["runs"] if r.get("steady") and not r["steady"].get("steady", True)]
         if unsteady:
             out.append(f"- runs that never reached a steady state: {', '.join(unsteady)}")
-        out += [f"- warning: {w}" for w in warning_lines(result, cell)]
+        out += [f"- warning: {w}" for w in limit_warnings(cell) + warning_lines(result, cell)]
         out.append("")
     for c in result.get("calibration", []):
         out += [f"- {aa_sentence(c)}"]

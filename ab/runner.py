@@ -27,6 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import comparison  # noqa: E402
 import experiment as experiments  # noqa: E402
 import launcher  # noqa: E402
+import machine as machines  # noqa: E402
 import measure  # noqa: E402
 import network  # noqa: E402
 import report  # noqa: E402
@@ -139,6 +140,9 @@ def run_cell(ctx, e, profile, parameter, value):
         options, net_args = ctx.toxiproxy.apply(links)
     cell = {"profile": profile, "network": "a remote lab: " + ", ".join(ctx.args.base_url) if profile == "remote" else network.describe(profile, links), "parameter": parameter, "value": value,
             "tag": cell_tag(profile, parameter, value), "runs": []}
+    box = machines.profile(e["machine"])
+    if not ctx.args.base_url:  # a remote lab's machine is its own
+        cell["machine"] = machines.describe(box)
     ctx.e = cell_e
     shape = cell_e["load"]["shape"]
     load = cell_e["load"]
@@ -153,6 +157,9 @@ def run_cell(ctx, e, profile, parameter, value):
     restart_every = int(load.get("restart_every", 0)) if shape in ("open", "closed", "capacity") else 0
     cell["lifetimes"] = []
     try:
+        if not ctx.args.base_url and box["mariadb"]["cpus"]:
+            limited = machines.limit(machines.MARIADB, measure.mariadb_pid(), box["mariadb"]["cpus"], box["name"])
+            log(f"  MariaDB held to {machines.cpus_text(box['mariadb']['cpus'])}" + ("" if limited else " (not running here: no limit)"))
         if shape in ("open", "closed", "capacity"):
             start_instances(ctx, cell, by_label, labels, load, where)
         rounds = cell_e["rounds"]
@@ -193,6 +200,7 @@ def run_cell(ctx, e, profile, parameter, value):
     finally:
         for app in apps:
             app.stop()
+        machines.release(machines.MARIADB)
     ctx.e = e
     return cell
 
@@ -288,6 +296,7 @@ def parse_args(argv):
     p.add_argument("--rate", type=float, help="arrivals per second (open model)")
     p.add_argument("--duration", help="measured duration per run, e.g. 15s")
     p.add_argument("--profile", action="append", help="network profile(s) to run (default: the file's)")
+    p.add_argument("--machine", help="machine profile of experiments/machine.toml (default: the file's `machine`, else unlimited)")
     p.add_argument("--sweep", help="sweep values, comma-separated (default: the file's)")
     p.add_argument("--delta", type=float, help=f"practical margin δ as a fraction (default: the file's, else max({margin()}, A/A "
                    "noise floor))".replace("%", "%%"))
@@ -335,6 +344,9 @@ def main(argv=None):
         e["load"]["processes"] = args.k6_processes
     if args.profile:
         e["profiles"] = args.profile
+    if args.machine:
+        e["machine"] = args.machine
+    machines.profile(e["machine"])  # an unknown profile stops the run before anything starts
     if args.sweep and e.get("sweep"):
         e["sweep"]["values"] = [float(v) if v.replace(".", "", 1).isdigit() else v for v in args.sweep.split(",")]
     if args.aa:
@@ -366,7 +378,8 @@ def main(argv=None):
     cells_planned = len(e["profiles"]) * len(points(e))
     ctx.progress = Progress(cells_planned * len(e["variants"]) * e["rounds"])
     log(f"{'A/A' if args.aa else 'experiment'} {name}: {' vs '.join(v['label'] for v in e['variants'])}; "
-        f"{e['load']['shape']} load, {e['rounds']} round(s) per variant (cap {e['max_rounds']}), profiles {', '.join(e['profiles'])}"
+        f"{e['load']['shape']} load, {e['rounds']} round(s) per variant (cap {e['max_rounds']}), profiles {', '.join(e['profiles'])}, "
+        f"machine {e['machine']}"
         + (f", sweep {e['sweep']['parameter']} over {e['sweep']['values']}" if e.get("sweep") else "")
         + f"; δ {100 * ctx.delta:.1f} % ({delta_source}) -> {out_dir}")
     for variant in e["variants"]:

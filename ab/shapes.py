@@ -147,7 +147,8 @@ def measured_run(ctx, app, variant, round_no, load, cell):
            "error_rate": (sum(failed) + dropped) / sent if sent else math.nan, "requests": len(latencies),
            "dropped": dropped, "k6_processes": int(variant.get("k6_processes", load.get("processes", 1))),
            "series": k6io.per_second(latencies, times), "knobs": window.knobs(), "jfr": jfr,
-           "dashboard": str(paths.get("dashboard", "")) or None, "mechanism": window.values(len(latencies))}
+           "dashboard": str(paths.get("dashboard", "")) or None, "mechanism": window.values(len(latencies)),
+           "gc": window.gc(), "limits": window.limits()}
     if not latencies:
         run["aborted"] = k6io.aborted_reason(paths["log"]) or f"k6 sent no request (log {paths['log']})"
     run["steady"] = stats.steady_state([p["p95"] for p in run["series"]]) if len(run["series"]) >= 5 else None

@@ -14,9 +14,9 @@ LAYERS = {
     # nothing of ab/; stats sits here because measurement summarizes each run with it (summarize, steady_state)
     1: ("model", ["model", "words", "stats"]),
     2: ("configuration", ["experiment"]),  # experiments/*.toml -> an experiment
-    # the apps, load balancers, proxies, load, secrets; .env, the services and the lab's processes (labenv); the data
+    # the apps, load balancers, proxies, load, secrets, CPU limits (machine); .env, the services and the lab's processes (labenv); the data
     # sets' loaders
-    3: ("lab control", ["labenv", "appctl", "lbctl", "launcher", "lb", "network", "labsecrets", "k6io", "prom",
+    3: ("lab control", ["labenv", "machine", "appctl", "lbctl", "launcher", "lb", "network", "labsecrets", "k6io", "prom",
                         "seedlib", "innodb_locks", "seed_wallet", "seed_route"]),
     4: ("measurement", ["measure", "shapes", "jfr", "flame"]),  # one run: its window, its load shape, its profile
     5: ("analysis", ["comparison"]),  # every variant against the baseline, the because sentence, checks, verdict

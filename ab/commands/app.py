@@ -3,12 +3,16 @@ import os
 
 import appctl
 import labenv
+import machine
 
 SYNOPSIS = """app start|stop|restart|status [--profile P] [--aot] [--instance NAME] [--port N] [--db NAME]
-                  [--redis-db N] [--db-port N] [--redis-port N] [--heap FLAGS] [--jvm-opts FLAGS] [-- app args]"""
+                  [--redis-db N] [--db-port N] [--redis-port N] [--heap FLAGS] [--jvm-opts FLAGS]
+                  [--machine PROFILE] [--cpus N] [-- app args]"""
 SUMMARY = """only the app (built with ./mvnw package when the jar is missing or stale);
 --aot starts it from the JDK 25 AOT cache that `aot build` made; --instance runs
-several side by side (own pid and log in .perflab/NAME.*), each on its --port"""
+several side by side (own pid and log in .perflab/NAME.*), each on its --port;
+--machine takes CPU share and JVM flags from experiments/machine.toml, --cpus
+holds the app to N CPUs (a cgroup it starts in, else cpulimit)"""
 
 
 def with_options(argv):
@@ -30,11 +34,13 @@ def main(argv):
         labenv.require_services("mariadb", "redis")
         appctl.start(args)
     elif sub == "status":
-        instance = appctl.Instance(with_options(args).instance)
+        options = with_options(args)
+        instance = appctl.Instance(options.instance)
         if not instance.running():
             labenv.say(f"app '{instance.name}': not running")
             return 1
         labenv.say(f"app '{instance.name}': running (pid {instance.pid()}), log {instance.log_file}")
+        labenv.say(f"app '{instance.name}': CPU limit: {machine.status_line(instance.name)}; GC {appctl.gc(options.url)}")
     else:
         labenv.die("usage: ./perflab app start|stop|restart|status [options]")
     return 0
