@@ -43,7 +43,19 @@ def because(e, rows, primary_row):
 # ---------------------------------------------------------------------- every variant against the baseline
 
 def metric_list(e):
-    return model.METRICS[e["load"]["shape"]] + [m["name"] for m in e["mechanism"]]
+    return model.run_metrics(e) + [m["name"] for m in e["mechanism"]]
+
+
+def claimed_metrics(e):
+    """The metrics a verdict is claimed on: the primary, then `[primary] also`."""
+    return [e["primary"]["metric"], *e["primary"].get("also", [])]
+
+
+def reference(e, variant):
+    """The variant a candidate is compared with: its `against`, when that variant runs, else the baseline."""
+    labels = [v["label"] for v in e["variants"]]
+    against = variant.get("against")
+    return against if against in labels and against != variant["label"] else labels[0]
 
 
 def lower_is_better(e, metric):
@@ -67,31 +79,51 @@ def held_the_max(runs, label):
     return sum(1 for r in runs if r["variant"] == label and "broke_at" in r and r["broke_at"] is None)
 
 
+def held_the_peak(runs, label):
+    """How many of a variant's ramped runs held every stage: each one's breaking rate is a lower bound."""
+    return sum(1 for r in runs if r["variant"] == label and r.get("held_peak"))
+
+
 def censor(row, runs, baseline, candidate, maximum):
     """The capacity comparison when a search held the max. A bound keeps a verdict that points its way (only the
     candidate censored: its capacity can only be higher, so "better" stands; only the baseline: "worse" stands);
     any other verdict becomes "inconclusive", with a warning that says to raise `[capacity] max`."""
     held = {label: held_the_max(runs, label) for label in (baseline, candidate)}
+    return bounded(row, held, lambda counts: f"{counts} searches held the search's max ({maximum:g}/s) without "
+                   f"breaking: a capacity of at least {maximum:g}/s, not a measurement; raise [capacity] max")
+
+
+def censor_ramp(row, runs, baseline, candidate, peak):
+    """The breaking-rate comparison when a ramp held its peak, judged as censor() judges a capacity search."""
+    held = {label: held_the_peak(runs, label) for label in (baseline, candidate)}
+    return bounded(row, held, lambda counts: f"{counts} ramps held every stage up to the peak ({peak:g}/s) within "
+                   f"the SLO: a breaking rate above {peak:g}/s, not a measurement; raise [load] ramp")
+
+
+def bounded(row, held, note):
+    """A comparison of lower bounds: held = {label: runs censored}; a verdict that points the bound's way stands,
+    any other becomes "inconclusive", with note(counts) as a warning."""
     if not any(held.values()):
         return row
+    baseline, candidate = held
     bound_way = "better" if not held[baseline] else "worse" if not held[candidate] else None
     counts = " and ".join(f"{held[label]} of {label}'s" for label in held if held[label])
-    note = (f"{counts} searches held the search's max ({maximum:g}/s) without breaking: a capacity of at least "
-            f"{maximum:g}/s, not a measurement; raise [capacity] max")
     return dict(row, verdict=row["verdict"] if row["verdict"] == bound_way else "inconclusive", censored=held,
-                warnings=row.get("warnings", []) + [note])
+                warnings=row.get("warnings", []) + [note(counts)])
 
 
 def compare(e, runs, delta):
-    """Every variant against the baseline, every metric; Holm across the secondary metrics."""
-    baseline = e["variants"][0]["label"]
+    """Every variant against the baseline (or the variant its `against` names), every metric; Holm across the
+    secondary metrics (the claimed ones, the primary and `[primary] also`, are judged on their own intervals)."""
     primary = e["primary"]["metric"]
+    claimed = claimed_metrics(e)
     out = []
     for v in e["variants"][1:]:
+        baseline = reference(e, v)
         rows = []
         for metric in metric_list(e):
             a, b = values(runs, baseline, metric), values(runs, v["label"], metric)
-            if metric != primary and all(x != x for x in a + b):
+            if metric not in claimed and all(x != x for x in a + b):
                 continue  # a metric no run read (a mechanism of a capacity search, a search stored before it was
                 # measured): no row of dashes
             row = stats.compare(a, b, lower_is_better=lower_is_better(e, metric), delta=delta)
@@ -99,8 +131,10 @@ def compare(e, runs, delta):
                 row = dict(row, verdict="inconclusive")
             if metric == "capacity":
                 row = censor(row, runs, baseline, v["label"], e["capacity"]["max"])
+            if metric == "breaking_rate":
+                row = censor_ramp(row, runs, baseline, v["label"], max(e["load"]["ramp"]))
             rows.append(dict(row, metric=metric, lower_is_better=lower_is_better(e, metric)))
-        secondary = [r for r in rows if r["metric"] != primary]
+        secondary = [r for r in rows if r["metric"] not in claimed]
         for r, adjusted in zip(secondary, stats.holm([r["p_value"] for r in secondary])):
             r["p_holm"] = adjusted
         primary_row = next(r for r in rows if r["metric"] == primary)
@@ -112,8 +146,14 @@ def compare(e, runs, delta):
 def grows(e, comparisons):
     """Whether an inconclusive cell gets more rounds: some claimed candidate's primary verdict is inconclusive and
     not a capacity search that held its max (a control never grows a run, nor does a bound: more would too)."""
-    return any(c["primary"]["verdict"] == "inconclusive" and expected(e, c["candidate"]) != "any"
-               and not c["primary"].get("censored") for c in comparisons)
+    return any(r["verdict"] == "inconclusive" and expected(e, c["candidate"]) != "any" and not r.get("censored")
+               for c in comparisons for r in [c["primary"], *also_rows(e, c)])
+
+
+def also_rows(e, c):
+    """A comparison's rows of the metrics `[primary] also` claims, in the file's order."""
+    by_metric = {r["metric"]: r for r in c.get("rows", [])}
+    return [by_metric[m] for m in e["primary"].get("also", []) if m in by_metric]
 
 
 # ---------------------------------------------------------------------- A/A calibration
@@ -207,6 +247,17 @@ def command_checks(e, rows, exit_code, output):
     return checks
 
 
+def also_verdicts(e, c, expect):
+    """The verdicts of `[primary] also`, each judged as the primary is: [{metric, verdict, expect, ok}]; a claimed
+    metric no run measured is "inconclusive"."""
+    by_metric = {r["metric"]: r for r in c["rows"]}
+    out = []
+    for metric in e["primary"]["also"]:
+        verdict = by_metric[metric]["verdict"] if metric in by_metric else "inconclusive"
+        out.append({"metric": metric, "verdict": verdict, "expect": expect, "ok": meets(verdict, expect)})
+    return out
+
+
 def overall(e, cells, aa, calibration):
     """Whether the primary verdicts came out as the experiment expects. An A/A is judged at δ = the noise floor it
     measured (the δ an A/B on this profile gets), where a calibration has one: at a δ below the floor its verdict
@@ -217,9 +268,12 @@ def overall(e, cells, aa, calibration):
         for c in cell.get("comparisons", []):
             verdict = at_floor.get(cell["profile"], c["primary"]["verdict"]) if aa else c["primary"]["verdict"]
             expect = "no difference" if aa else expected(e, c["candidate"])
-            per_cell.append({"profile": cell["profile"], "value": cell["value"], "candidate": c["candidate"],
-                             "verdict": verdict, "expect": expect, "ok": meets(verdict, expect)})
-    ok = all(p["ok"] for p in per_cell) if per_cell else False
+            judged = {"profile": cell["profile"], "value": cell["value"], "candidate": c["candidate"],
+                      "verdict": verdict, "expect": expect, "ok": meets(verdict, expect)}
+            if not aa and e["primary"].get("also"):
+                judged["also"] = also_verdicts(e, c, expect)
+            per_cell.append(judged)
+    ok = all(p["ok"] and all(a["ok"] for a in p.get("also", [])) for p in per_cell) if per_cell else False
     if aa and calibration:
         ok = ok and all(c["fpr_ok"] for c in calibration if "skipped" not in c)
     return {"ok": ok, "cells": per_cell}

@@ -10,6 +10,8 @@ import copy
 import pathlib
 import tomllib
 
+import model
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DIR = ROOT / "experiments"
 SHAPES = ("open", "closed", "capacity", "first-request", "cold-start")
@@ -103,7 +105,47 @@ def load(name):
     for where, expect in [("[primary]", e["primary"].get("expect"))] + [(f"variant '{v['label']}'", v.get("expect")) for v in e["variants"]]:
         if expect is not None and expect not in EXPECTATIONS:
             raise SystemExit(f"{path.name}: {where} expect = {expect!r}; one of {', '.join(EXPECTATIONS)}")
+    check_comparisons(e, path.name)
     return e
+
+
+def check_comparisons(e, where):
+    """The keys that say what is compared with what, checked with a readable message: each variant's `against`,
+    `[load] ramp` / `step` and the `[slo]` a ramp is judged by, `[primary] also`, and every `[[writeup]]`."""
+    labels = [v["label"] for v in e["variants"]]
+    for v in e["variants"]:
+        against = v.get("against")
+        if against is not None and (against not in labels or against == v["label"]):
+            raise SystemExit(f"{where}: variant '{v['label']}' against = {against!r}; name another variant: {', '.join(labels)}")
+    load_ = e["load"]
+    if "ramp" in load_:
+        ramp = load_["ramp"]
+        if load_["shape"] != "open" or not isinstance(ramp, list) or not ramp or not all(
+                isinstance(r, (int, float)) and r > 0 for r in ramp) or ramp != sorted(ramp):
+            raise SystemExit(f"{where}: [load] ramp = {ramp!r}; an open load's arrival rates per stage, rising, e.g. [200, 400, 600]")
+        if "p95_ms" not in e.get("slo", {}):
+            raise SystemExit(f"{where}: [load] ramp needs [slo] p95_ms (and error_rate, default 0.01): the limits a stage must hold")
+    metrics = model.run_metrics(e)
+    mechanisms = [m["name"] for m in e.get("mechanism", [])]
+    for metric in e["primary"].get("also", []):
+        if metric not in metrics + mechanisms:
+            raise SystemExit(f"{where}: [primary] also names {metric!r}; a run metric of this load ({', '.join(metrics)}) or a mechanism")
+    for i, w in enumerate(e.get("writeup", [])):
+        table = f"[[writeup]] {i + 1} ({w.get('stage', w.get('variant', '?'))})"
+        if w.get("variant") not in labels:
+            raise SystemExit(f"{where}: {table} variant = {w.get('variant')!r}; one of {', '.join(labels)}")
+        if not w.get("source"):
+            raise SystemExit(f"{where}: {table} needs source = \"<seed file>, <section heading>\": where the figures are")
+        figures = w.get("figures")
+        if not isinstance(figures, dict) or not figures:
+            raise SystemExit(f"{where}: {table} needs figures = {{ p95 = ..., ... }}")
+        unknown = [k for k in figures if k not in metrics + list(model.FIGURE_ALIASES) + mechanisms]
+        if unknown:
+            raise SystemExit(f"{where}: {table} figures {', '.join(map(repr, unknown))}: use run metrics "
+                             f"({', '.join(metrics + list(model.FIGURE_ALIASES))}) or mechanism names")
+        bad = [k for k, v in figures.items() if not isinstance(v, (int, float)) or isinstance(v, bool)]
+        if bad:
+            raise SystemExit(f"{where}: {table} figures {', '.join(map(repr, bad))}: a number each")
 
 
 def assign_redis_dbs(e):

@@ -157,8 +157,13 @@ def served(paths):
 def dropped_iterations(paths, scenario=None):
     """Iterations of the scenario (all when None) k6 could not start in time (an open model that outran its VUs):
     the runner counts them as failed requests."""
-    return sum(int(float(row["metric_value"])) for row in rows(paths)
-               if row["metric_name"] == "dropped_iterations" and scenario in (None, row.get("scenario")))
+    return sum(n for _, n in dropped_times(paths, scenario))
+
+
+def dropped_times(paths, scenario=None):
+    """The scenario's dropped iterations as (timestamp in seconds, count), in the CSV's order."""
+    return [(int(row["timestamp"]), int(float(row["metric_value"]))) for row in rows(paths)
+            if row["metric_name"] == "dropped_iterations" and scenario in (None, row.get("scenario"))]
 
 
 def read_summary(path):

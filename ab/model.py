@@ -29,10 +29,21 @@ LATENCY = ["avg", "p50", "p90", "p95", "p99", "max"]
 # metric -> lower is better, for the shapes' own observations
 DIRECTIONS = {**{m: True for m in LATENCY}, "tps": False, "error_rate": True, "capacity": False, "served": False,
               "first_ms": True, "second_ms": True, "first_over_second": True, "ready_ms": True, "success_pct": False,
-              "first100_p99": True, "first1000_p99": True, "steady_p99": True, "first100_p99_over_steady": True}
+              "first100_p99": True, "first1000_p99": True, "steady_p99": True, "first100_p99_over_steady": True,
+              "breaking_rate": False}
 METRICS = {"open": LATENCY + ["tps", "error_rate"], "closed": LATENCY + ["tps", "error_rate"], "capacity": ["capacity", "served"],
            "first-request": ["first_ms", "second_ms", "first_over_second"],
            "cold-start": ["ready_ms", "success_pct", "first100_p99", "first1000_p99", "steady_p99", "first100_p99_over_steady"]}
+
+
+FIGURE_ALIASES = {"mean": "avg"}  # a write-up's word for a run metric ([[writeup]] figures)
+RAMP_METRICS = ["breaking_rate"]  # an open load with `[load] ramp` measures these too
+
+
+def run_metrics(e):
+    """The metrics each run of the experiment's load measures: its shape's, and a ramp's."""
+    load = e["load"]
+    return METRICS[load["shape"]] + (RAMP_METRICS if load["shape"] == "open" and load.get("ramp") else [])
 
 
 def is_command(data):

@@ -6,7 +6,7 @@ import html as h
 import pathlib
 
 import charts
-from report import HEAD, aa_sentence, cell_title, headline, machine_text, verdict_rows, why
+from report import HEAD, aa_sentence, against_why, cell_title, extra_sections, headline, machine_text, verdict_rows
 from words import fmt, pct
 
 UNAVAILABLE = '<p id="flame-diff">profile analysis unavailable (ab/jfr.py, ab/flame.py)</p>'
@@ -60,6 +60,14 @@ def jfr_tables(diff, comparison):
     return "".join(out)
 
 
+def section_html(section):
+    """A report section (report.extra_sections: a ramp's stages, the write-up beside perflab) as a table and notes."""
+    head = "".join(f"<th>{h.escape(x)}</th>" for x in section["head"])
+    rows = "".join("<tr>" + "".join(f"<td>{h.escape(str(x))}</td>" for x in r) + "</tr>" for r in section["rows"])
+    notes = "".join(f"<li>{h.escape(n)}</li>" for n in section["notes"])
+    return f"<h3>{h.escape(section['title'])}</h3><table><tr>{head}</tr>{rows}</table><ul>{notes}</ul>"
+
+
 def html(result, profiles=None):
     """The page; profiles: one JFR analysis per cell (jfr.cell_profile), None when none was run."""
     e = result["experiment"]
@@ -68,7 +76,8 @@ def html(result, profiles=None):
     for i, cell in enumerate(result["cells"]):
         rows = "".join("<tr>" + "".join(f"<td>{h.escape(str(x))}</td>" for x in r) + "</tr>" for r in verdict_rows(cell))
         head = "".join(f"<th>{h.escape(x)}</th>" for x in HEAD)
-        why_ = "".join(f"<p><b>{h.escape(why(result, c))}</b></p>" for c in cell.get("comparisons", []))
+        why_ = "".join(f"<p><b>{h.escape(against_why(result, c))}</b></p>" for c in cell.get("comparisons", []))
+        why_ += "".join(section_html(section) for section in extra_sections(result, cell))
         sections.append(f"<h2>{h.escape(cell_title(cell))}</h2>{why_}<table id=\"verdict-table\"><tr>{head}</tr>{rows}</table>"
                         f"<h3>B/A per round, with the 95 % interval</h3>{charts.rounds_panel(cell)}"
                         f"<h3>p95 latency over time, every run ({' / '.join(h.escape(x) for x in labels)})</h3>"

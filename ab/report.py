@@ -4,6 +4,8 @@ import math
 
 import comparison
 import model
+import ramp
+import writeup
 from words import a_to_b, delta_text, fmt, label, nan, pct, ratio_text, short
 
 
@@ -100,6 +102,11 @@ def why(result, c):
     return comparison.because(result["experiment"], c["rows"], c["primary"])
 
 
+def against_why(result, c):
+    """'B against A: p95 −62 % (better), because ...': a comparison's line under its heading."""
+    return f"{c['candidate']} against {c['baseline']}: {why(result, c)}"
+
+
 def place(cell):
     """A cell in a sentence: its network profile, and the sweep value after an @."""
     return f"{cell['profile']}{at(cell.get('value'))}"
@@ -123,8 +130,17 @@ def primary_cells(result):
                         "title": cell_title(cell), "baseline": c["baseline"], "candidate": c["candidate"],
                         "metric": row["metric"], "ratio": row["ratio"], "interval": tuple(row["interval"]),
                         "delta": delta, "verdict": x["verdict"], "expect": x["expect"], "ok": x["ok"],
-                        "lower_is_better": row["lower_is_better"], "round_ratios": list(row["round_ratios"])})
+                        "lower_is_better": row["lower_is_better"], "round_ratios": list(row["round_ratios"]),
+                        "also": also_cells(c, x)})
     return out
+
+
+def also_cells(c, judged):
+    """The claimed metrics of `[primary] also` of one comparison: metric, ratio, interval, δ, verdict, expect, ok."""
+    rows = {r["metric"]: r for r in c["rows"]}
+    nothing = {"ratio": math.nan, "interval": (math.nan, math.nan), "delta": math.nan}
+    return [dict(nothing, **{k: rows[a["metric"]][k] for k in ("ratio", "interval", "delta") if a["metric"] in rows}, **a)
+            for a in judged.get("also", [])]
 
 
 def judged_text(c):
@@ -142,13 +158,20 @@ def headline_parts(result):
     several = len({c["candidate"] for c in cells}) > 1
     clauses = []
     for c in cells:
-        lo, hi = c["interval"]
-        numbers = f"{short(c['metric'])} B/A {ratio_text(c['ratio'])}, 95 % interval {ratio_text(lo)}–{ratio_text(hi)}"
-        if c["verdict"] not in ("better", "worse"):
-            numbers += f", δ {delta_text(c['delta'])}"
         who = f"{c['place']}, {c['candidate']}" if several else c["place"]
-        clauses.append(f"{who}: {c['verdict']} ({numbers}), {judged_text(c)}")
+        clauses.append(f"{who}: {claim_text(c)}")
+        clauses += [f"{who}, also {claim_text(a)}" for a in c["also"]]
     return result.get("verdict", {}).get("ok", False), clauses
+
+
+def claim_text(c):
+    """'better (p95 B/A 0.37, 95 % interval 0.11–0.40), as expected': one claimed metric's verdict, its numbers and
+    whether it is what the file expected; "no difference" and "inconclusive" give δ."""
+    lo, hi = c["interval"]
+    numbers = f"{short(c['metric'])} B/A {ratio_text(c['ratio'])}, 95 % interval {ratio_text(lo)}–{ratio_text(hi)}"
+    if c["verdict"] not in ("better", "worse"):
+        numbers += f", δ {delta_text(c['delta'])}"
+    return f"{c['verdict']} ({numbers}), {judged_text(c)}"
 
 
 SMOKE_VERDICT = ("not judged: a smoke run is too short for a verdict; it checks the mechanisms and invariants "
@@ -172,6 +195,7 @@ def headline(result, bold=False):
 
 
 ROLE = {"primary": "the primary metric: the verdict rests on its interval",
+        "also": "a claimed metric ([primary] also): its own verdict rests on its interval",
         "declared": "a declared mechanism: the \"because\" sentence reads it",
         "mechanism": "a mechanism the verdict does not cite: reported only",
         "secondary": "a secondary metric: reported, the verdict does not rest on it"}
@@ -187,7 +211,8 @@ def warning_lines(result, cell):
     out = []
     for c in comparisons:
         for r in (r for r in c["rows"] if r.get("warnings")):
-            role = ("primary" if r["metric"] == e["primary"]["metric"] else "declared" if r["metric"] in declared
+            role = ("primary" if r["metric"] == e["primary"]["metric"] else "also" if r["metric"] in e["primary"].get("also", [])
+                    else "declared" if r["metric"] in declared
                     else "mechanism" if r["metric"] in mechanisms else "secondary")
             who = f"{c['candidate']}, " if len(comparisons) > 1 else ""
             out.append((list(ROLE).index(role), f"{who}{label(r['metric'])} ({ROLE[role]}): {'; '.join(r['warnings'])}"))
@@ -205,7 +230,8 @@ def text(result):
         out += [f"== {cell_title(cell)}", *[f"   {m}" for m in machine_lines(cell)], line(HEAD),
                 line(["-" * w for w in widths]), *[line(r) for r in body]]
         out += [f"   WARNING: {w}" for w in limit_warnings(cell)]
-        out += [f"   {why(result, c)}" for c in cell.get("comparisons", [])]
+        out += [f"   {against_why(result, c)}" for c in cell.get("comparisons", [])]
+        out += [line for section in extra_sections(result, cell) for line in section_text(section)]
     for c in result.get("calibration", []):
         out.append(aa_sentence(c))
     if result.get("reproduction"):
@@ -216,6 +242,7 @@ def text(result):
         return "\n".join(out)
     out.append(f"verdict: {'as expected' if v['ok'] else 'NOT as expected'} — " +
                "; ".join(f"{x['profile']}{at(x['value'])}: {x['candidate']} {x['verdict']}"
+                         + "".join(f", {label(a['metric'])} {a['verdict']}" for a in x.get("also", []))
                          + (" (a control, no claim)" if x.get("expect") == "any" else "") for x in v["cells"])
                + (" (each A/A at δ = its noise floor)" if result.get("calibration") else ""))
     return "\n".join(out)
@@ -272,7 +299,7 @@ def markdown(result):
         out += [f"## {cell_title(cell)}", "", *[f"- {m}" for m in box], *([""] if box else []), md_table(HEAD, verdict_rows(cell)), ""]
         if cell.get("delta") not in (None, result["delta"]):
             out.append(f"- δ for this profile: {100 * cell['delta']:.1f} % (its A/A noise floor)")
-        out += [f"- {why(result, c)}" for c in cell.get("comparisons", [])]
+        out += [f"- {against_why(result, c)}" for c in cell.get("comparisons", [])]
         if cell.get("lifetimes"):
             out.append(f"- {lifetimes_sentence(cell['lifetimes'])}")
         unsteady = [r["testid"] for r in cell["runs"] if r.get("steady") and not r["steady"].get("steady", True)]
@@ -280,6 +307,9 @@ def markdown(result):
             out.append(f"- runs that never reached a steady state: {', '.join(unsteady)}")
         out += [f"- warning: {w}" for w in limit_warnings(cell) + warning_lines(result, cell)]
         out.append("")
+        for section in extra_sections(result, cell):
+            out += [f"### {section['title']}", "", md_table(section["head"], section["rows"]), ""]
+            out += [f"- {note}" for note in section["notes"]] + ([""] if section["notes"] else [])
     for c in result.get("calibration", []):
         out += [f"- {aa_sentence(c)}"]
     if result.get("reproduction"):
@@ -287,6 +317,77 @@ def markdown(result):
     out += ["", "## Runs", "", md_table(("run", "observation"), ((r["testid"], run_line(r)) for c in result["cells"] for r in c["runs"])),
             "", "## Reproduce", "", f"```\n{result['command']}\n```", "", machine_text(result["machine"]), ""]
     return "\n".join(out)
+
+
+# ---------------------------------------------------------------------- a ramp's stages, the write-up beside perflab
+
+def extra_sections(result, cell):
+    """The cell's sections after its comparisons: a ramp's stages, the write-up beside perflab; each one
+    {title, head, rows, notes}, for REPORT.md, the runner's text and report.html alike."""
+    return [s for s in (ramp_section(result, cell), writeup_section(result, cell)) if s]
+
+
+def section_text(section):
+    """A section as the runner prints it: its title, its rows (cells joined by " | ") and its notes."""
+    return [f"-- {section['title']}", " | ".join(section["head"]), *(" | ".join(str(x) for x in r) for r in section["rows"]),
+            *section["notes"]]
+
+
+def ramp_section(result, cell):
+    """Per variant, each stage of its ramp, every figure the median over its rounds, and whether the stage held the
+    SLO in how many rounds; the notes give each variant's breaking rate."""
+    e = result["experiment"]
+    if not any(r.get("stages") for r in cell["runs"]):
+        return None
+    p95_ms, max_errors = ramp.slo_of(e)
+    rows, notes = [], []
+    for v in e["variants"]:
+        runs = [r for r in cell["runs"] if r["variant"] == v["label"] and r.get("stages")]
+        for s in ramp.median_stages(runs):
+            rows.append((v["label"], f"{s['rate']:g}", fmt(s["requests"]), fmt(s["avg"]), fmt(s["p95"]), fmt(s["max"]),
+                         fmt(s["error_rate"], "error_rate"), f"{s['held']} of {s['runs']}"))
+        if runs:
+            held = sum(1 for r in runs if r.get("held_peak"))
+            rates = ", ".join(f"{r['breaking_rate']:g}" if not r.get("held_peak") else f"none up to {r['breaking_rate']:g}"
+                              for r in runs)
+            notes.append(f"{v['label']}: breaking rate per round {rates}/s"
+                         + (f"; {held} of {len(runs)} round(s) held the peak: raise the ramp" if held else ""))
+    step = e["load"].get("step", "20s")
+    return {"title": f"The ramp: each stage {step} after a {ramp.RISE_S} s climb, SLO p95 < {p95_ms:g} ms and errors < "
+                     f"{fmt(max_errors, 'error_rate')} (medians over the rounds)",
+            "head": ("variant", "stage (/s)", "requests", "mean (ms)", "p95 (ms)", "max (ms)", "errors", "held (rounds)"),
+            "rows": rows, "notes": notes}
+
+
+def figure_text(value, key, unit):
+    """A figure in its unit: '1,966 ms' (a whole number as written), '38.0 ms', '0.50%' (an error rate)."""
+    if key == "error_rate":
+        return fmt(value, "error_rate")
+    if nan(value):
+        return "–"
+    text = f"{value:,}" if isinstance(value, int) else fmt(value)
+    return f"{text}{' ' + unit if unit else ''}"
+
+
+def times_text(x):
+    return "–" if nan(x) else f"{ratio_text(x)}×"
+
+
+def writeup_section(result, cell):
+    """The write-up's figures beside perflab's (ab/writeup.py), each stage's ratio to the first on both sides, and
+    one line per metric: does the direction agree."""
+    t = writeup.table(result["experiment"], cell["runs"], cell.get("delta") or result.get("delta") or 0.03)
+    if not t:
+        return None
+    rows = [(r["stage"], r["variant"], short(r["metric"]), figure_text(r["writeup"], r["metric"], r["unit"]),
+             figure_text(r["perflab"], r["metric"], r["unit"]), times_text(r["writeup_ratio"]), times_text(r["perflab_ratio"]))
+            for r in t["rows"]]
+    notes = [f"{short(d['metric'])}: direction {'agrees' if d['agrees'] else 'disagrees'} ("
+             + "; ".join(f"{s['stage']}: write-up {s['writeup']}, perflab {s['perflab']}" for s in d["stages"]) + ")"
+             for d in t["directions"]]
+    notes += [f"sources: " + "; ".join(dict.fromkeys(r["source"] for r in t["rows"]))]
+    return {"title": "The write-up beside perflab", "head": ("stage", "variant", "metric", "write-up", "perflab (median)",
+            f"write-up / {t['baseline_stage']}", f"perflab / {t['baseline_stage']}"), "rows": rows, "notes": notes}
 
 
 def reproduction_of(result):

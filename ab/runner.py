@@ -34,6 +34,7 @@ import report  # noqa: E402
 import results  # noqa: E402
 import shapes  # noqa: E402
 import stats  # noqa: E402
+import writeup  # noqa: E402
 from words import delta_text  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -203,6 +204,14 @@ def run_cell(ctx, e, profile, parameter, value):
         machines.release(machines.MARIADB)
     ctx.e = e
     return cell
+
+
+def attach_writeups(e, cells):
+    """Each cell's write-up beside perflab (ab/writeup.py), into result.json, when the file has `[[writeup]]`."""
+    for cell in cells:
+        table = writeup.table(e, cell["runs"], cell.get("delta", stats.MIN_DELTA))
+        if table:
+            cell["writeup"] = table
 
 
 def start_instances(ctx, cell, by_label, labels, load, where):
@@ -407,6 +416,7 @@ def main(argv=None):
               "took_seconds": round(time.time() - started, 1), "delta": ctx.delta, "delta_source": delta_source, "cells": cells}
     if args.aa:
         result["calibration"] = comparison.calibrate(e, cells)
+    attach_writeups(e, cells)
     result["checks"] = comparison.smoke_checks(e, cells, say=log)
     result["verdict"] = comparison.overall(e, cells, args.aa, result.get("calibration"))
     if args.publish:

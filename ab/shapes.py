@@ -19,17 +19,17 @@ import urllib.request
 import k6io
 import launcher
 import measure
+import ramp
 import stats
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def seconds(duration):
-    text = str(duration)
-    for unit, factor in (("ms", 0.001), ("s", 1), ("m", 60)):
-        if text.endswith(unit) and text[: -len(unit)].replace(".", "", 1).isdigit():
-            return float(text[: -len(unit)]) * factor
-    raise SystemExit(f"duration {duration!r}: use e.g. 500ms, 30s or 2m")
+    try:
+        return ramp.seconds(duration)
+    except ValueError:
+        raise SystemExit(f"duration {duration!r}: use e.g. 500ms, 30s or 2m") from None
 
 
 def k6_env(load, variant, **extra):
@@ -122,7 +122,7 @@ def measured_run(ctx, app, variant, round_no, load, cell):
     """One k6 run of one variant, with its mechanisms, invariants, JFR and steady-state check."""
     reset(ctx, variant)
     testid = f"{ctx.e['name']}-{cell['tag']}-{app.instance}-r{round_no}"
-    duration = seconds(load.get("duration", "30s"))
+    duration = ramp.total_seconds(load) if ramp.of(load) else seconds(load.get("duration", "30s"))
     fault = ctx.e.get("fault")
     if fault:
         ctx.toxiproxy.add_fault(fault["link"], fault["toxic"])
@@ -130,7 +130,7 @@ def measured_run(ctx, app, variant, round_no, load, cell):
         with measure.Window(app, ctx.e["mechanism"], ctx.env, duration) as window:
             ctx.jfr.start(app.pid())
             started = time.time()
-            code, paths = k6io.run(load["script"], app.url, k6_env(load, variant), testid, app.label, ctx.out_dir,
+            code, paths = k6io.run(load["script"], app.url, measured_env(load, variant), testid, app.label, ctx.out_dir,
                                    dashboard=ctx.dashboard, prometheus_rw=ctx.prometheus_rw,
                                    processes=int(variant.get("k6_processes", load.get("processes", 1))))
             took = time.time() - started
@@ -152,8 +152,21 @@ def measured_run(ctx, app, variant, round_no, load, cell):
     if not latencies:
         run["aborted"] = k6io.aborted_reason(paths["log"]) or f"k6 sent no request (log {paths['log']})"
     run["steady"] = stats.steady_state([p["p95"] for p in run["series"]]) if len(run["series"]) >= 5 else None
+    if ramp.of(load):
+        run.update(ramp_record(ctx.e, load, paths, latencies, times, failed))
+        run["steady"] = None  # a ramp is meant to climb
     run["invariants"] = invariants(ctx, variant)
     return run
+
+
+def measured_env(load, variant):
+    """The measured run's k6 environment: with `[load] ramp`, the ramp's (ramp.k6_env) over the file's."""
+    return {**k6_env(load, variant), **(ramp.k6_env(load) if ramp.of(load) else {})}
+
+
+def ramp_record(e, load, paths, latencies, times, failed):
+    """A ramped run's stages and breaking rate (ab/ramp.py), from its CSV."""
+    return ramp.record(load, latencies, times, failed, k6io.dropped_times(paths["csv"], load.get("scenario")), ramp.slo_of(e))
 
 
 def invariants(ctx, variant):
@@ -168,7 +181,7 @@ def invariants(ctx, variant):
 def capacity_run(ctx, app, variant, round_no, load, cell):
     """Steps the arrival rate up until the SLO breaks, then bisects; returns the highest rate that held."""
     cap = ctx.e["capacity"]
-    slo = ctx.e["slo"]
+    p95_ms, max_errors = ramp.slo_of(ctx.e)
     reset(ctx, variant)
     steps = []
 
@@ -181,7 +194,7 @@ def capacity_run(ctx, app, variant, round_no, load, cell):
         sent = len(latencies) + dropped
         summary = stats.summarize(latencies)
         errors = (sum(failed) + dropped) / sent if sent else 1.0
-        ok = bool(latencies) and summary["p95"] < slo["p95_ms"] and errors < slo["max_error_rate"]
+        ok = bool(latencies) and summary["p95"] < p95_ms and errors < max_errors
         served = k6io.served(paths["csv"]) / seconds(step_load["duration"])
         steps.append({"rate": rate, "p95": summary["p95"], "error_rate": errors, "served": served, "held": ok})
         ctx.progress.note(f"{app.label} at {rate:g}/s: p95 {summary['p95']:.1f} ms, errors {100 * errors:.2f}%, "

@@ -34,3 +34,61 @@ def test_chosen_variants_survive_the_smokes_own_choice():
     experiments.only_variants(e, ["platform, warm-up off, JIT", "platform, warm-up on, JIT"])
     experiments.apply_smoke(e)
     assert [v["label"] for v in e["variants"]] == ["platform, warm-up off, JIT", "platform, warm-up on, JIT"]
+
+
+BASE = """
+[[variant]]
+label = "before"
+[[variant]]
+label = "after"
+{variant}
+[load]
+script = "k6/transfer.js"
+{load}
+[[mechanism]]
+name = "statements per transfer"
+metric = "m"
+{rest}
+"""
+
+
+def load_text(tmp_path, monkeypatch, variant="", load="", rest=""):
+    monkeypatch.setattr(experiments, "DIR", tmp_path)
+    (tmp_path / "t.toml").write_text(BASE.format(variant=variant, load=load, rest=rest))
+    return experiments.load("t")
+
+
+WRITEUP = '[[writeup]]\nvariant = "after"\nstage = "(2) batched"\nsource = "004.md, 2단계"\nfigures = {figures}\n'
+
+
+def test_a_writeup_names_a_variant_a_source_and_known_figures(tmp_path, monkeypatch):
+    e = load_text(tmp_path, monkeypatch, rest=WRITEUP.format(figures='{ mean = 498, p95 = 1966, "statements per transfer" = 12 }'))
+    assert e["writeup"][0]["figures"]["p95"] == 1966
+    with pytest.raises(SystemExit, match=r"t.toml: \[\[writeup\]\] 1 \(\(2\) batched\) figures 'p96': use run metrics \(avg, p50"):
+        load_text(tmp_path, monkeypatch, rest=WRITEUP.format(figures="{ p96 = 1 }"))
+    with pytest.raises(SystemExit, match=r"variant = 'later'; one of before, after"):
+        load_text(tmp_path, monkeypatch, rest=WRITEUP.replace('"after"', '"later"').format(figures="{ p95 = 1 }"))
+    with pytest.raises(SystemExit, match=r"needs source ="):
+        load_text(tmp_path, monkeypatch, rest=WRITEUP.replace('source = "004.md, 2단계"\n', "").format(figures="{ p95 = 1 }"))
+    with pytest.raises(SystemExit, match=r"figures 'p95': a number each"):
+        load_text(tmp_path, monkeypatch, rest=WRITEUP.format(figures='{ p95 = "1,966" }'))
+
+
+def test_against_names_another_variant(tmp_path, monkeypatch):
+    e = load_text(tmp_path, monkeypatch, variant='[[variant]]\nlabel = "control"\nagainst = "after"\nexpect = "any"')
+    assert e["variants"][2]["against"] == "after"
+    with pytest.raises(SystemExit, match=r"variant 'control' against = 'afterwards'; name another variant: before, after, control"):
+        load_text(tmp_path, monkeypatch, variant='[[variant]]\nlabel = "control"\nagainst = "afterwards"')
+
+
+def test_a_ramp_rises_on_an_open_load_and_needs_an_slo(tmp_path, monkeypatch):
+    slo = "[slo]\np95_ms = 300\nerror_rate = 0.01\n"
+    e = load_text(tmp_path, monkeypatch, load='ramp = [200, 400, 600]\nstep = "20s"',
+                  rest=slo + '[primary]\nmetric = "p95"\nalso = ["breaking_rate"]\n')
+    assert e["primary"]["also"] == ["breaking_rate"]
+    with pytest.raises(SystemExit, match=r"\[load\] ramp needs \[slo\] p95_ms"):
+        load_text(tmp_path, monkeypatch, load="ramp = [200, 400]")
+    with pytest.raises(SystemExit, match=r"\[load\] ramp = \[400, 200\]; an open load's arrival rates per stage, rising"):
+        load_text(tmp_path, monkeypatch, load="ramp = [400, 200]", rest=slo)
+    with pytest.raises(SystemExit, match=r"\[primary\] also names 'breaking_rate'; a run metric of this load"):
+        load_text(tmp_path, monkeypatch, rest='[primary]\nmetric = "p95"\nalso = ["breaking_rate"]\n')

@@ -11,15 +11,16 @@ AB = pathlib.Path(__file__).resolve().parent
 # bottom to top
 LAYERS = {
     # what a result holds (typed, versioned, migrated), how its values read, and the statistics: pure, importing
-    # nothing of ab/; stats sits here because measurement summarizes each run with it (summarize, steady_state)
-    1: ("model", ["model", "words", "stats"]),
+    # nothing of ab/; stats sits here because measurement summarizes each run with it (summarize, steady_state), and ramp (a ramped
+    # run's stages) with it
+    1: ("model", ["model", "words", "stats", "ramp"]),
     2: ("configuration", ["experiment"]),  # experiments/*.toml -> an experiment
     # the apps, load balancers, proxies, load, secrets, CPU limits (machine); .env, the services and the lab's processes (labenv); the data
     # sets' loaders
     3: ("lab control", ["labenv", "machine", "appctl", "lbctl", "launcher", "lb", "network", "labsecrets", "k6io", "prom",
                         "seedlib", "innodb_locks", "seed_wallet", "seed_route"]),
     4: ("measurement", ["measure", "shapes", "jfr", "flame"]),  # one run: its window, its load shape, its profile
-    5: ("analysis", ["comparison"]),  # every variant against the baseline, the because sentence, checks, verdict
+    5: ("analysis", ["comparison", "writeup"]),  # every variant against the baseline, the because sentence, checks, verdict
     6: ("rendering", ["report", "charts", "page", "screenshot"]),  # text, tables, SVG, report.html (and its picture)
     7: ("storage", ["results", "doclint"]),  # result.json, the published results, the docs' tables
     8: ("commands", ["cli", "runner", "chaos", "abuse", "newcomer", "promql_check", "seeding"]),  # what ./perflab and CI run

@@ -9,7 +9,8 @@ NAMES = {"avg": "avg (ms)", "p50": "p50 (ms)", "p90": "p90 (ms)", "p95": "p95 (m
          "served": "served at capacity (/s)", "first_ms": "first request (ms)",
          "second_ms": "second request (ms)", "first_over_second": "first / second", "ready_ms": "ready (ms)",
          "success_pct": "success (%)", "first100_p99": "first 100 p99 (ms)", "first1000_p99": "first 1k p99 (ms)",
-         "steady_p99": "steady p99 (ms)", "first100_p99_over_steady": "first 100 p99 / steady"}
+         "steady_p99": "steady p99 (ms)", "first100_p99_over_steady": "first 100 p99 / steady",
+         "breaking_rate": "breaking rate (/s)"}
 SECONDS = re.compile(r"(?: \(s\)$|\bseconds\b)")  # a metric measured in seconds: "... (s)", "decode seconds per request"
 
 

@@ -5,7 +5,9 @@
 //   ./perflab k6 transfer.js -e BASE_URL=http://127.0.0.1:8083 [-e MODE=ramp|fixed] [-e RATE=300] ...
 //
 //   MODE=ramp (default): ramping-arrival-rate through RAMP (comma-separated targets, default 100,200,300,400,500),
-//                        STEP seconds each (default 15)
+//                        each reached in RISE seconds (default 5) and held for STEP seconds (default 15); PRE_VUS
+//                        virtual users ready at the start (default 200). The A/B runner's `[load] ramp` runs this
+//                        mode and reads each plateau's requests from the CSV by time (ab/ramp.py)
 //   MODE=fixed:          constant-arrival-rate at RATE per second for DURATION (default 60s)
 //   REVERSE_RATE         reverse pairs per second (each is two requests; default RATE/20, 0 turns it off)
 //   SENDERS              how many members log in and send (default 200; user1..userN)
@@ -40,6 +42,8 @@ const MAX_VUS = Number(__ENV.MAX_VUS || 1000);
 const REVERSE_RATE = Number(__ENV.REVERSE_RATE !== undefined ? __ENV.REVERSE_RATE : Math.max(1, Math.round(RATE / 20)));
 const RAMP = (__ENV.RAMP || '100,200,300,400,500').split(',').map(Number);
 const STEP = `${Number(__ENV.STEP || 15)}s`;
+const RISE_S = Number(__ENV.RISE || 5);
+const PRE_VUS = Number(__ENV.PRE_VUS || 200);
 
 const replayed = new Counter('transfer_replayed');
 const status4xx = new Counter('transfer_4xx');
@@ -54,8 +58,8 @@ function mainScenario() {
   }
   return {
     executor: 'ramping-arrival-rate', startRate: Math.min(RAMP[0], 50), timeUnit: '1s',
-    stages: RAMP.flatMap((target) => [{ target, duration: '5s' }, { target, duration: STEP }]),
-    preAllocatedVUs: Math.min(MAX_VUS, 200), maxVUs: MAX_VUS, exec: 'transfer', gracefulStop: '10s',
+    stages: RAMP.flatMap((target) => [{ target, duration: `${RISE_S}s` }, { target, duration: STEP }]),
+    preAllocatedVUs: Math.min(MAX_VUS, PRE_VUS), maxVUs: MAX_VUS, exec: 'transfer', gracefulStop: '10s',
   };
 }
 
@@ -63,7 +67,7 @@ const scenarios = { transfer: mainScenario() };
 if (REVERSE_RATE > 0) {
   scenarios.reverse_pairs = {
     executor: 'constant-arrival-rate', rate: REVERSE_RATE, timeUnit: '1s',
-    duration: MODE === 'fixed' ? (__ENV.DURATION || '60s') : `${RAMP.length * (Number(__ENV.STEP || 15) + 5)}s`,
+    duration: MODE === 'fixed' ? (__ENV.DURATION || '60s') : `${RAMP.length * (Number(__ENV.STEP || 15) + RISE_S)}s`,
     preAllocatedVUs: 20, maxVUs: 200, exec: 'reversePair',
   };
 }
@@ -156,9 +160,9 @@ const STEP_MS = Number(__ENV.STEP || 15) * 1000;
 function step() {
   if (MODE === 'fixed') return `${RATE}`;
   const elapsed = Date.now() - exec.scenario.startTime;
-  const index = Math.floor(elapsed / (5000 + STEP_MS));
+  const index = Math.floor(elapsed / (RISE_S * 1000 + STEP_MS));
   if (index >= RAMP.length) return 'end';
-  return elapsed - index * (5000 + STEP_MS) < 5000 ? 'ramp' : `${RAMP[index]}`;
+  return elapsed - index * (RISE_S * 1000 + STEP_MS) < RISE_S * 1000 ? 'ramp' : `${RAMP[index]}`;
 }
 
 function request(sender, receiverId) {
