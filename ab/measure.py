@@ -2,7 +2,7 @@
 second), CPU seconds of the app and of MariaDB, MariaDB's own status counters, and probe commands that run
 alongside the load. Mechanism kinds, as declared in an experiment's [[mechanism]] tables:
 
-  delta          a counter's increase                       ratio      a counter's increase per another's (per = "requests": per request sent)
+  delta          a counter's increase                       ratio      a counter's increase per another's (per = "requests": per request sent), times `scale`
   gauge_max      the highest sampled value of a gauge        gauge_mean the mean of the sampled values
   cpu            CPU seconds of `process` per `per` (a counter, or "requests"): app, mariadb, redis, k6 (the load
                  generator's own processes, from their resource usage when they exit) or machine (every core's
@@ -207,7 +207,7 @@ class Window:
                 match = re.search(pattern, self.probe_output.get(m["name"], ""))
                 out[m["name"]] = float(match.group(1)) if match else math.nan
             elif kind == "ratio":
-                out[m["name"]] = _divide(self.delta(m["metric"], m.get("labels")), self.denominator(m, requests))
+                out[m["name"]] = _divide(self.delta(m["metric"], m.get("labels")) * m.get("scale", 1), self.denominator(m, requests))
             else:
                 out[m["name"]] = self.delta(m["metric"], m.get("labels"))
         return out

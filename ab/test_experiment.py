@@ -92,3 +92,13 @@ def test_a_ramp_rises_on_an_open_load_and_needs_an_slo(tmp_path, monkeypatch):
         load_text(tmp_path, monkeypatch, load="ramp = [400, 200]", rest=slo)
     with pytest.raises(SystemExit, match=r"\[primary\] also names 'breaking_rate'; a run metric of this load"):
         load_text(tmp_path, monkeypatch, rest='[primary]\nmetric = "p95"\nalso = ["breaking_rate"]\n')
+
+
+@pytest.mark.parametrize("name", [n for n in experiments.names() if "wallet" in n])
+def test_littles_law_is_scaled_by_the_ramps_peak(name):
+    """'pool needed at the peak (Little's law)' is the connection time per transfer times the peak rate: its scale
+    is the ramp's peak, and it changes with it."""
+    e = experiments.load(name)
+    for m in e.get("mechanism", []):
+        if "Little's law" in m["name"]:
+            assert m["scale"] == max(e["load"]["ramp"]), f"{name}: {m['name']} scale {m['scale']}, ramp peak {max(e['load']['ramp'])}"
