@@ -25,6 +25,7 @@ import html as h
 import math
 import pathlib
 
+import ramp
 import report
 import words
 
@@ -572,6 +573,57 @@ def capacity(result):
     return svg.render()
 
 
+# ---------------------------------------------------------------------- ramp.svg
+
+def ramp_chart(result):
+    """A ramp's stages: each variant's p95 per stage (the median over its rounds) against the stage's arrival rate,
+    a dot where the stage held the SLO in most rounds, a cross where it broke; the SLO's p95 as a dashed line."""
+    cells = [c for c in result["cells"] if any(r.get("stages") for r in c["runs"])]
+    if not cells:
+        return None
+    e = result["experiment"]
+    labels = [v["label"] for v in e["variants"]]
+    p95_ms, max_errors = ramp.slo_of(e)
+    plot_height, gap, top, left, right = 220, 96, 96, 80, WIDTH - 210
+    height = top + len(cells) * (plot_height + gap) - 20
+    title = f"{result['name']}: p95 per stage of the ramp"
+    svg = Svg(WIDTH, height, title)
+    svg.heading(title, f"the median over each variant's rounds; SLO: p95 < {p95_ms:g} ms and errors < "
+                       f"{words.fmt(max_errors, 'error_rate')}; a cross: the stage broke it in most rounds")
+    svg.legend(16, 64, [("line", COLORS[i % len(COLORS)], name) for i, name in enumerate(labels)]
+               + [("dash", VERDICT_COLORS["worse"], "SLO p95")])
+    for i, cell in enumerate(cells):
+        y0 = top + i * (plot_height + gap)
+        stages = {v: ramp.median_stages([r for r in cell["runs"] if r["variant"] == v]) for v in labels}
+        values = [s["p95"] for ss in stages.values() for s in ss] + [p95_ms]
+        positive = [v for v in values if finite(v) and v > 0]
+        log = bool(positive) and max(positive) / min(positive) > 8
+        ys = scale_for(values, y0 + plot_height, y0, log=log, zero=not log, nice=not log)
+        xs = scale_for([s["rate"] for ss in stages.values() for s in ss] + [0], left, right, zero=True, nice=True, pad=0)
+        svg.text(left, y0 - 8, report.cell_title(cell), size=12, weight="bold")
+        svg.rect(left, y0, right - left, plot_height, "none", cls="plot")
+        y_axis(svg, ys, left, right, f"p95 (ms){', log' if log else ''}")
+        x_axis(svg, xs, y0 + plot_height, y0, "arrival rate of the stage (requests/s)")
+        svg.line(left, ys(p95_ms), right, ys(p95_ms), stroke=VERDICT_COLORS["worse"], width=1.5, dash="6 4", cls="slo",
+                 tip=f"SLO: p95 < {p95_ms:g} ms")
+        for k, name in enumerate(labels):
+            colour = COLORS[k % len(COLORS)]
+            points = [(xs(s["rate"]), ys(s["p95"])) for s in stages[name] if finite(s["p95"])]
+            if len(points) > 1:
+                svg.polyline(points, colour, width=2, cls="stages", tip=name)
+            for s in (s for s in stages[name] if finite(s["p95"])):
+                tip = f"{name} at {rate(s['rate'])}/s: p95 {words.number(s['p95'])} ms, held in {s['held']} of {s['runs']}"
+                if 2 * s["held"] > s["runs"]:
+                    svg.circle(xs(s["rate"]), ys(s["p95"]), 4, colour, cls="held", tip=tip)
+                else:
+                    cross(svg, xs(s["rate"]), ys(s["p95"]), colour, size=5)
+            broke = report.median([r.get("breaking_rate") for r in cell["runs"] if r["variant"] == name and r.get("stages")])
+            peak = all(r.get("held_peak") for r in cell["runs"] if r["variant"] == name and r.get("stages"))
+            text = "–" if not finite(broke) else f"held up to {rate(broke)}/s" if peak else f"breaks at {rate(broke)}/s"
+            svg.text(right + 10, y0 + 16 + 16 * k, f"{clip(name, 18)}: {text}", size=11, fill=colour, cls="numbers")
+    return svg.render()
+
+
 # ---------------------------------------------------------------------- cold start, first request
 
 def strip(result, rows, title, subtitle, axis_title, log=None, zero=False):
@@ -771,7 +823,7 @@ def bars(result):
 # ---------------------------------------------------------------------- files
 
 DRAWERS = [("verdict.svg", verdict), ("rounds.svg", rounds), ("latency.svg", latency), ("sweep.svg", sweep),
-           ("capacity.svg", capacity), ("cold-start-success.svg", cold_start_success),
+           ("capacity.svg", capacity), ("ramp.svg", ramp_chart), ("cold-start-success.svg", cold_start_success),
            ("cold-start-p99.svg", cold_start_p99), ("first-request.svg", first_request), ("bars.svg", bars)]
 
 

@@ -6,6 +6,7 @@ before java starts (enter_command), so its startup is held too; MariaDB is moved
 experiment runs. Each limit leaves .perflab/limit-<name>.json behind, which reports read (snapshot) and release
 removes. Every step is idempotent and safe when the process is gone.
 """
+import errno
 import json
 import math
 import os
@@ -14,6 +15,7 @@ import re
 import shutil
 import signal
 import subprocess
+import time
 import tomllib
 
 import labenv
@@ -249,16 +251,29 @@ def release(name):
                 (CGROUP_CPU / "cgroup.procs").write_text(f"{pid}\n")
             except OSError:  # gone meanwhile
                 pass
-        try:
-            folder.rmdir()
-        except OSError:
-            pass
+        remove_group(folder)
     if s.get("limiter"):
         try:
             os.kill(s["limiter"], signal.SIGTERM)
         except OSError:
             pass
     state_file(name).unlink(missing_ok=True)
+
+
+def remove_group(folder, within=2.0):
+    """rmdir of a group; the kernel refuses it (EBUSY) while a task that just exited is still leaving it, so it
+    tries again for a moment. Whether it is gone."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            folder.rmdir()
+            return True
+        except FileNotFoundError:
+            return True
+        except OSError as error:
+            if error.errno != errno.EBUSY or time.monotonic() > deadline:
+                return False
+        time.sleep(0.05)
 
 
 def status_line(name):

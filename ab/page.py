@@ -6,7 +6,7 @@ import html as h
 import pathlib
 
 import charts
-from report import HEAD, aa_sentence, against_why, cell_title, extra_sections, headline, machine_text, verdict_rows
+from report import HEAD, aa_sentence, against_why, cell_title, extra_sections, headline, limit_warnings, machine_lines, machine_text, verdict_rows
 from words import fmt, pct
 
 UNAVAILABLE = '<p id="flame-diff">profile analysis unavailable (ab/jfr.py, ab/flame.py)</p>'
@@ -78,7 +78,9 @@ def html(result, profiles=None):
         head = "".join(f"<th>{h.escape(x)}</th>" for x in HEAD)
         why_ = "".join(f"<p><b>{h.escape(against_why(result, c))}</b></p>" for c in cell.get("comparisons", []))
         why_ += "".join(section_html(section) for section in extra_sections(result, cell))
-        sections.append(f"<h2>{h.escape(cell_title(cell))}</h2>{why_}<table id=\"verdict-table\"><tr>{head}</tr>{rows}</table>"
+        box = "".join(f"<li>{h.escape(m)}</li>" for m in machine_lines(cell))
+        box += "".join(f"<li><b>warning: {h.escape(w)}</b></li>" for w in limit_warnings(cell))
+        sections.append(f"<h2>{h.escape(cell_title(cell))}</h2>{f'<ul>{box}</ul>' if box else ''}{why_}<table id=\"verdict-table\"><tr>{head}</tr>{rows}</table>"
                         f"<h3>B/A per round, with the 95 % interval</h3>{charts.rounds_panel(cell)}"
                         f"<h3>p95 latency over time, every run ({' / '.join(h.escape(x) for x in labels)})</h3>"
                         f"{charts.latency_chart(cell, labels)}"
@@ -93,7 +95,7 @@ td,th{{border:1px solid #ccc;padding:2px 6px;font-size:12px}}</style></head><bod
 <p id="headline"><b>{h.escape(headline(result))}</b></p>
 <p>{h.escape(e.get('description', ''))}</p>
 <p>δ = {100 * result['delta']:.1f} % ({h.escape(result['delta_source'])}); {e['rounds']} rounds per variant (cap {e['max_rounds']}); one run = one observation.</p>
-{aa}{charts.verdict(result) or ''}{charts.sweep(result, element_id="sweep-chart") or ''}{''.join(sections)}
+{aa}{charts.verdict(result) or ''}{charts.sweep(result, element_id="sweep-chart") or ''}{charts.ramp_chart(result) or ''}{''.join(sections)}
 <h2>k6 dashboards</h2><ul>{dashboards or '<li>none (smoke)</li>'}</ul>
 <h2>Reproduce</h2><pre>{h.escape(result['command'])}</pre><pre>{h.escape(machine_text(result['machine']))}</pre>
 </body></html>"""

@@ -1,6 +1,7 @@
 """What the runner says: one line per run, the verdict table (text, Markdown) and the tables README.md and docs/
 regenerate from published results (views). Pure functions of a result (report.html is ab/page.py's)."""
 import math
+import re
 
 import comparison
 import model
@@ -344,14 +345,16 @@ def ramp_section(result, cell):
     for v in e["variants"]:
         runs = [r for r in cell["runs"] if r["variant"] == v["label"] and r.get("stages")]
         for s in ramp.median_stages(runs):
-            rows.append((v["label"], f"{s['rate']:g}", fmt(s["requests"]), fmt(s["avg"]), fmt(s["p95"]), fmt(s["max"]),
+            rows.append((v["label"], f"{s['rate']:g}", f"{s['requests']:,.0f}", fmt(s["avg"]), fmt(s["p95"]), fmt(s["max"]),
                          fmt(s["error_rate"], "error_rate"), f"{s['held']} of {s['runs']}"))
         if runs:
             held = sum(1 for r in runs if r.get("held_peak"))
             rates = ", ".join(f"{r['breaking_rate']:g}" if not r.get("held_peak") else f"none up to {r['breaking_rate']:g}"
                               for r in runs)
+            first = sum(1 for r in runs if not r["stages"][0]["held"])
             notes.append(f"{v['label']}: breaking rate per round {rates}/s"
-                         + (f"; {held} of {len(runs)} round(s) held the peak: raise the ramp" if held else ""))
+                         + (f"; {held} of {len(runs)} round(s) held the peak: raise the ramp" if held else "")
+                         + (f"; {first} of {len(runs)} round(s) broke at the first stage: start the ramp lower" if first else ""))
     step = e["load"].get("step", "20s")
     return {"title": f"The ramp: each stage {step} after a {ramp.RISE_S} s climb, SLO p95 < {p95_ms:g} ms and errors < "
                      f"{fmt(max_errors, 'error_rate')} (medians over the rounds)",
@@ -359,13 +362,14 @@ def ramp_section(result, cell):
             "rows": rows, "notes": notes}
 
 
-def figure_text(value, key, unit):
-    """A figure in its unit: '1,966 ms' (a whole number as written), '38.0 ms', '0.50%' (an error rate)."""
+def figure_text(value, key, unit, written=False):
+    """A figure in its unit: the write-up's as written ('1,966 ms', '13.98 ms'), perflab's to a few digits
+    ('17.5 ms'); an error rate as a percentage."""
     if key == "error_rate":
         return fmt(value, "error_rate")
     if nan(value):
         return "–"
-    text = f"{value:,}" if isinstance(value, int) else fmt(value)
+    text = f"{value:,}" if written else fmt(value)
     return f"{text}{' ' + unit if unit else ''}"
 
 
@@ -379,7 +383,7 @@ def writeup_section(result, cell):
     t = writeup.table(result["experiment"], cell["runs"], cell.get("delta") or result.get("delta") or 0.03)
     if not t:
         return None
-    rows = [(r["stage"], r["variant"], short(r["metric"]), figure_text(r["writeup"], r["metric"], r["unit"]),
+    rows = [(r["stage"], r["variant"], short(r["metric"]), figure_text(r["writeup"], r["metric"], r["unit"], written=True),
              figure_text(r["perflab"], r["metric"], r["unit"]), times_text(r["writeup_ratio"]), times_text(r["perflab_ratio"]))
             for r in t["rows"]]
     notes = [f"{short(d['metric'])}: direction {'agrees' if d['agrees'] else 'disagrees'} ("
@@ -432,8 +436,10 @@ def fmt_load(values):
 
 def view(result, name):
     """A Markdown table for README.md / docs from a published result. Views: verdict, sweep, capacity, aa, runs,
-    mechanisms (every declared mechanism, A → B), cold-start, first-request, rows (command experiments), jmh (a JMH
-    run: one row per benchmark and parameter, its score and the bytes it allocates per operation)."""
+    mechanisms (every declared mechanism, A → B), writeup (the write-up beside perflab, a row per figure), case-study
+    (the same, a row per stage: case_study_markdown), ramp (a ramp's stages), cold-start, first-request, rows (command
+    experiments), jmh (a JMH run: one row per benchmark and parameter, its score and the bytes it allocates per
+    operation)."""
     if name == "rows":
         return command_markdown_table(result)
     if name == "jmh":
@@ -495,6 +501,10 @@ def view(result, name):
                          f"{observed['verdict']} (δ {100 * c['delta']:.1f} %)"))
         table = md_table(("network", "metric", "noise floor", "false positives", "rate (95% interval)", "A/A B/A (95% interval)",
                           "A/A verdict at the default δ", "A/A verdict at δ = noise floor"), rows)
+    elif name in ("writeup", "ramp"):
+        table = section_view(result, writeup_section if name == "writeup" else ramp_section)
+    elif name == "case-study":
+        table = case_study_markdown(result)
     elif name in ("cold-start", "first-request", "runs"):
         metrics = [m for m in model.METRICS.get(e["load"]["shape"], []) if m not in ("avg", "p90", "max")]
         rows = []
@@ -509,6 +519,62 @@ def view(result, name):
     again = "" if not r else (f" · {'reproduces' if r['same'] else 'differs from'} the primary verdict published "
                               f"before{controls_clause(r)}")
     return table + f"\n\n<sub>{result['command']} · commit {result['machine'].get('commit')} · {result.get('started')}{again}</sub>\n"
+
+
+def section_view(result, section_of):
+    """A section of every cell as one table (a column for the cell when there are several) and its notes."""
+    sections = [(cell, section) for cell in result["cells"] if (section := section_of(result, cell))]
+    if not sections:
+        raise SystemExit(f"{result['name']}: no cell has this section (a [[writeup]], a [load] ramp)")
+    several = len(sections) > 1
+    head = (("network",) if several else ()) + tuple(sections[0][1]["head"])
+    rows = [((cell_title(cell),) if several else ()) + tuple(r) for cell, section in sections for r in section["rows"]]
+    notes = [(f"{cell_title(cell)}: " if several else "") + n for cell, section in sections for n in section["notes"]]
+    return md_table(head, rows) + "".join(f"\n- {n}" for n in notes)
+
+
+SEED_FILE = re.compile(r"^\d{3}(?:_[0-9a-f]+\.txt)?,\s*")  # a [[writeup]] source's file name: the section is what a reader needs
+
+
+def stage_figures(figures, side, first):
+    """A stage's figures on one side ("writeup", as written, or "perflab"), each later stage's with its ratio to
+    the first stage's, a unit they share said once, at the end: "mean 22.21 (0.045×), p95 103 (0.052×) ms"."""
+    units = {r["unit"] for r in figures if r["metric"] != "error_rate"}
+    shared = units.pop() if len(units) == 1 else None
+    text = ", ".join(f"{short(r['metric'])} {figure_text(r[side], r['metric'], None if shared else r['unit'], written=side == 'writeup')}"
+                     + ("" if first or nan(r[f"{side}_ratio"]) else f" ({times_text(r[f'{side}_ratio'])})") for r in figures)
+    return text + (f" {shared}" if shared else "")
+
+
+def case_study_markdown(result):
+    """The write-up beside perflab as docs/case-studies.md shows it (ab/writeup.py's table, as the report's
+    writeup section reads it): a row per stage, the write-up's section (in the head when every stage has the same),
+    its figures and perflab's medians, and under it, per metric, whether perflab moved the write-up's way."""
+    tables = [(cell, t) for cell in result["cells"]
+              if (t := writeup.table(result["experiment"], cell["runs"], cell.get("delta") or result.get("delta") or 0.03))]
+    if not tables:
+        return "No write-up figures in this result: its experiment has no `[[writeup]]`, or it was published before it had."
+    out = []
+    for cell, w in tables:
+        stages = {}
+        for r in w["rows"]:
+            stages.setdefault(r["stage"], []).append(r)
+        sections = list(dict.fromkeys(SEED_FILE.sub("", r["source"]) for r in w["rows"]))
+        rows = [(stage, *([] if len(sections) == 1 else [SEED_FILE.sub("", figures[0]["source"])]),
+                 stage_figures(figures, "writeup", stage == w["baseline_stage"]),
+                 stage_figures(figures, "perflab", stage == w["baseline_stage"])) for stage, figures in stages.items()]
+        head = ("stage", f"write-up: {sections[0]}") if len(sections) == 1 else ("stage", "section", "write-up")
+        if len(tables) > 1:
+            out.append(f"**{cell_title(cell)}**")
+        out.append(md_table((*head, "perflab (median)"), rows))
+        same = [short(d["metric"]) for d in w["directions"] if d["agrees"]]
+        differ = [f"{short(d['metric'])} (" + "; ".join(f"{s['stage']}: write-up {s['writeup']}, perflab {s['perflab']}"
+                                                       for s in d["stages"] if s["writeup"] != s["perflab"]) + ")"
+                  for d in w["directions"] if not d["agrees"]]
+        if same or differ:
+            out.append(f"Against {w['baseline_stage']}, perflab moves the write-up's way in {', '.join(same) or 'no figure'}"
+                       + (f"; not in {', '.join(differ)}" if differ else "") + ".")
+    return "\n\n".join(out)
 
 
 def median(values):

@@ -158,6 +158,8 @@ def run_cell(ctx, e, profile, parameter, value):
     restart_every = int(load.get("restart_every", 0)) if shape in ("open", "closed", "capacity") else 0
     cell["lifetimes"] = []
     try:
+        if not ctx.args.base_url:
+            machines.release(machines.MARIADB)  # a limit left by a run that was killed
         if not ctx.args.base_url and box["mariadb"]["cpus"]:
             limited = machines.limit(machines.MARIADB, measure.mariadb_pid(), box["mariadb"]["cpus"], box["name"])
             log(f"  MariaDB held to {machines.cpus_text(box['mariadb']['cpus'])}" + ("" if limited else " (not running here: no limit)"))
@@ -329,6 +331,7 @@ def main(argv=None):
     if args.tables:
         changed = results.regenerate_published() + results.regenerate_tables()
         log("\n".join(f"updated {p}" for p in changed) or "tables, reports and charts already up to date")
+        log("\n".join(f"not published yet (its block says so): {b}" for b in results.unpublished_blocks()))
         return 0
     if args.recalibrate:
         return recalibrate(args.recalibrate)

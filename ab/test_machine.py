@@ -13,7 +13,9 @@ import appctl
 import experiment
 import launcher
 import machine
+import page
 import report
+import test_report
 
 
 @pytest.fixture
@@ -229,3 +231,15 @@ def test_a_busy_process_under_a_fifth_of_a_cpu_gets_no_more_than_that():
     assert rate < 0.25, f"{rate:.3f} CPU-s per s under a 0.2 CPU quota"
     assert throttled > 0
     assert not machine.group(name).exists()
+
+
+def test_every_report_form_states_the_machine_and_warns_of_a_limit_that_did_not_hold():
+    r = test_report.result()
+    c = r["cells"][0]
+    c["machine"] = "seed-004: app 0.5 CPU; MariaDB 0.5 CPU"
+    c["runs"][0].update(gc="G1GC", limits=[{"process": "mariadb", "cpus": 0.5, "how": "cgroup", "cpu_per_s": 0.9,
+                                            "held": False, "periods": 10, "throttled": 0, "throttled_s": 0.0}])
+    warning = "MariaDB used 0.90 CPU-s per s in x-A-side-r1, over its 0.5 CPU limit"
+    for text in (report.text(r), report.markdown(r), page.html(r)):
+        assert "machine seed-004: app 0.5 CPU; MariaDB 0.5 CPU" in text and "GC: G1GC" in text
+        assert "MariaDB held to 0.5 CPU by a cgroup quota in 0 of 1 runs" in text and warning in text

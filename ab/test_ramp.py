@@ -136,3 +136,19 @@ def test_median_stages_are_medians_over_the_rounds():
     assert ramp.median_stages(runs) == [{"rate": 100.0, "runs": 3, "held": 2, "requests": 20, "avg": 1.0, "p95": 200.0,
                                          "max": 2.0, "error_rate": 0.0, "dropped": 0}]
     assert math.isnan(ramp._median([]))
+
+
+def test_the_ramp_chart_draws_each_variants_stages_the_slo_and_where_each_breaks():
+    import xml.etree.ElementTree as ET
+
+    import charts
+    drawn = charts.charts(result())
+    svg = drawn["ramp.svg"]
+    assert svg == charts.charts(result())["ramp.svg"]  # the same bytes for the same result
+    root = ET.fromstring(svg)
+    ns = {"s": charts.SVG_NS}
+    assert len(root.findall(".//s:polyline[@class='stages']", ns)) == 2
+    assert len(root.findall(".//s:line[@class='slo']", ns)) == 1
+    texts = [t.text for t in root.findall(".//s:text[@class='numbers']", ns)]
+    assert texts == ["A-side: breaks at 200/s", "B-side: breaks at 300/s"]
+    assert "ramp.svg" not in charts.charts(test_report.result())

@@ -2,6 +2,8 @@
 built as the runner builds them (real statistics, synthetic runs)."""
 import math
 
+import pytest
+
 import comparison
 import page
 import report
@@ -102,3 +104,13 @@ def test_a_control_against_another_variant_is_reported_not_claimed():
     r["verdict"] = comparison.overall(r["experiment"], r["cells"], False, None)
     assert r["verdict"]["ok"]  # C-side is worse than B-side, but a control
     assert "C-side: worse" in report.headline(r) and "a control, no claim" in report.headline(r)
+
+
+def test_the_docs_can_embed_the_write_up_beside_perflab_and_a_ramps_stages():
+    import test_ramp
+    table = report.view(result(), "writeup")
+    assert table.startswith("| stage | variant | metric | write-up | perflab (median) |")
+    assert "\n- p95: direction agrees" in table and "./perflab ab x" in table
+    assert "| A-side | 100 | 1,000 |" in report.view(test_ramp.result(), "ramp")
+    with pytest.raises(SystemExit, match="no cell has this section"):
+        report.view(test_ramp.result(), "writeup")
