@@ -169,6 +169,9 @@ def apply_smoke(e):
     for key, value in smoke.items():
         if key in ("rounds", "profiles", "values", "command", "only"):
             continue
+        if key == "machine":  # e.g. a smoke on an unlimited machine: apps start in seconds, not minutes
+            e["machine"] = value
+            continue
         if isinstance(value, dict) and isinstance(e.get(key), dict):  # e.g. a smaller [capacity] search
             e[key] = merge(e[key], value)
         else:

@@ -29,6 +29,12 @@ def test_one_variant_is_not_a_comparison():
         experiments.only_variants(e, ["wallet-before"])
 
 
+def test_a_smoke_may_run_on_another_machine_profile():
+    e = experiments.load("wallet")
+    assert e["machine"] == "seed-004"
+    assert experiments.apply_smoke(e)["machine"] == "unlimited" and "machine" not in e["load"]
+
+
 def test_chosen_variants_survive_the_smokes_own_choice():
     e = experiments.load("cold-start")
     experiments.only_variants(e, ["platform, warm-up off, JIT", "platform, warm-up on, JIT"])
