@@ -11,6 +11,15 @@ Reading (all through JDK tools and async-profiler's converter, no parser of the 
     summary(jfr, requests=None) -> dict   jfr: one .jfr or a list (several runs of one side, summed)
     diff(profile_a, profile_b) -> dict    per section, rows {name, a, b, change, relative} by |change|
 
+A start, recorded from its first moment (the cold-start shape; JIT and GC events and sparse CPU-time samples only, so
+the recorder costs the start little):
+
+    launch_option(filename)                              the -XX:StartFlightRecording flag for the app's JVM
+    stop_recording(pid, filename, LAUNCH_RECORDING)      writes it
+    window_summary(jfr, start_ms, end_ms, focus) -> dict the gc and jit sections of the events that started in
+                                                         that window (epoch ms): the first requests after readiness;
+                                                         cpu: its CPU samples, and the focus's share of them
+
 Sections of a summary:
     cpu         jdk.CPUTimeSample (one per 10 ms of a thread's CPU time, system calls included; JDK 25 on Linux)
                 or, in a recording without them, jdk.ExecutionSample (Java code only): samples per method as the
@@ -25,9 +34,11 @@ Sections of a summary:
                 (the waiting method: the first frame outside java.util.concurrent and the JDK's internals):
                 count, total and longest wait (JFR's profile settings record waits of 10 ms or more; idle pool
                 threads waiting for work count too, so read the change between A and B, not the level)
-    gc          jdk.GarbageCollection: collections, summed and longest pause, by collector
+    gc          jdk.GarbageCollection: collections (young and old: YOUNG_COLLECTORS), summed and longest pause,
+                by collector
     jit         jdk.Compilation (threshold 0 ms when recorded with start_recording): compilations, compile
-                time, failures, OSR; jdk.Deoptimization by reason
+                time (both also by compiler: c1, c2), failures, OSR; jdk.Deoptimization by reason; with a focus
+                (a class-name prefix), the compilations of those classes' methods
 Events are read with `jfr print --json` (stacks cut to 0 frames, 12 for lock waits) and streamed with ijson;
 the CPU stacks, the lock waits and the other events are read in parallel. Measured: a 40 s recording of a
 Jetty server at 300 requests/s (11,000 allocation samples, 1,600 parks, 2,900 compilations) takes 21 s and
@@ -41,6 +52,7 @@ Command line: python3 ab/jfr.py run.jfr [--requests N] [--against b.jfr --reques
 import argparse
 import collections
 import concurrent.futures
+import datetime
 import json
 import pathlib
 import re
@@ -61,11 +73,19 @@ SAMPLES = {"jdk.CPUTimeSample": "CPU-time samples (system calls included)",
            "jdk.ExecutionSample": "execution samples (Java code only)"}
 COUNTED = ["jdk.ObjectAllocationSample", "jdk.GarbageCollection", "jdk.Compilation", "jdk.Deoptimization"]
 WAITS = ["jdk.JavaMonitorEnter", "jdk.ThreadPark"]
+WINDOW_EVENTS = ["jdk.Compilation", "jdk.Deoptimization", "jdk.GarbageCollection", "jdk.CPUTimeSample"]
+WINDOW_SETTINGS = ["jdk.Compilation#enabled=true", "jdk.Compilation#threshold=0ms", "jdk.Deoptimization#enabled=true",
+                   "jdk.Deoptimization#stackTrace=false", "jdk.GarbageCollection#enabled=true",
+                   "jdk.CPUTimeSample#enabled=true", "jdk.CPUTimeSample#throttle=20ms"]
+FOCUS_STACK_DEPTH = 16  # a CPU sample counts to the focus when one of its top frames is the focus's: the JDK code a
+# parser calls (split, toLowerCase, ArrayList) lies within a few frames of it
+LAUNCH_RECORDING = "launch"
 WAIT_STACK_DEPTH = 12  # enough to climb out of java.util.concurrent to the code that waits
 LIBRARY_FRAMES = ("java.util.concurrent.", "jdk.internal.misc.", "java.lang.Thread.", "java.lang.VirtualThread.",
                   "java.lang.Object.wait")
 TOP = 20
 KEEP = 200
+START_TIME = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)?$")
 ISO_DURATION = re.compile(r"^PT(?:(-?\d+)H)?(?:(-?\d+)M)?(?:(-?\d+(?:\.\d+)?)S)?$")
 PRIMITIVES = {"Z": "boolean", "B": "byte", "C": "char", "S": "short", "I": "int", "J": "long", "F": "float",
               "D": "double"}
@@ -233,30 +253,69 @@ def summary(jfr, requests=None):
                 "cpu": cpu.result(), "allocation": sections.pop("allocation"), "locks": locks.result(), **sections}
 
 
+YOUNG_COLLECTORS = {"G1New", "DefNew", "ParallelScavenge", "ZGC Minor"}  # jdk.GarbageCollection's `name`; the rest
+# (G1Old, G1Full, SerialOld, ParallelOld, ZGC Major, Shenandoah) collect the old generation or the whole heap
+
+
+class JitGc:
+    """The gc and jit sections, event by event (jdk.GarbageCollection, jdk.Compilation, jdk.Deoptimization):
+    add(type, values) for each, then sections(). `focus`, a class-name prefix ("dev.perflab.support.parse."),
+    also sums the compilations of the methods of those classes."""
+
+    def __init__(self, focus=None):
+        self.focus = focus
+        self.gc_count, self.gc_pause, self.gc_longest = collections.Counter(), collections.Counter(), 0.0
+        self.compiles, self.compile_ms_by = collections.Counter(), collections.Counter()
+        self.compile_longest, self.failed, self.osr = 0.0, 0, 0
+        self.focus_compiles, self.focus_ms = 0, 0.0
+        self.deopts = collections.Counter()
+
+    def add(self, kind, values):
+        if kind == "jdk.GarbageCollection":
+            name = values.get("name") or "(unknown)"
+            self.gc_count[name] += 1
+            self.gc_pause[name] += millis(values.get("sumOfPauses"))
+            self.gc_longest = max(self.gc_longest, millis(values.get("longestPause")))
+        elif kind == "jdk.Compilation":
+            ms = millis(values.get("duration"))
+            compiler = values.get("compiler") or "(unknown)"
+            self.compiles[compiler] += 1
+            self.compile_ms_by[compiler] += ms
+            self.compile_longest = max(self.compile_longest, ms)
+            self.failed += 0 if values.get("succeded", values.get("succeeded", True)) else 1
+            self.osr += 1 if values.get("isOsr") else 0
+            if self.focus and class_name((values.get("method") or {}).get("type")).startswith(self.focus):
+                self.focus_compiles += 1
+                self.focus_ms += ms
+        elif kind == "jdk.Deoptimization":
+            self.deopts[values.get("reason") or "(unknown)"] += 1
+
+    def sections(self):
+        young = sum(n for name, n in self.gc_count.items() if name in YOUNG_COLLECTORS)
+        jit = {"compilations": sum(self.compiles.values()), "compile_ms": round(sum(self.compile_ms_by.values()), 3),
+               "max_compile_ms": round(self.compile_longest, 3), "failed": self.failed, "osr": self.osr,
+               "by_compiler": dict(self.compiles),
+               "compile_ms_by_compiler": {name: round(ms, 3) for name, ms in self.compile_ms_by.items()},
+               "deoptimizations": sum(self.deopts.values()),
+               "deopt_reasons": [{"reason": reason, "count": count} for reason, count in self.deopts.most_common()]}
+        if self.focus:
+            jit["focus"] = {"prefix": self.focus, "compilations": self.focus_compiles,
+                            "compile_ms": round(self.focus_ms, 3)}
+        gc = {"count": sum(self.gc_count.values()), "young": young, "old": sum(self.gc_count.values()) - young,
+              "total_pause_ms": round(sum(self.gc_pause.values()), 3), "max_pause_ms": round(self.gc_longest, 3),
+              "collectors": [{"name": name, "count": self.gc_count[name], "total_pause_ms": round(self.gc_pause[name], 3)}
+                             for name in sorted(self.gc_count)]}
+        return {"gc": gc, "jit": jit}
+
+
 def _events_summary(jfr, requests):
     allocated = collections.Counter()
-    gc_count, gc_pause, gc_longest, collectors = collections.Counter(), collections.Counter(), 0.0, set()
-    compile_ms, compile_longest, compiles, failed, osr = 0.0, 0.0, collections.Counter(), 0, 0
-    deopts = collections.Counter()
+    jit_gc = JitGc()
     for kind, values in events(jfr, COUNTED):
         if kind == "jdk.ObjectAllocationSample":
             allocated[class_name(values.get("objectClass"))] += values.get("weight") or 0
-        elif kind == "jdk.GarbageCollection":
-            name = values.get("name") or "(unknown)"
-            gc_count[name] += 1
-            gc_pause[name] += millis(values.get("sumOfPauses"))
-            gc_longest = max(gc_longest, millis(values.get("longestPause")))
-            collectors.add(name)
-        elif kind == "jdk.Compilation":
-            ms = millis(values.get("duration"))
-            compiles[values.get("compiler") or "(unknown)"] += 1
-            compile_ms += ms
-            compile_longest = max(compile_longest, ms)
-            failed += 0 if values.get("succeded", values.get("succeeded", True)) else 1
-            osr += 1 if values.get("isOsr") else 0
-        elif kind == "jdk.Deoptimization":
-            deopts[values.get("reason") or "(unknown)"] += 1
-
+        else:
+            jit_gc.add(kind, values)
     total_bytes = sum(allocated.values())
     return {
         "allocation": {
@@ -264,15 +323,57 @@ def _events_summary(jfr, requests):
             "classes": [{"class": name, "bytes": int(size), "share": round(size / total_bytes, 4),
                          "bytes_per_request": _per_request(size, requests)}
                         for name, size in allocated.most_common(KEEP)]},
-        "gc": {"count": sum(gc_count.values()), "total_pause_ms": round(sum(gc_pause.values()), 3),
-               "max_pause_ms": round(gc_longest, 3),
-               "collectors": [{"name": name, "count": gc_count[name], "total_pause_ms": round(gc_pause[name], 3)}
-                              for name in sorted(collectors)]},
-        "jit": {"compilations": sum(compiles.values()), "compile_ms": round(compile_ms, 3),
-                "max_compile_ms": round(compile_longest, 3), "failed": failed, "osr": osr,
-                "by_compiler": dict(compiles), "deoptimizations": sum(deopts.values()),
-                "deopt_reasons": [{"reason": reason, "count": count} for reason, count in deopts.most_common()]},
+        **jit_gc.sections(),
     }
+
+
+# ------------------------------------------------------------------------------------- a window of a start
+
+def epoch_ms(timestamp):
+    """An event's startTime as `jfr print --json` writes it ("2026-11-26T16:46:53.725564724Z", or with an offset
+    such as +09:00) in epoch milliseconds; None when it does not read as one."""
+    match = START_TIME.match(timestamp or "")
+    if not match:
+        return None
+    whole, fraction, zone = match.groups()
+    moment = datetime.datetime.fromisoformat(whole + ("+00:00" if zone in ("Z", None) else zone))
+    return moment.timestamp() * 1000 + float(f"0.{fraction or 0}") * 1000
+
+
+def launch_option(filename):
+    """The JVM flag that records a start from its first moment (the cold-start shape): JIT and GC events and
+    CPU-time samples every 20 ms of a thread's CPU only (settings=none, then each event turned on), every compilation
+    however short, deoptimizations without their stacks. stop_recording(pid, filename, name=LAUNCH_RECORDING) writes
+    it."""
+    events_on = ",".join(f"+{setting}" for setting in WINDOW_SETTINGS)
+    return f"-XX:StartFlightRecording:name={LAUNCH_RECORDING},settings=none,{events_on},filename={filename}"
+
+
+def on_stack(values, prefix):
+    """Whether a frame of the event's (cut) stack belongs to a class whose name starts with `prefix`."""
+    frames = (values.get("stackTrace") or {}).get("frames") or []
+    return any(class_name((frame.get("method") or {}).get("type")).startswith(prefix) for frame in frames)
+
+
+def window_summary(jfr, start_ms, end_ms, focus=None):
+    """The gc and jit sections (JitGc) of the events that started within [start_ms, end_ms] (epoch milliseconds):
+    what the JIT and the GC did while the first requests were served; and cpu: the CPU-time samples in the window
+    and, with a focus, how many of them ran the focus's code (or JDK code it called)."""
+    jit_gc = JitGc(focus)
+    samples = focus_samples = 0
+    for kind, values in events(jfr, WINDOW_EVENTS, FOCUS_STACK_DEPTH if focus else 0):
+        at = epoch_ms(values.get("startTime"))
+        if at is None or not start_ms <= at <= end_ms:
+            continue
+        if kind == "jdk.CPUTimeSample":
+            samples += 1
+            focus_samples += 1 if focus and on_stack(values, focus) else 0
+        else:
+            jit_gc.add(kind, values)
+    cpu = {"samples": samples}
+    if focus:
+        cpu.update(focus_samples=focus_samples, focus_share=round(focus_samples / samples, 5) if samples else None)
+    return {"window_ms": [start_ms, end_ms], **jit_gc.sections(), "cpu": cpu}
 
 
 # ---------------------------------------------------------------------------------------------------- diff

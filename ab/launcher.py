@@ -61,10 +61,12 @@ class App:
         if started.returncode != 0:
             raise SystemExit(f"the app for {self.label} did not start (log {self.log_file}):\n{started.stdout}{started.stderr}")
 
-    def start_in_background(self):
-        """Launches without waiting for readiness (the cold-start shape races k6 against the start)."""
+    def start_in_background(self, jvm_opts=""):
+        """Launches without waiting for readiness (the cold-start shape races k6 against the start); `jvm_opts`
+        adds flags for this start only (after the variant's own)."""
         self.stop()
-        self.process = subprocess.Popen(self.command(), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.process = subprocess.Popen(with_jvm_opts(self.command(), jvm_opts), cwd=ROOT, stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, text=True)
 
     def wait_started(self):
         out, _ = self.process.communicate()
@@ -93,11 +95,24 @@ class RemoteApp(App):
     def start(self):
         pass
 
-    def start_in_background(self):
+    def start_in_background(self, jvm_opts=""):
         raise SystemExit("the cold-start shape starts the app itself: it cannot run against a remote lab")
 
     def stop(self):
         pass
+
+
+def with_jvm_opts(command, extra):
+    """An `app start` command with `extra` JVM flags after those its --jvm-opts already gives (one --jvm-opts:
+    ./perflab app start keeps the last)."""
+    if not extra:
+        return command
+    command = list(command)
+    if "--jvm-opts" in command:
+        at = command.index("--jvm-opts") + 1
+        command[at] = f"{command[at]} {extra}"
+        return command
+    return [*command[:command.index("--")], "--jvm-opts", extra, *command[command.index("--"):]]
 
 
 def variant_env(variant, env):

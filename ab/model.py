@@ -26,14 +26,20 @@ SCHEMA_VERSION = 3
 # ---------------------------------------------------------------------- the metrics of a run, per load shape
 
 LATENCY = ["avg", "p50", "p90", "p95", "p99", "max"]
+# a cold start's JIT and GC over its first requests, from a recording made from launch ([load] jfr = true)
+COLD_JIT_GC = ["jit_compile_ms", "jit_compilations", "c2_compile_ms", "c2_compilations", "deoptimizations",
+               "young_gcs", "old_gcs", "gc_pause_ms", "focus_compile_ms", "focus_cpu_pct"]
 # metric -> lower is better, for the shapes' own observations
 DIRECTIONS = {**{m: True for m in LATENCY}, "tps": False, "error_rate": True, "capacity": False, "served": False,
-              "first_ms": True, "second_ms": True, "first_over_second": True, "ready_ms": True, "success_pct": False,
+              "first_ms": True, "second_ms": True, "first_over_second": True, "idle_first_ms": True,
+              "idle_second_ms": True, "idle_first_over_second": True, "ready_ms": True, "success_pct": False,
               "first100_p99": True, "first1000_p99": True, "steady_p99": True, "first100_p99_over_steady": True,
-              "breaking_rate": False}
+              "breaking_rate": False, **{m: True for m in COLD_JIT_GC}}
 METRICS = {"open": LATENCY + ["tps", "error_rate"], "closed": LATENCY + ["tps", "error_rate"], "capacity": ["capacity", "served"],
-           "first-request": ["first_ms", "second_ms", "first_over_second"],
-           "cold-start": ["ready_ms", "success_pct", "first100_p99", "first1000_p99", "steady_p99", "first100_p99_over_steady"]}
+           "first-request": ["first_ms", "second_ms", "first_over_second", "idle_first_ms", "idle_second_ms",
+                             "idle_first_over_second"],
+           "cold-start": ["ready_ms", "success_pct", "first100_p99", "first1000_p99", "steady_p99", "first100_p99_over_steady",
+                          *COLD_JIT_GC]}
 
 
 FIGURE_ALIASES = {"mean": "avg"}  # a write-up's word for a run metric ([[writeup]] figures)

@@ -11,7 +11,8 @@ from words import a_to_b, delta_text, fmt, label, nan, pct, ratio_text, short
 
 
 def run_line(run):
-    keys = [k for k in ("p50", "p95", "tps", "error_rate", "capacity", "served", "first_ms", "second_ms", "ready_ms", "success_pct") if k in run]
+    keys = [k for k in ("p50", "p95", "tps", "error_rate", "capacity", "served", "first_ms", "second_ms", "idle_first_ms",
+                        "idle_second_ms", "ready_ms", "success_pct") if k in run]
     parts = [f"{label(k)} {fmt(run[k], k)}" for k in keys]
     parts += [f"{label(k)} {fmt(v, k)}" for k, v in run.get("mechanism", {}).items()]
     if run.get("steady") and not run["steady"].get("steady", True):
@@ -437,7 +438,8 @@ def fmt_load(values):
 def view(result, name):
     """A Markdown table for README.md / docs from a published result. Views: verdict, sweep, capacity, aa, runs,
     mechanisms (every declared mechanism, A → B), writeup (the write-up beside perflab, a row per figure), case-study
-    (the same, a row per stage: case_study_markdown), ramp (a ramp's stages), cold-start, first-request, rows (command
+    (the same, a row per stage: case_study_markdown), ramp (a ramp's stages), cold-start, cold-start-jit (a cold
+    start's success beside the JIT's and the GC's work over its first requests), first-request, rows (command
     experiments), jmh (a JMH run: one row per benchmark and parameter, its score and the bytes it allocates per
     operation)."""
     if name == "rows":
@@ -505,8 +507,8 @@ def view(result, name):
         table = section_view(result, writeup_section if name == "writeup" else ramp_section)
     elif name == "case-study":
         table = case_study_markdown(result)
-    elif name in ("cold-start", "first-request", "runs"):
-        metrics = [m for m in model.METRICS.get(e["load"]["shape"], []) if m not in ("avg", "p90", "max")]
+    elif name in ("cold-start", "cold-start-jit", "first-request", "runs"):
+        metrics = view_metrics(result, name)
         rows = []
         for cell in result["cells"]:
             for v in e["variants"]:
@@ -519,6 +521,18 @@ def view(result, name):
     again = "" if not r else (f" · {'reproduces' if r['same'] else 'differs from'} the primary verdict published "
                               f"before{controls_clause(r)}")
     return table + f"\n\n<sub>{result['command']} · commit {result['machine'].get('commit')} · {result.get('started')}{again}</sub>\n"
+
+
+def view_metrics(result, name):
+    """The columns of a runs view: the shape's metrics but avg, p90 and max; the cold-start view without the JIT and
+    GC figures, which cold-start-jit sets beside the success rate (those some run measured)."""
+    if name == "cold-start-jit":
+        runs = [r for cell in result["cells"] for r in cell["runs"]]
+        return ["success_pct", *(m for m in model.COLD_JIT_GC if m != "gc_pause_ms" and any(not nan(r.get(m)) for r in runs))]
+    shape = result["experiment"]["load"]["shape"]
+    runs = [r for cell in result["cells"] for r in cell["runs"]]  # e.g. no idle columns without [load] idle
+    return [m for m in model.METRICS.get(shape, []) if m not in ("avg", "p90", "max", *model.COLD_JIT_GC)
+            and any(not nan(r.get(m)) for r in runs)]
 
 
 def section_view(result, section_of):

@@ -4,7 +4,8 @@
                   experiment's script at its rate (open model) or VUs / requests (closed model)
   capacity        each round steps the arrival rate up until the SLO breaks, then bisects between the last rate
                   that held and the first that broke; the observation is the highest rate that held
-  first-request   each round starts the app afresh and times its first and second request (seed 003)
+  first-request   each round starts the app afresh and times its first and second request (seed 003); with
+                  [load] idle, then waits that long and times the first and second request after the idle period
   cold-start      each round starts the app and k6 together; k6 fires the moment readiness answers (seed 000)
 """
 import contextlib
@@ -250,23 +251,58 @@ def timed_request(url, spec, n):
     return elapsed
 
 
+IDLE_MAX_S = 120  # [load] idle: a wait past a keep-alive (seed 003's 20 s), not a soak
+
+
+def idle_seconds(load):
+    """[load] idle of a first-request experiment in seconds (0 without one), bounded by IDLE_MAX_S."""
+    idle = seconds(load["idle"]) if load.get("idle") else 0.0
+    if not 0 <= idle <= IDLE_MAX_S:
+        raise SystemExit(f"[load] idle = {load['idle']!r}: at most {IDLE_MAX_S} s")
+    return idle
+
+
 def first_request_run(ctx, app, variant, round_no, cell):
+    """The first and second [request] after a fresh start (the deploy trigger); with [load] idle, also the first and
+    second after that long without a request (the idle trigger), the mechanisms read around the first of those."""
     app.start()
     spec = ctx.e["request"]
     first = timed_request(app.url, spec, 1000 + round_no)
     second = timed_request(app.url, spec, 2000 + round_no)
-    return {"variant": app.label, "round": round_no, "testid": f"{cell['tag']}-{app.instance}-r{round_no}",
-            "first_ms": first, "second_ms": second, "first_over_second": first / second,
-            "mechanism": {}, "invariants": [], "series": []}
+    run = {"variant": app.label, "round": round_no, "testid": f"{cell['tag']}-{app.instance}-r{round_no}",
+           "first_ms": first, "second_ms": second, "first_over_second": first / second,
+           "mechanism": {}, "invariants": [], "series": []}
+    idle = idle_seconds(ctx.e["load"])
+    if idle:
+        run.update(after_idle(ctx, app, spec, idle, round_no))
+    return run
+
+
+def after_idle(ctx, app, spec, idle, round_no):
+    """The idle trigger: nothing is sent for `idle` seconds after the second request; then the first request after
+    it is timed inside a measure.Window (its mechanisms: e.g. the connections the client opened for it), and a second
+    one beside it."""
+    time.sleep(idle)  # the idle period itself: no request, as no user came
+    with measure.Window(app, ctx.e["mechanism"], ctx.env, 1) as window:
+        first = timed_request(app.url, spec, 3000 + round_no)
+    second = timed_request(app.url, spec, 4000 + round_no)
+    return {"idle_s": idle, "idle_first_ms": first, "idle_second_ms": second, "idle_first_over_second": first / second,
+            "mechanism": window.values(1), "knobs": window.knobs(), "gc": window.gc()}
 
 
 def cold_start_run(ctx, app, variant, round_no, load, cell):
+    """Starts the app and k6 together (k6 polls readiness, then fires); with [load] jfr = true the app's JVM
+    records JIT and GC events from its first moment (jfr.launch_option), read over the first requests' window."""
     reset(ctx, variant)
     testid = f"{ctx.e['name']}-{cell['tag']}-{app.instance}-r{round_no}"
-    app.start_in_background()
+    recording = ctx.out_dir / f"{testid}.jfr" if ctx.launch_jfr else None
+    app.start_in_background(jvm_opts=_launch_option(recording))
     code, paths = k6io.run(load["script"], app.url, k6_env(load, variant), testid, app.label, ctx.out_dir)
     app.wait_started()
     started = app.started_epoch_ms()
+    if recording:
+        import jfr
+        jfr.stop_recording(app.pid(), recording, name=jfr.LAUNCH_RECORDING)
     app.stop()
     if not pathlib.Path(paths["summary"]).exists():
         raise SystemExit(f"{app.label}: k6 wrote no summary (log {paths['log']})")
@@ -276,9 +312,35 @@ def cold_start_run(ctx, app, variant, round_no, load, cell):
     total = first["count"] + data.get("dropped", 0)
     failed = first["failures"] + data.get("dropped", 0)
     steady = (w.get("steady") or {}).get("p99") or math.nan
-    return {"variant": app.label, "round": round_no, "testid": testid, "ready_ms": data["readyEpochMs"] - started,
-            "success_pct": 100.0 * (total - failed) / total if total else math.nan, "failed": failed,
-            "first100_p50": w["first100"]["p50"], "first100_p95": w["first100"]["p95"], "first100_p99": w["first100"]["p99"],
-            "first1000_p50": w["first1000"]["p50"], "first1000_p95": w["first1000"]["p95"], "first1000_p99": w["first1000"]["p99"],
-            "steady_p99": steady, "first100_p99_over_steady": w["first100"]["p99"] / steady if steady == steady else math.nan,
-            "mechanism": {}, "invariants": [], "series": []}
+    run = {"variant": app.label, "round": round_no, "testid": testid, "ready_ms": data["readyEpochMs"] - started,
+           "success_pct": 100.0 * (total - failed) / total if total else math.nan, "failed": failed,
+           "first100_p50": w["first100"]["p50"], "first100_p95": w["first100"]["p95"], "first100_p99": w["first100"]["p99"],
+           "first1000_p50": w["first1000"]["p50"], "first1000_p95": w["first1000"]["p95"], "first1000_p99": w["first1000"]["p99"],
+           "steady_p99": steady, "first100_p99_over_steady": w["first100"]["p99"] / steady if steady == steady else math.nan,
+           "mechanism": {}, "invariants": [], "series": []}
+    if recording and recording.exists():
+        run.update(first_requests_jit_gc(recording, data, load), launch_jfr=str(recording))
+    return run
+
+
+def _launch_option(recording):
+    if not recording:
+        return ""
+    import jfr
+    return jfr.launch_option(recording.resolve())
+
+
+def first_requests_jit_gc(recording, data, load):
+    """What the JIT and the GC did over the record window (the first 8,000 requests: from readiness to the end of
+    the window's last answer, as k6 saw them), as run metrics (model.METRICS["cold-start"])."""
+    import jfr
+    start = data["readyEpochMs"]
+    end = data.get("recordEndEpochMs") or start
+    s = jfr.window_summary(recording, start, end, load.get("focus"))
+    jit, gc = s["jit"], s["gc"]
+    return {"jit_compile_ms": jit["compile_ms"], "jit_compilations": jit["compilations"],
+            "c2_compile_ms": jit["compile_ms_by_compiler"].get("c2", 0.0), "c2_compilations": jit["by_compiler"].get("c2", 0),
+            "deoptimizations": jit["deoptimizations"], "young_gcs": gc["young"], "old_gcs": gc["old"],
+            "gc_pause_ms": gc["total_pause_ms"], "focus_compile_ms": (jit.get("focus") or {}).get("compile_ms", math.nan),
+            "focus_cpu_pct": 100 * s["cpu"]["focus_share"] if s["cpu"].get("focus_share") is not None else math.nan,
+            "record_window_ms": end - start}

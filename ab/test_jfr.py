@@ -172,3 +172,51 @@ def test_several_runs_of_one_side_add_up(profile_a):
     assert twice["allocation"]["bytes"] == 2 * profile_a["allocation"]["bytes"]
     assert twice["gc"]["count"] == 2 * profile_a["gc"]["count"]
     assert twice["allocation"]["bytes_per_request"] is None
+
+
+# ------------------------------------------------------------------------------ a start, from its first moment
+
+def test_event_start_times_read_as_epoch_milliseconds():
+    assert jfr.epoch_ms("1970-01-01T00:00:01.5Z") == pytest.approx(1500)
+    assert jfr.epoch_ms("2026-11-26T16:46:53.725564724Z") == pytest.approx(1795711613725.5647, abs=1e-3)
+    assert jfr.epoch_ms("2026-11-27T01:46:53.725564724+09:00") == pytest.approx(1795711613725.5647, abs=1e-3)
+    assert jfr.epoch_ms("1970-01-01T00:00:02Z") == 2000
+    assert jfr.epoch_ms("PT0.1S") is None and jfr.epoch_ms(None) is None
+
+
+def compilation(compiler, ms, class_path="java/lang/String"):
+    return "jdk.Compilation", {"compiler": compiler, "duration": f"PT{ms / 1000}S", "succeded": True,
+                               "method": {"type": {"name": class_path}, "name": "m"}}
+
+
+def test_gc_counts_split_young_from_old_and_compile_time_splits_by_compiler_and_focus():
+    counted = jfr.JitGc(focus="dev.perflab.support.parse.")
+    for event in [compilation("c1", 1.0), compilation("c2", 4.0), compilation("c2", 2.5, "dev/perflab/support/parse/before/NaiveBearerTokenResolver"),
+                  ("jdk.Deoptimization", {"reason": "unstable_if"}),
+                  *[("jdk.GarbageCollection", {"name": name, "sumOfPauses": "PT0.001S", "longestPause": "PT0.001S"})
+                    for name in ("G1New", "G1New", "DefNew", "G1Old", "G1Full")]]:
+        counted.add(*event)
+    sections = counted.sections()
+    jit, gc = sections["jit"], sections["gc"]
+    assert (jit["compilations"], jit["by_compiler"]) == (3, {"c1": 1, "c2": 2})
+    assert jit["compile_ms_by_compiler"] == {"c1": pytest.approx(1.0), "c2": pytest.approx(6.5)}
+    assert jit["compile_ms"] == pytest.approx(7.5)
+    assert jit["focus"] == {"prefix": "dev.perflab.support.parse.", "compilations": 1, "compile_ms": pytest.approx(2.5)}
+    assert jit["deoptimizations"] == 1
+    assert (gc["count"], gc["young"], gc["old"]) == (5, 3, 2)
+    assert "focus" not in jfr.JitGc().sections()["jit"]
+
+
+@needs_jdk25
+def test_a_recording_from_launch_is_read_over_a_window_of_its_run():
+    path, go, done = workload.launch_recording()
+    whole = jfr.window_summary(path, 0, float("inf"), focus="Workload")
+    measured = jfr.window_summary(path, go, done, focus="Workload")
+    before = jfr.window_summary(path, 0, go - 60_000)
+    assert measured["window_ms"] == [go, done]
+    assert 0 < measured["jit"]["compilations"] < whole["jit"]["compilations"]  # the JVM's own start compiled too
+    assert whole["jit"]["by_compiler"].get("c2", 0) >= 1 and whole["jit"]["focus"]["compilations"] >= 1
+    assert measured["gc"]["young"] >= 1 and measured["gc"]["young"] + measured["gc"]["old"] == measured["gc"]["count"]
+    assert before["jit"]["compilations"] == 0 and before["gc"]["count"] == 0
+    assert measured["cpu"]["samples"] > 50 and measured["cpu"]["focus_share"] > 0.5  # Workload's own rounds
+    assert "focus_share" not in jfr.window_summary(path, go, done)["cpu"]

@@ -425,3 +425,28 @@ def test_a_smoke_run_says_its_verdict_is_not_judged_instead_of_not_as_expected()
     lines = report.text(result).splitlines()
     assert lines[0].startswith("not judged") and lines[-1].startswith("verdict: not judged")
     assert not any("NOT as expected" in line or "Not as expected" in line for line in lines)
+
+
+def test_a_cold_start_sets_the_jit_and_gc_it_measured_beside_its_success_and_keeps_them_out_of_its_own_view():
+    e = dict(experiment(), load={"shape": "cold-start", "script": "k6/cold-start.js"},
+             primary={"metric": "success_pct", "expect": "better"}, mechanism=[])
+    measured = {"jit_compile_ms": 900.0, "jit_compilations": 1200, "c2_compile_ms": 600.0, "c2_compilations": 300,
+                "deoptimizations": 40, "young_gcs": 5, "old_gcs": 0, "gc_pause_ms": 30.0}
+    runs = [{"variant": label, "round": i, "testid": f"x-{label}-r{i}", "ready_ms": 6000.0, "success_pct": pct,
+             "first100_p99": 900.0, "first1000_p99": 800.0, "steady_p99": 70.0, "first100_p99_over_steady": 12.9,
+             **{k: v * i for k, v in measured.items()}, "mechanism": {}, "invariants": [], "series": []}
+            for label, pct in (("A-side", 90.0), ("B-side", 98.0)) for i in (1, 2, 3)]
+    cell = {"profile": "localhost", "network": "localhost", "parameter": None, "value": None, "tag": "localhost",
+            "runs": runs}
+    cell["comparisons"] = comparison.compare(e, runs, 0.03)
+    r = {"experiment": e, "command": "./perflab ab x", "machine": {"commit": "abc"}, "started": "t", "cells": [cell]}
+    jit = report.view(r, "cold-start-jit").splitlines()
+    assert jit[0] == ("| variant | runs | success (%) (median) | compile time (ms) (median) | compilations (median) | "
+                      "C2 compile time (ms) (median) | C2 compilations (median) | deoptimizations (median) | "
+                      "young GCs (median) | old GCs (median) |")  # no focus measured: no column of dashes
+    assert jit[2] == "| A-side | 3 | 90.0 | 1,800 | 2,400 | 1,200 | 600.0 | 80.0 | 10.0 | 0 |"
+    assert report.view(r, "cold-start").splitlines()[0] == (
+        "| variant | runs | ready (ms) (median) | success (%) (median) | first 100 p99 (ms) (median) | "
+        "first 1k p99 (ms) (median) | steady p99 (ms) (median) | first 100 p99 / steady (median) |")
+    compared = {row["metric"] for row in cell["comparisons"][0]["rows"]}
+    assert {"c2_compile_ms", "young_gcs"} <= compared and "focus_compile_ms" not in compared

@@ -7,9 +7,14 @@ import re
 NAMES = {"avg": "avg (ms)", "p50": "p50 (ms)", "p90": "p90 (ms)", "p95": "p95 (ms)", "p99": "p99 (ms)", "max": "max (ms)",
          "tps": "throughput (/s)", "error_rate": "errors", "capacity": "capacity (/s)",
          "served": "served at capacity (/s)", "first_ms": "first request (ms)",
-         "second_ms": "second request (ms)", "first_over_second": "first / second", "ready_ms": "ready (ms)",
+         "second_ms": "second request (ms)", "first_over_second": "first / second", "idle_first_ms": "first after idle (ms)",
+         "idle_second_ms": "second after idle (ms)", "idle_first_over_second": "first / second after idle", "ready_ms": "ready (ms)",
          "success_pct": "success (%)", "first100_p99": "first 100 p99 (ms)", "first1000_p99": "first 1k p99 (ms)",
          "steady_p99": "steady p99 (ms)", "first100_p99_over_steady": "first 100 p99 / steady",
+         "jit_compile_ms": "compile time (ms)", "jit_compilations": "compilations", "c2_compile_ms": "C2 compile time (ms)",
+         "c2_compilations": "C2 compilations", "deoptimizations": "deoptimizations", "young_gcs": "young GCs",
+         "old_gcs": "old GCs", "gc_pause_ms": "GC pauses (ms)", "focus_compile_ms": "focus compile time (ms)",
+         "focus_cpu_pct": "focus CPU (%)",
          "breaking_rate": "breaking rate (/s)"}
 SECONDS = re.compile(r"(?: \(s\)$|\bseconds\b)")  # a metric measured in seconds: "... (s)", "decode seconds per request"
 

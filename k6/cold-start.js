@@ -5,7 +5,8 @@
 //
 //   RATE (200/s)  REQUESTS (10000: the first 8000 are the record, the last 2000 the steady state)
 //   TIMEOUT (1s)  a slower answer is a failure
-//   SUMMARY       where the full summary goes as JSON, with readyEpochMs, dropped and the windows on top
+//   SUMMARY       where the full summary goes as JSON, with readyEpochMs, recordEndEpochMs (the last answer of
+//                 the first 8000), dropped and the windows on top
 //   UNIVS (11,12) small universities   MEMBERS (100000) the wallet data set
 // Data: ./perflab seed coldstart (the experiment's database); ./perflab up loads the same into the app's.
 // When the app is already up as setup() starts (a run by hand), setup() checks the data and a login first; when
@@ -34,6 +35,7 @@ const WINDOWS = [['first100', 0, 100], ['first1000', 0, 1000], ['first8000', 0, 
 const latency = Object.fromEntries(WINDOWS.map(([w]) => [w, new Trend(`cold_${w}_ms`, true)]));
 const success = Object.fromEntries(WINDOWS.map(([w]) => [w, new Rate(`cold_${w}_ok`)]));
 const readyAt = new Gauge('cold_ready_epoch_ms'); // the script subtracts the app's launch time
+const recordEnd = new Gauge('cold_record_end_epoch_ms'); // its max: when the record window's last answer came
 
 export const options = {
   tags,
@@ -100,6 +102,7 @@ export function mixed() {
   const kind = n % 10 < 2 ? 'login' : n % 10 < 6 ? 'transfer' : 'routes';
   const res = kind === 'login' ? login() : kind === 'transfer' ? transfer() : routes();
   const ok = res.status === EXPECTED[kind];
+  if (n < RECORD) recordEnd.add(Date.now());
   for (const [w, first, last] of WINDOWS) {
     if (n >= first && n < last) {
       latency[w].add(res.timings.duration, { kind });
@@ -119,8 +122,10 @@ function window(data, w) {
 function coldStartFields(data) {
   const ready = data.metrics.cold_ready_epoch_ms;
   const dropped = data.metrics.dropped_iterations;
+  const recordEnd = data.metrics.cold_record_end_epoch_ms;
   return {
     readyEpochMs: ready ? ready.values.value : null,
+    recordEndEpochMs: recordEnd ? recordEnd.values.max : null,
     dropped: dropped ? dropped.values.count : 0,
     windows: Object.fromEntries(WINDOWS.map(([w]) => [w, window(data, w)])),
   };
