@@ -115,9 +115,10 @@ def check_comparisons(e, where):
     `[load] ramp` / `step` and the `[slo]` a ramp is judged by, `[primary] also`, and every `[[writeup]]`."""
     labels = [v["label"] for v in e["variants"]]
     for v in e["variants"]:
-        against = v.get("against")
-        if against is not None and (against not in labels or against == v["label"]):
-            raise SystemExit(f"{where}: variant '{v['label']}' against = {against!r}; name another variant: {', '.join(labels)}")
+        for key in ("against", "also_against"):
+            against = v.get(key)
+            if against is not None and (against not in labels or against == v["label"]):
+                raise SystemExit(f"{where}: variant '{v['label']}' {key} = {against!r}; name another variant: {', '.join(labels)}")
     load_ = e["load"]
     if "ramp" in load_:
         ramp = load_["ramp"]
