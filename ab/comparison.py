@@ -7,7 +7,7 @@ import statistics
 
 import model
 import stats
-from model import expected, meets
+from model import meets
 from words import a_to_b, label, pct
 
 
@@ -114,39 +114,46 @@ def bounded(row, held, note):
 
 def compare(e, runs, delta):
     """Every variant against the baseline (or the variant its `against` names), every metric; Holm across the
-    secondary metrics (the claimed ones, the primary and `[primary] also`, are judged on their own intervals)."""
-    primary = e["primary"]["metric"]
-    claimed = claimed_metrics(e)
+    secondary metrics (the claimed ones, the primary and `[primary] also`, are judged on their own intervals). A
+    variant's `also_against` adds its comparison with that variant, as a control (`control`: never claimed)."""
     out = []
     for v in e["variants"][1:]:
-        baseline = reference(e, v)
-        rows = []
-        for metric in metric_list(e):
-            a, b = values(runs, baseline, metric), values(runs, v["label"], metric)
-            if metric not in claimed and all(x != x for x in a + b):
-                continue  # a metric no run read (a mechanism of a capacity search, a search stored before it was
-                # measured): no row of dashes
-            row = stats.compare(a, b, lower_is_better=lower_is_better(e, metric), delta=delta)
-            if row["n"] < 2:  # one run per side cannot show a difference from noise, however far apart they are
-                row = dict(row, verdict="inconclusive")
-            if metric == "capacity":
-                row = censor(row, runs, baseline, v["label"], e["capacity"]["max"])
-            if metric == "breaking_rate":
-                row = censor_ramp(row, runs, baseline, v["label"], max(e["load"]["ramp"]))
-            rows.append(dict(row, metric=metric, lower_is_better=lower_is_better(e, metric)))
-        secondary = [r for r in rows if r["metric"] not in claimed]
-        for r, adjusted in zip(secondary, stats.holm([r["p_value"] for r in secondary])):
-            r["p_holm"] = adjusted
-        primary_row = next(r for r in rows if r["metric"] == primary)
-        out.append({"baseline": baseline, "candidate": v["label"], "rows": rows, "primary": primary_row,
-                    "because": because(e, rows, primary_row)})
+        out.append(compare_pair(e, runs, delta, reference(e, v), v["label"]))
+        if v.get("also_against") in (x["label"] for x in e["variants"]):
+            out.append(dict(compare_pair(e, runs, delta, v["also_against"], v["label"]), control=True))
     return out
+
+
+def compare_pair(e, runs, delta, baseline, candidate):
+    """One candidate against one baseline on every metric (see compare())."""
+    primary = e["primary"]["metric"]
+    claimed = claimed_metrics(e)
+    rows = []
+    for metric in metric_list(e):
+        a, b = values(runs, baseline, metric), values(runs, candidate, metric)
+        if metric not in claimed and all(x != x for x in a + b):
+            continue  # a metric no run read (a mechanism of a capacity search, a search stored before it was
+            # measured): no row of dashes
+        row = stats.compare(a, b, lower_is_better=lower_is_better(e, metric), delta=delta)
+        if row["n"] < 2:  # one run per side cannot show a difference from noise, however far apart they are
+            row = dict(row, verdict="inconclusive")
+        if metric == "capacity":
+            row = censor(row, runs, baseline, candidate, e["capacity"]["max"])
+        if metric == "breaking_rate":
+            row = censor_ramp(row, runs, baseline, candidate, max(e["load"]["ramp"]))
+        rows.append(dict(row, metric=metric, lower_is_better=lower_is_better(e, metric)))
+    secondary = [r for r in rows if r["metric"] not in claimed]
+    for r, adjusted in zip(secondary, stats.holm([r["p_value"] for r in secondary])):
+        r["p_holm"] = adjusted
+    primary_row = next(r for r in rows if r["metric"] == primary)
+    return {"baseline": baseline, "candidate": candidate, "rows": rows, "primary": primary_row,
+            "because": because(e, rows, primary_row)}
 
 
 def grows(e, comparisons):
     """Whether an inconclusive cell gets more rounds: some claimed candidate's primary verdict is inconclusive and
     not a capacity search that held its max (a control never grows a run, nor does a bound: more would too)."""
-    return any(r["verdict"] == "inconclusive" and expected(e, c["candidate"]) != "any" and not r.get("censored")
+    return any(r["verdict"] == "inconclusive" and model.expected_of(e, c) != "any" and not r.get("censored")
                for c in comparisons for r in [c["primary"], *also_rows(e, c)])
 
 
@@ -267,8 +274,9 @@ def overall(e, cells, aa, calibration):
     for cell in cells:
         for c in cell.get("comparisons", []):
             verdict = at_floor.get(cell["profile"], c["primary"]["verdict"]) if aa else c["primary"]["verdict"]
-            expect = "no difference" if aa else expected(e, c["candidate"])
+            expect = "no difference" if aa else model.expected_of(e, c)
             judged = {"profile": cell["profile"], "value": cell["value"], "candidate": c["candidate"],
+                      **({"baseline": c["baseline"], "control": True} if c.get("control") else {}),
                       "verdict": verdict, "expect": expect, "ok": meets(verdict, expect)}
             if not aa and e["primary"].get("also"):
                 judged["also"] = also_verdicts(e, c, expect)

@@ -117,9 +117,10 @@ def check_comparisons(e, where):
     `[load] ramp` / `step` and the `[slo]` a ramp is judged by, `[primary] also`, and every `[[writeup]]`."""
     labels = [v["label"] for v in e["variants"]]
     for v in e["variants"]:
-        against = v.get("against")
-        if against is not None and (against not in labels or against == v["label"]):
-            raise SystemExit(f"{where}: variant '{v['label']}' against = {against!r}; name another variant: {', '.join(labels)}")
+        for key in ("against", "also_against"):
+            against = v.get(key)
+            if against is not None and (against not in labels or against == v["label"]):
+                raise SystemExit(f"{where}: variant '{v['label']}' {key} = {against!r}; name another variant: {', '.join(labels)}")
     load_ = e["load"]
     if "ramp" in load_:
         ramp = load_["ramp"]
@@ -171,6 +172,9 @@ def apply_smoke(e):
         e["variants"] = [v for v in e["variants"] if v["label"] in smoke["only"]]
     for key, value in smoke.items():
         if key in ("rounds", "profiles", "values", "command", "only"):
+            continue
+        if key == "machine":  # e.g. a smoke on an unlimited machine: apps start in seconds, not minutes
+            e["machine"] = value
             continue
         if isinstance(value, dict) and isinstance(e.get(key), dict):  # e.g. a smaller [capacity] search
             e[key] = merge(e[key], value)

@@ -2,14 +2,15 @@
 second), CPU seconds of the app and of MariaDB, MariaDB's own status counters, and probe commands that run
 alongside the load. Mechanism kinds, as declared in an experiment's [[mechanism]] tables:
 
-  delta          a counter's increase                       ratio      a counter's increase per another's (per = "requests": per request sent)
+  delta          a counter's increase                       ratio      a counter's increase per another's (per = "requests": per request sent), times `scale`
   gauge_max      the highest sampled value of a gauge        gauge_mean the mean of the sampled values
   cpu            CPU seconds of `process` per `per` (a counter, or "requests"): app, mariadb, redis, k6 (the load
                  generator's own processes, from their resource usage when they exit) or machine (every core's
                  non-idle time, from /proc/stat: what the whole machine spent)
   mariadb_status a SHOW GLOBAL STATUS counter's increase per `per` (e.g. Questions per transfer)
   probe          a number a `command` prints while the load runs (`pattern`, a regex with one group, or `key` for
-                 KEY=VALUE), e.g. Redis's small-command latency
+                 KEY=VALUE), e.g. Redis's small-command latency; {seconds}, {port} and {database} in the command are
+                 the window's length less 4 s, the app's port and its database
 """
 import functools
 import math
@@ -160,7 +161,8 @@ class Window:
         self.k6_cpu = seconds if seconds is not None else math.nan
 
     def _start_probe(self, m):
-        command = m["command"].format(seconds=max(1, int(self.duration_s) - 4), port=self.app.port)
+        command = m["command"].format(seconds=max(1, int(self.duration_s) - 4), port=self.app.port,
+                                      database=getattr(self.app, "database", ""))
         return subprocess.Popen(shlex.split(command), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 
     def __exit__(self, *exc):
@@ -205,7 +207,7 @@ class Window:
                 match = re.search(pattern, self.probe_output.get(m["name"], ""))
                 out[m["name"]] = float(match.group(1)) if match else math.nan
             elif kind == "ratio":
-                out[m["name"]] = _divide(self.delta(m["metric"], m.get("labels")), self.denominator(m, requests))
+                out[m["name"]] = _divide(self.delta(m["metric"], m.get("labels")) * m.get("scale", 1), self.denominator(m, requests))
             else:
                 out[m["name"]] = self.delta(m["metric"], m.get("labels"))
         return out

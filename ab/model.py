@@ -65,6 +65,18 @@ def expected(e, candidate):
     return variant.get("expect", e["primary"].get("expect", "better"))
 
 
+def expected_of(e, c):
+    """What the file expects of one comparison: a control (a variant's `also_against`) is "any", else the
+    candidate's expectation."""
+    return "any" if c.get("control") else expected(e, c["candidate"])
+
+
+def who(c):
+    """A comparison's candidate as a reader needs it: 'wallet-after', or 'wallet-after against wallet-indexed' for
+    the control a variant's `also_against` adds."""
+    return f"{c['candidate']} against {c['baseline']}" if c.get("control") else c["candidate"]
+
+
 def meets(verdict, expect):
     """"any" is a cell the file makes no claim about (a control): reported, never failing the run; "tie" is met by
     "no difference"; "not worse" (a commit against another: ab/refs.py) by "better" or "no difference"."""
@@ -73,8 +85,9 @@ def meets(verdict, expect):
 
 
 def cell_key(c):
-    """One verdict cell's identity across runs: its network profile, sweep value and candidate."""
-    return c["profile"], str(c.get("value")), c["candidate"]
+    """One verdict cell's identity across runs: its network profile, sweep value and candidate (and, for the control
+    a variant's `also_against` adds, the variant it is compared with)."""
+    return (c["profile"], str(c.get("value")), c["candidate"]) + ((c["baseline"],) if c.get("control") else ())
 
 
 def judge_reproduction(r, verdict_cells):

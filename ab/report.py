@@ -90,7 +90,7 @@ def verdict_rows(cell):
     for c in cell.get("comparisons", []):
         for r in c["rows"]:
             p = r.get("p_holm", r["p_value"])
-            yield (c["candidate"], label(r["metric"]), fmt(r["median_a"], r["metric"]), fmt(r["median_b"], r["metric"]),
+            yield (model.who(c), label(r["metric"]), fmt(r["median_a"], r["metric"]), fmt(r["median_b"], r["metric"]),
                    f"{fmt(r['ratio'])} ({pct(r['ratio'])})", interval_text(r), fmt(p), r["verdict"])
 
 
@@ -127,9 +127,10 @@ def primary_cells(result):
             if cell["profile"] in observed:
                 calibration = observed[cell["profile"]]
                 row, delta = dict(calibration["observed"], metric=row["metric"]), calibration["delta"]
-            x = judged[(cell["profile"], str(cell.get("value")), c["candidate"])]
+            x = judged[model.cell_key({"profile": cell["profile"], "value": cell.get("value"), **c})]
             out.append({"place": place(cell), "profile": cell["profile"], "value": cell.get("value"),
                         "title": cell_title(cell), "baseline": c["baseline"], "candidate": c["candidate"],
+                        "control": c.get("control", False),
                         "metric": row["metric"], "ratio": row["ratio"], "interval": tuple(row["interval"]),
                         "delta": delta, "verdict": x["verdict"], "expect": x["expect"], "ok": x["ok"],
                         "lower_is_better": row["lower_is_better"], "round_ratios": list(row["round_ratios"]),
@@ -157,10 +158,10 @@ def headline_parts(result):
     0.11–0.40), as expected'; with several candidates each clause names its own ('localhost, bulkhead: ...');
     "no difference" and "inconclusive" give δ, the margin they are judged by."""
     cells = primary_cells(result)
-    several = len({c["candidate"] for c in cells}) > 1
+    several = len({model.who(c) for c in cells}) > 1
     clauses = []
     for c in cells:
-        who = f"{c['place']}, {c['candidate']}" if several else c["place"]
+        who = f"{c['place']}, {model.who(c)}" if several else c["place"]
         clauses.append(f"{who}: {claim_text(c)}")
         clauses += [f"{who}, also {claim_text(a)}" for a in c["also"]]
     return result.get("verdict", {}).get("ok", False), clauses
@@ -216,7 +217,7 @@ def warning_lines(result, cell):
             role = ("primary" if r["metric"] == e["primary"]["metric"] else "also" if r["metric"] in e["primary"].get("also", [])
                     else "declared" if r["metric"] in declared
                     else "mechanism" if r["metric"] in mechanisms else "secondary")
-            who = f"{c['candidate']}, " if len(comparisons) > 1 else ""
+            who = f"{model.who(c)}, " if len(comparisons) > 1 else ""
             out.append((list(ROLE).index(role), f"{who}{label(r['metric'])} ({ROLE[role]}): {'; '.join(r['warnings'])}"))
     return [line for _, line in sorted(out, key=lambda x: x[0])]
 
@@ -299,7 +300,7 @@ def markdown(result):
            f"- load: `{e['load'].get('script', '')}`, {e['load']['shape']} model, {load_text(e['load'])}; "
            f"{e['rounds']} round(s) per variant in balanced blocks (cap {e['max_rounds']})",
            f"- practical margin δ = {100 * result['delta']:.1f} % ({result['delta_source']}); unit of observation: one run"]
-    controls = sorted({x["candidate"] for x in result["verdict"]["cells"] if x.get("expect") == "any"})
+    controls = sorted({model.who(x) for x in result["verdict"]["cells"] if x.get("expect") == "any"})
     if controls:
         out.append("- controls, reported without a claim (`expect = \"any\"`): " + ", ".join(controls))
     out.append("")

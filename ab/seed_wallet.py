@@ -2,6 +2,7 @@
 
   ./perflab seed wallet [--db NAME] [--index unique|non-unique] [--redis-db N] [--members N] [--transfers N]
                         [ensure|load|reset|verify|check|status]
+  ./perflab seed wallet [--db NAME] locks [--transfer naive|optimized | --port N] [--member N]
 
   ensure (default) cheap check (the seed's last rows are there); if not: create and migrate the database when
          needed (the app in migrate-only mode), then load. What ./perflab up runs; seconds when loaded.
@@ -17,6 +18,9 @@
          ledger balances
   check  print counts and the invariants: sum of balances, no negative balance, debits = credits
   status one line: loaded or not (the cheap check); ./perflab status prints it
+  locks  the locks the transfer's locking statement takes on this database's index, as InnoDB lists them, and its
+         EXPLAIN; rolled back (ab/innodb_locks.py). --transfer: which statement (default naive); --port: the
+         transfer knob of the app on that port instead; --member: whose wallet (default 50000)
 
 --db: the database (default PERFLAB_DB_NAME, perflab). --index: the wallet.member_id index a NEW database gets
 (the Flyway placeholder wallet_member_index, perflab.wallet.index); default: the active profile's
@@ -33,16 +37,20 @@ import subprocess
 import tempfile
 import time
 
+import innodb_locks
 import labsecrets
 import seedlib
 
 MEMBERS, TRANSFERS = 100_000, 500_000
 PIN = "1234"  # every seed wallet's PIN
 USAGE = ("usage: ./perflab seed wallet [--db NAME] [--index unique|non-unique] [--redis-db N] [--members N] "
-         "[--transfers N] [ensure|load|reset|verify|check|status]")
+         "[--transfers N] [ensure|load|reset|verify|check|status]\n"
+         "       ./perflab seed wallet [--db NAME] locks [--transfer naive|optimized | --port N] [--member N]")
 OPTIONS = {"--db": "--db needs a name", "--index": "--index needs unique or non-unique",
            "--redis-db": "--redis-db needs a number", "--members": "--members needs a number",
-           "--transfers": "--transfers needs a number"}
+           "--transfers": "--transfers needs a number", "--transfer": "--transfer needs naive or optimized",
+           "--port": "--port needs a number", "--member": "--member needs a number"}
+ACTIONS = (*seedlib.ACTIONS, "locks")
 PART_ROWS = 500_000  # LOAD DATA in parts of this many rows, one progress line each
 
 
@@ -387,6 +395,12 @@ class Wallet:
         else:
             print(f"wallet: not loaded in {lab.db} (./perflab seed wallet --db {lab.db}{size})", flush=True)
 
+    def locks(self, transfer, port, member):
+        """Prints the locks the transfer's locking statement takes here (ab/innodb_locks.py)."""
+        transfer = innodb_locks.transfer_of(port) if port else transfer
+        for line in innodb_locks.report(self.lab.db, self.index_of(), transfer, member):
+            print(line, flush=True)
+
     def quietly(self, step):
         """`step` with its progress lines and the migration's output silenced (check and verify)."""
         self.lab.quiet = True
@@ -408,8 +422,12 @@ def number(values, option, default):
 
 def main(argv):
     """`./perflab seed wallet ...`: returns the exit code (raises seedlib.Exit when it stops early)."""
-    values, action, _ = seedlib.parse(argv, OPTIONS, USAGE)
+    values, action, _ = seedlib.parse(argv, OPTIONS, USAGE, actions=ACTIONS)
     index = values.get("--index", "")
+    transfer = values.get("--transfer", "naive")
+    if transfer not in innodb_locks.STATEMENTS:
+        seedlib.fail(f"perflab: --transfer must be naive or optimized, not '{transfer}'", 2)
+    port, member = number(values, "--port", 0), number(values, "--member", MEMBERS // 2)
     if index not in ("", "unique", "non-unique"):
         seedlib.fail(f"perflab: --index must be unique or non-unique, not '{index}'", 2)
     members, transfers = number(values, "--members", MEMBERS), number(values, "--transfers", TRANSFERS)
@@ -421,6 +439,8 @@ def main(argv):
     seedlib.require_services("mariadb")
     if action in ("check", "verify"):
         wallet.quietly(wallet.require_schema)
+    if action == "locks":
+        return wallet.locks(transfer, port, member) or 0
     return {"ensure": wallet.ensure, "load": wallet.load, "reset": wallet.reset, "check": wallet.check,
             "verify": wallet.verify, "status": wallet.status}[action]() or 0
 

@@ -42,9 +42,9 @@ def service_address(service):
 
 # ---- arguments ----
 
-def parse(argv, options, usage, bare=None, forward=()):
+def parse(argv, options, usage, bare=None, forward=(), actions=ACTIONS):
     """The seeders' command line: `options` maps each option (--db) to the message when its value is missing;
-    --name=value works too; an action word sets the action (the last one wins); `bare(arg, values)` may claim any
+    --name=value works too; a word of `actions` sets the action (the last one wins); `bare(arg, values)` may claim any
     other argument. The options in `forward` are kept as given, in order, for another seeder. Returns
     ({option: value}, action, [forwarded arguments]); anything else prints `usage` and stops with 2."""
     values, action, forwarded, rest = {}, "ensure", [], list(argv)
@@ -63,7 +63,7 @@ def parse(argv, options, usage, bare=None, forward=()):
                 forwarded.append(arg)
             else:
                 values[name] = inline
-        elif arg in ACTIONS:
+        elif arg in actions:
             action = arg
         elif not (bare and bare(arg, values)):
             fail(usage, 2)

@@ -100,7 +100,7 @@ def test_every_chart_is_a_standalone_svg_a_browser_shows_as_an_image(folder):
 
 
 def test_a_chart_is_the_same_bytes_for_the_same_result():
-    result = load(results.PUBLISHED / "wallet")
+    result = load(results.PUBLISHED / "wallet-fixed")
     first = charts.charts(result)
     again = charts.charts(json.loads(json.dumps(result)))
     assert first == again and list(first) == ["verdict.svg", "rounds.svg", "latency.svg"]
@@ -119,9 +119,9 @@ def test_the_verdict_chart_of_a_better_result_says_better_with_its_interval():
 
 
 def test_the_published_wallet_verdict_chart_shows_each_profile_with_its_numbers():
-    root = parse(charts.verdict(load(results.PUBLISHED / "wallet")))
+    root = parse(charts.verdict(load(results.PUBLISHED / "wallet-fixed")))
     shown = texts(root)
-    assert shown[:1] == ["wallet: not as expected"]
+    assert shown[:1] == ["wallet-fixed: not as expected"]
     assert {"cross-zone", "localhost"} <= set(shown)
     assert "better · as expected" in shown and "no difference · expected better" in shown
     assert "B/A 0.37 (0.11–0.40), δ 8.1 %" in shown and "B/A 0.98 (0.85–1.05), δ 25 %" in shown
@@ -156,7 +156,7 @@ def axis_value(root, bottom):
     return lambda x: (10 ** (v0 + (x - x0) * (v1 - v0) / (x1 - x0))) if log else v0 + (x - x0) * (v1 - v0) / (x1 - x0)
 
 
-@pytest.mark.parametrize("name", ["synthetic", "wallet", "slow-dependency", "cold-start"])
+@pytest.mark.parametrize("name", ["synthetic", "wallet-fixed", "slow-dependency", "cold-start"])
 def test_the_interval_and_the_ratio_sit_where_their_numbers_say_on_the_axis(name):
     r = test_report.result() if name == "synthetic" else load(results.PUBLISHED / name)
     cells = report.primary_cells(r)
@@ -193,7 +193,7 @@ def test_the_capacity_chart_brackets_each_run_between_held_and_broke():
 
 
 def test_the_latency_chart_draws_every_run_in_its_variants_colour():
-    result = load(results.PUBLISHED / "wallet")
+    result = load(results.PUBLISHED / "wallet-fixed")
     root = parse(charts.latency(result))
     lines = root.findall(".//s:polyline[@class='run']", NS)
     assert len(lines) == sum(len(c["runs"]) for c in result["cells"])

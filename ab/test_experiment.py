@@ -19,14 +19,20 @@ def test_only_variants_drops_the_checks_of_variants_left_out():
     assert e["check"] == []
 
 def test_an_unknown_variant_is_named_with_the_variants_there_are():
-    e = experiments.load("wallet")
+    e = experiments.load("wallet-fixed")
     with pytest.raises(SystemExit, match="no variant 'wallet-fast'.*wallet-before, wallet-after"):
         experiments.only_variants(e, ["wallet-before", "wallet-fast"])
 
 def test_one_variant_is_not_a_comparison():
-    e = experiments.load("wallet")
+    e = experiments.load("wallet-fixed")
     with pytest.raises(SystemExit, match="at least two"):
         experiments.only_variants(e, ["wallet-before"])
+
+
+def test_a_smoke_may_run_on_another_machine_profile():
+    e = experiments.load("wallet")
+    assert e["machine"] == "seed-004"
+    assert experiments.apply_smoke(e)["machine"] == "unlimited" and "machine" not in e["load"]
 
 
 def test_chosen_variants_survive_the_smokes_own_choice():
@@ -92,3 +98,13 @@ def test_a_ramp_rises_on_an_open_load_and_needs_an_slo(tmp_path, monkeypatch):
         load_text(tmp_path, monkeypatch, load="ramp = [400, 200]", rest=slo)
     with pytest.raises(SystemExit, match=r"\[primary\] also names 'breaking_rate'; a run metric of this load"):
         load_text(tmp_path, monkeypatch, rest='[primary]\nmetric = "p95"\nalso = ["breaking_rate"]\n')
+
+
+@pytest.mark.parametrize("name", [n for n in experiments.names() if "wallet" in n])
+def test_littles_law_is_scaled_by_the_ramps_peak(name):
+    """'pool needed at the peak (Little's law)' is the connection time per transfer times the peak rate: its scale
+    is the ramp's peak, and it changes with it."""
+    e = experiments.load(name)
+    for m in e.get("mechanism", []):
+        if "Little's law" in m["name"]:
+            assert m["scale"] == max(e["load"]["ramp"]), f"{name}: {m['name']} scale {m['scale']}, ramp peak {max(e['load']['ramp'])}"

@@ -18,7 +18,7 @@ LAYERS = {
     # the apps (a commit's build: refs), load balancers, proxies, load, secrets, CPU limits (machine); .env, the services and the lab's processes (labenv); the data
     # sets' loaders
     3: ("lab control", ["labenv", "machine", "appctl", "lbctl", "launcher", "lb", "network", "labsecrets", "k6io", "prom", "refs",
-                        "seedlib", "seed_wallet", "seed_route"]),
+                        "seedlib", "innodb_locks", "seed_wallet", "seed_route"]),
     4: ("measurement", ["measure", "shapes", "jfr", "flame"]),  # one run: its window, its load shape, its profile
     5: ("analysis", ["comparison", "writeup"]),  # every variant against the baseline, the because sentence, checks, verdict
     6: ("rendering", ["report", "charts", "page", "screenshot"]),  # text, tables, SVG, report.html (and its picture)

@@ -34,7 +34,7 @@ def test_the_three_profiles_of_the_file_read_as_the_case_studies_set_them():
     assert unlimited["name"] == "unlimited" and unlimited["app"] == {"cpus": None, "jvm": []}
     assert unlimited["mariadb"] == {"cpus": None}
     wallet = machine.profile("seed-004")
-    assert wallet["app"]["cpus"] == 0.5 and wallet["mariadb"]["cpus"] == 0.5
+    assert wallet["app"]["cpus"] == 0.75 and wallet["mariadb"]["cpus"] == 0.35
     assert wallet["app"]["jvm"] == ["-XX:ActiveProcessorCount=2", "-Xms512m", "-Xmx512m", "-XX:MaxRAM=1024m"]
     micro = machine.profile("t2-micro")
     assert micro["app"] == {"cpus": 1.0, "jvm": ["-XX:ActiveProcessorCount=1", "-XX:MaxRAM=1g"]}
@@ -130,7 +130,7 @@ def options(**kwargs):
 
 def test_the_jvm_flags_put_the_profiles_first_and_the_explicit_ones_after():
     flags, cpus = appctl.jvm_command(options(machine="seed-004", jvm_opts="-Xmn128m"), "-Xmx1g")
-    assert cpus == 0.5
+    assert cpus == 0.75
     assert flags == ["-XX:ActiveProcessorCount=2", "-Xms512m", "-Xmx512m", "-XX:MaxRAM=1024m", *appctl.JVM_BASE_OPTS, "-Xmn128m"]
     flags, _ = appctl.jvm_command(options(machine="t2-micro", heap="-Xms500m -Xmx500m"), "")
     assert flags[:4] == ["-XX:ActiveProcessorCount=1", "-XX:MaxRAM=1g", "-Xms500m", "-Xmx500m"]
@@ -156,7 +156,8 @@ def test_the_launcher_passes_the_experiments_machine_and_the_variants_flags_come
 
 def test_an_experiment_runs_unlimited_unless_it_names_a_machine_and_machine_toml_is_no_experiment():
     assert "machine" not in experiment.names() and "network" not in experiment.names()
-    assert experiment.load("wallet")["machine"] == "unlimited"
+    assert experiment.load("wallet-fixed")["machine"] == "unlimited"
+    assert experiment.load("wallet")["machine"] == "seed-004"
 
 
 SERIAL = ('jvm_memory_used_bytes{application="perflab",area="heap",id="Tenured Gen"} 1.0\n'

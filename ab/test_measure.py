@@ -27,3 +27,24 @@ def test_children_cpu_counts_the_child_reaped_inside_the_block_and_not_one_reape
     with k6io.ChildrenCpu() as cpu:
         spinner.wait()
     assert 0.4 <= cpu.seconds < 0.6 + 0.3  # its own 0.4 s and the interpreter's start, not the earlier 0.6 s
+
+
+def test_a_probe_command_gets_the_windows_seconds_and_the_apps_port_and_database():
+    class App:
+        port, database = 8131, "perflab_wallet_before"
+    probe = {"name": "p", "kind": "probe", "command": "echo seconds={seconds} port={port} db={database}"}
+    window = measure.Window(App(), [probe], {}, 12)
+    out, _ = window._start_probe(probe).communicate(timeout=10)
+    assert out.strip() == "seconds=8 port=8131 db=perflab_wallet_before"
+
+
+def test_a_ratio_is_scaled_like_a_cpu_share():
+    class App:
+        port, database = 1, "d"
+    prom = __import__("prom")
+    before = [prom.Sample("used_seconds_sum", {}, 1.0), prom.Sample("transfers_count", {}, 10.0)]
+    after = [prom.Sample("used_seconds_sum", {}, 1.5), prom.Sample("transfers_count", {}, 110.0)]
+    little = {"name": "pool needed", "kind": "ratio", "metric": "used_seconds_sum", "per": "transfers_count", "scale": 300}
+    window = measure.Window(App(), [little], {}, 10)
+    window.before, window.after = before, after
+    assert window.values(100) == {"pool needed": 0.5 / 100 * 300}

@@ -152,3 +152,25 @@ def test_the_ramp_chart_draws_each_variants_stages_the_slo_and_where_each_breaks
     texts = [t.text for t in root.findall(".//s:text[@class='numbers']", ns)]
     assert texts == ["A-side: breaks at 200/s", "B-side: breaks at 300/s"]
     assert "ramp.svg" not in charts.charts(test_report.result())
+
+
+def test_also_against_adds_a_control_beside_the_claimed_comparison_with_the_baseline():
+    e = experiment(also=["breaking_rate"])
+    e["variants"].append({"label": "C-side", "also_against": "B-side"})
+    runs = ([ramped_run("A-side", i, 100.0 + i, 200) for i in range(1, 6)]
+            + [ramped_run("B-side", i, 50.0 + i, 300) for i in range(1, 6)]
+            + [ramped_run("C-side", i, 49.0 + i, 300) for i in range(1, 6)])
+    cell = {"profile": "localhost", "network": "localhost", "parameter": None, "value": None, "tag": "localhost", "runs": runs}
+    cell["comparisons"] = comparison.compare(e, runs, 0.03)
+    pairs = [(c["baseline"], c["candidate"], c.get("control", False)) for c in cell["comparisons"]]
+    assert pairs == [("A-side", "B-side", False), ("A-side", "C-side", False), ("B-side", "C-side", True)]
+    verdict = comparison.overall(e, [cell], False, None)
+    expects = [(x["candidate"], x.get("baseline"), x["expect"], x["ok"]) for x in verdict["cells"]]
+    assert expects == [("B-side", None, "better", True), ("C-side", None, "better", True), ("C-side", "B-side", "any", True)]
+    r = {"experiment": e, "name": "x", "command": "./perflab ab x", "delta": 0.03, "delta_source": "default",
+         "machine": {"commit": "abc", "cores": 2, "versions": {}}, "started": "2026-11-22T18:00:00", "cells": [cell],
+         "verdict": verdict}
+    first = report.headline(r)
+    assert "localhost, C-side: better" in first and "localhost, C-side against B-side: " in first
+    assert first.split("C-side against B-side: ")[1].split(";")[0].endswith("a control, no claim")
+    assert "- controls, reported without a claim (`expect = \"any\"`): C-side against B-side" in report.markdown(r)

@@ -182,8 +182,8 @@ def test_a_file_without_an_aa_takes_the_floor_of_the_file_it_extends_when_it_mea
 
 def test_an_extending_file_records_what_it_extends_nearest_first():
     e = experiments.load("wallet-sweep")
-    assert e["lineage"] == ["wallet"]
-    assert "lineage" not in experiments.load("wallet")
+    assert e["lineage"] == ["wallet-fixed"]
+    assert "lineage" not in experiments.load("wallet-fixed")
 
 
 def test_the_report_states_instance_lifetimes_their_start_orders_and_settling():
@@ -373,14 +373,14 @@ def test_the_first_line_states_each_profiles_verdict_in_words_and_whether_it_was
 
 
 def test_the_published_wallet_report_opens_with_both_profiles_verdicts():
-    r = results.load_published("wallet")
+    r = results.load_published("wallet-fixed")
     assert report.headline(r) == (
         "Not as expected. cross-zone: better (p95 B/A 0.37, 95 % interval 0.11–0.40), as expected; "
         "localhost: no difference (p95 B/A 0.98, 95 % interval 0.85–1.05, δ 25 %), expected better")
 
 
 def test_an_aa_headline_is_judged_at_the_noise_floor_and_several_candidates_are_named():
-    aa = results.load_published("wallet-aa")
+    aa = results.load_published("wallet-fixed-aa")
     assert report.headline(aa).startswith("As expected (each A/A at δ = its noise floor). cross-zone: no difference "
                                           "(p95 B/A 1.02, 95 % interval 0.98–1.05, δ 8.1 %), as expected")
     slow = results.load_published("slow-dependency")
@@ -420,7 +420,7 @@ def test_no_published_report_prints_a_number_in_exponent_notation(name):
 
 
 def test_a_smoke_run_says_its_verdict_is_not_judged_instead_of_not_as_expected():
-    result = results.load_published("wallet")
+    result = results.load_published("wallet-fixed")
     result["args"] = {**result.get("args", {}), "smoke": True}
     lines = report.text(result).splitlines()
     assert lines[0].startswith("not judged") and lines[-1].startswith("verdict: not judged")

@@ -64,6 +64,8 @@ def test_main_names_the_kinds_when_the_kind_is_missing_or_unknown(capsys):
     (["wallet", "--bogus"], 2, seed_wallet.USAGE + "\n"),
     (["wallet", "--members", "1"], 2, "perflab: --members must be a number of at least 2, not '1'\n"),
     (["wallet", "--transfers", "x"], 2, "perflab: --transfers must be a number, not 'x'\n"),
+    (["wallet", "locks", "--transfer", "fast"], 2, "perflab: --transfer must be naive or optimized, not 'fast'\n"),
+    (["wallet", "locks", "--member", "m1"], 2, "perflab: --member must be a number, not 'm1'\n"),
     (["route", "--univs", "a,b"], 2, seed_route.USAGE + "\n"),
     (["route", "--univs", "1,"], 2, seed_route.USAGE + "\n"),
     (["route", "12x"], 2, seed_route.USAGE + "\n"),
