@@ -544,7 +544,18 @@ def merge_only(previous, document, page):
     merged.setdefault("reruns", []).append({"page": page, "commit": document["commit"], "date": document["date"],
                                             "one_time_seconds": document["one_time_seconds"]})
     merged.pop("only", None)
+    if page in (README, FIRST_INSIGHT_PAGE):
+        merged["first_insight_seconds"] = first_insight_of_steps(merged["steps"])
     return merged
+
+
+def first_insight_of_steps(steps):
+    """The first insight from steps measured in different runs (after --only): the sum of the README's timed steps
+    and the wallet walkthrough's, None unless every one of them passed."""
+    path = [s for s in steps if (s["page"] == README and s["timed"]) or s["page"] == FIRST_INSIGHT_PAGE]
+    if not path or not all(s["passed"] for s in path):
+        return None
+    return round(sum(s["measured_seconds"] for s in path), 1)
 
 
 def report_markdown(document):

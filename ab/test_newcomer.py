@@ -294,6 +294,17 @@ def test_only_one_page_replaces_that_pages_steps_in_the_committed_result():
     assert merged["first_insight_seconds"] == 300 and merged["reruns"][0]["commit"] == "b"
 
 
+def test_a_wallet_rerun_recomputes_the_first_insight_from_the_steps_it_now_holds():
+    step = lambda page, seconds, timed=True, passed=True: {"page": page, "title": "t", "timed": timed,  # noqa: E731
+                                                          "passed": passed, "measured_seconds": seconds}
+    previous = {"version": newcomer.VERSION, "first_insight_seconds": 263.3,
+                "steps": [step("README", 41.4), step("README", 170.0, timed=False), step("wallet", 200.0)]}
+    run = {"commit": "b", "date": "d2", "one_time_seconds": 20, "steps": [step("wallet", 441.3), step("wallet", 0.0)]}
+    assert newcomer.merge_only(previous, run, "wallet")["first_insight_seconds"] == 482.7
+    run["steps"][0]["passed"] = False
+    assert newcomer.merge_only(previous, run, "wallet")["first_insight_seconds"] is None
+
+
 def test_perflab_lists_dispatches_and_suggests_the_newcomer_command():
     import cli
     assert "newcomer" in cli.COMMANDS and cli.module("newcomer").main.__module__ == "commands.newcomer"
