@@ -13,7 +13,7 @@ result in docs/results/<name>/ (write()), and what README.md and docs/ show as i
                     a cold start: the share of the first requests answered, per run; p99 of the first 100, the
                     first 1,000 and the steady requests (the warm-up curve)
     first-request.svg
-                    the first and the second request of each fresh instance, per run
+                    the first and the second request of each fresh instance, per run (and after the idle period)
     bars.svg        a command result (JMH, a benchmark's rows): one bar per row
 
 Standalone means what GitHub renders as an <img>: xmlns, viewBox, width and height, a white background, a title,
@@ -713,11 +713,16 @@ def first_request(result):
     labels, runs = variant_runs(result)
     if not any(finite(r.get("first_ms")) for rs in runs.values() for r in rs):
         return None
+    idle = any(finite(r.get("idle_first_ms")) for rs in runs.values() for r in rs)
+    keys = (("first_ms", "first request"), ("second_ms", "second request"))
+    if idle:
+        keys += (("idle_first_ms", "first after idle"), ("idle_second_ms", "second after idle"))
     rows = []
     for i, name in enumerate(labels):
-        for key, what in (("first_ms", "first request"), ("second_ms", "second request")):
+        for key, what in keys:
             rows.append((f"{name}: {what}", COLORS[i % len(COLORS)], [r.get(key) for r in runs[name]], " ms"))
-    return strip(result, rows, f"{result['name']}: the first and the second request of a fresh instance",
+    title = "after a fresh start and after an idle period" if idle else "of a fresh instance"
+    return strip(result, rows, f"{result['name']}: the first and the second request {title}",
                  "each dot one run (a fresh instance); lower is better", "latency (ms)", log=True)
 
 

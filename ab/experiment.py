@@ -33,6 +33,7 @@ def describe_all():
         shape = e["kind"] if e["kind"] != "ab" else e["load"]["shape"]
         extra = f", sweep {e['sweep']['parameter']}" if e.get("sweep") else ""
         extra += f", profiles {'+'.join(e['profiles'])}" if e.get("profiles", ["localhost"]) != ["localhost"] else ""
+        extra += f", machine {e['machine']}" if e.get("machine", "unlimited") != "unlimited" else ""
         lines.append(f"{name:<20} {shape:<13} {variants}{extra}: {e.get('summary') or e.get('description', '').split('.')[0]}")
     return lines
 

@@ -31,11 +31,13 @@ COLD_JIT_GC = ["jit_compile_ms", "jit_compilations", "c2_compile_ms", "c2_compil
                "young_gcs", "old_gcs", "gc_pause_ms", "focus_compile_ms", "focus_cpu_pct"]
 # metric -> lower is better, for the shapes' own observations
 DIRECTIONS = {**{m: True for m in LATENCY}, "tps": False, "error_rate": True, "capacity": False, "served": False,
-              "first_ms": True, "second_ms": True, "first_over_second": True, "ready_ms": True, "success_pct": False,
+              "first_ms": True, "second_ms": True, "first_over_second": True, "idle_first_ms": True,
+              "idle_second_ms": True, "idle_first_over_second": True, "ready_ms": True, "success_pct": False,
               "first100_p99": True, "first1000_p99": True, "steady_p99": True, "first100_p99_over_steady": True,
               "breaking_rate": False, **{m: True for m in COLD_JIT_GC}}
 METRICS = {"open": LATENCY + ["tps", "error_rate"], "closed": LATENCY + ["tps", "error_rate"], "capacity": ["capacity", "served"],
-           "first-request": ["first_ms", "second_ms", "first_over_second"],
+           "first-request": ["first_ms", "second_ms", "first_over_second", "idle_first_ms", "idle_second_ms",
+                             "idle_first_over_second"],
            "cold-start": ["ready_ms", "success_pct", "first100_p99", "first1000_p99", "steady_p99", "first100_p99_over_steady",
                           *COLD_JIT_GC]}
 

@@ -1,6 +1,7 @@
 """What the runner says: one line per run, the verdict table (text, Markdown) and the tables README.md and docs/
 regenerate from published results (views). Pure functions of a result (report.html is ab/page.py's)."""
 import math
+import re
 
 import comparison
 import model
@@ -10,7 +11,8 @@ from words import a_to_b, delta_text, fmt, label, nan, pct, ratio_text, short
 
 
 def run_line(run):
-    keys = [k for k in ("p50", "p95", "tps", "error_rate", "capacity", "served", "first_ms", "second_ms", "ready_ms", "success_pct") if k in run]
+    keys = [k for k in ("p50", "p95", "tps", "error_rate", "capacity", "served", "first_ms", "second_ms", "idle_first_ms",
+                        "idle_second_ms", "ready_ms", "success_pct") if k in run]
     parts = [f"{label(k)} {fmt(run[k], k)}" for k in keys]
     parts += [f"{label(k)} {fmt(v, k)}" for k, v in run.get("mechanism", {}).items()]
     if run.get("steady") and not run["steady"].get("steady", True):
@@ -435,10 +437,11 @@ def fmt_load(values):
 
 def view(result, name):
     """A Markdown table for README.md / docs from a published result. Views: verdict, sweep, capacity, aa, runs,
-    mechanisms (every declared mechanism, A → B), writeup (the write-up beside perflab), ramp (a ramp's stages),
-    cold-start, cold-start-jit (a cold start's success beside the JIT's and the GC's work over its first requests),
-    first-request, rows (command experiments), jmh (a JMH run: one row per benchmark and parameter, its score and the
-    bytes it allocates per operation)."""
+    mechanisms (every declared mechanism, A → B), writeup (the write-up beside perflab, a row per figure), case-study
+    (the same, a row per stage: case_study_markdown), ramp (a ramp's stages), cold-start, cold-start-jit (a cold
+    start's success beside the JIT's and the GC's work over its first requests), first-request, rows (command
+    experiments), jmh (a JMH run: one row per benchmark and parameter, its score and the bytes it allocates per
+    operation)."""
     if name == "rows":
         return command_markdown_table(result)
     if name == "jmh":
@@ -502,6 +505,8 @@ def view(result, name):
                           "A/A verdict at the default δ", "A/A verdict at δ = noise floor"), rows)
     elif name in ("writeup", "ramp"):
         table = section_view(result, writeup_section if name == "writeup" else ramp_section)
+    elif name == "case-study":
+        table = case_study_markdown(result)
     elif name in ("cold-start", "cold-start-jit", "first-request", "runs"):
         metrics = view_metrics(result, name)
         rows = []
@@ -519,13 +524,16 @@ def view(result, name):
 
 
 def view_metrics(result, name):
-    """The columns of a runs view: the shape's metrics but avg, p90 and max; the cold-start view without the JIT and
-    GC figures, which cold-start-jit sets beside the success rate (those some run measured)."""
+    """The columns of a runs view, those some run measured (no idle columns without [load] idle): the shape's metrics
+    but avg, p90 and max; the cold-start view without the JIT and GC figures, which cold-start-jit sets beside the
+    success rate."""
+    runs = [r for cell in result["cells"] for r in cell["runs"]]
     if name == "cold-start-jit":
-        runs = [r for cell in result["cells"] for r in cell["runs"]]
-        return ["success_pct", *(m for m in model.COLD_JIT_GC if m != "gc_pause_ms" and any(not nan(r.get(m)) for r in runs))]
-    shape = result["experiment"]["load"]["shape"]
-    return [m for m in model.METRICS.get(shape, []) if m not in ("avg", "p90", "max", *model.COLD_JIT_GC)]
+        wanted = ["success_pct", *(m for m in model.COLD_JIT_GC if m != "gc_pause_ms")]
+    else:
+        shape = result["experiment"]["load"]["shape"]
+        wanted = [m for m in model.METRICS.get(shape, []) if m not in ("avg", "p90", "max", *model.COLD_JIT_GC)]
+    return [m for m in wanted if any(not nan(r.get(m)) for r in runs)]
 
 
 def section_view(result, section_of):
@@ -538,6 +546,50 @@ def section_view(result, section_of):
     rows = [((cell_title(cell),) if several else ()) + tuple(r) for cell, section in sections for r in section["rows"]]
     notes = [(f"{cell_title(cell)}: " if several else "") + n for cell, section in sections for n in section["notes"]]
     return md_table(head, rows) + "".join(f"\n- {n}" for n in notes)
+
+
+SEED_FILE = re.compile(r"^\d{3}(?:_[0-9a-f]+\.txt)?,\s*")  # a [[writeup]] source's file name: the section is what a reader needs
+
+
+def stage_figures(figures, side, first):
+    """A stage's figures on one side ("writeup", as written, or "perflab"), each later stage's with its ratio to
+    the first stage's, a unit they share said once, at the end: "mean 22.21 (0.045×), p95 103 (0.052×) ms"."""
+    units = {r["unit"] for r in figures if r["metric"] != "error_rate"}
+    shared = units.pop() if len(units) == 1 else None
+    text = ", ".join(f"{short(r['metric'])} {figure_text(r[side], r['metric'], None if shared else r['unit'], written=side == 'writeup')}"
+                     + ("" if first or nan(r[f"{side}_ratio"]) else f" ({times_text(r[f'{side}_ratio'])})") for r in figures)
+    return text + (f" {shared}" if shared else "")
+
+
+def case_study_markdown(result):
+    """The write-up beside perflab as docs/case-studies.md shows it (ab/writeup.py's table, as the report's
+    writeup section reads it): a row per stage, the write-up's section (in the head when every stage has the same),
+    its figures and perflab's medians, and under it, per metric, whether perflab moved the write-up's way."""
+    tables = [(cell, t) for cell in result["cells"]
+              if (t := writeup.table(result["experiment"], cell["runs"], cell.get("delta") or result.get("delta") or 0.03))]
+    if not tables:
+        return "No write-up figures in this result: its experiment has no `[[writeup]]`, or it was published before it had."
+    out = []
+    for cell, w in tables:
+        stages = {}
+        for r in w["rows"]:
+            stages.setdefault(r["stage"], []).append(r)
+        sections = list(dict.fromkeys(SEED_FILE.sub("", r["source"]) for r in w["rows"]))
+        rows = [(stage, *([] if len(sections) == 1 else [SEED_FILE.sub("", figures[0]["source"])]),
+                 stage_figures(figures, "writeup", stage == w["baseline_stage"]),
+                 stage_figures(figures, "perflab", stage == w["baseline_stage"])) for stage, figures in stages.items()]
+        head = ("stage", f"write-up: {sections[0]}") if len(sections) == 1 else ("stage", "section", "write-up")
+        if len(tables) > 1:
+            out.append(f"**{cell_title(cell)}**")
+        out.append(md_table((*head, "perflab (median)"), rows))
+        same = [short(d["metric"]) for d in w["directions"] if d["agrees"]]
+        differ = [f"{short(d['metric'])} (" + "; ".join(f"{s['stage']}: write-up {s['writeup']}, perflab {s['perflab']}"
+                                                       for s in d["stages"] if s["writeup"] != s["perflab"]) + ")"
+                  for d in w["directions"] if not d["agrees"]]
+        if same or differ:
+            out.append(f"Against {w['baseline_stage']}, perflab moves the write-up's way in {', '.join(same) or 'no figure'}"
+                       + (f"; not in {', '.join(differ)}" if differ else "") + ".")
+    return "\n\n".join(out)
 
 
 def median(values):

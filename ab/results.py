@@ -133,7 +133,17 @@ def load_published(name):
 
 
 def render_block(name, view):
+    """A results block's body. A block may name an experiment before its first publication: its body then says
+    how to publish it, with no figure (`./perflab ab --tables` lists such blocks: unpublished_blocks)."""
+    if not (PUBLISHED / name / "result.json").exists():
+        return f"Not published yet: `./perflab ab {name} --publish {name}`, then `./perflab ab --tables`.\n"
     return report.view(load_published(name), view or "verdict").rstrip("\n") + "\n"
+
+
+def unpublished_blocks(paths=None):
+    """The blocks that name a result not published (yet): "page: name", for --tables to list (a typo shows here)."""
+    return [f"{path.relative_to(ROOT)}: {m.group('name')}" for path in paths or DOCS for m in blocks(path.read_text())
+            if not (PUBLISHED / m.group("name") / "result.json").exists()]
 
 
 def blocks(text):

@@ -333,6 +333,7 @@ def main(argv=None):
     if args.tables:
         changed = results.regenerate_published() + results.regenerate_tables()
         log("\n".join(f"updated {p}" for p in changed) or "tables, reports and charts already up to date")
+        log("\n".join(f"not published yet (its block says so): {b}" for b in results.unpublished_blocks()))
         return 0
     if args.recalibrate:
         return recalibrate(args.recalibrate)

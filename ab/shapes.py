@@ -4,7 +4,8 @@
                   experiment's script at its rate (open model) or VUs / requests (closed model)
   capacity        each round steps the arrival rate up until the SLO breaks, then bisects between the last rate
                   that held and the first that broke; the observation is the highest rate that held
-  first-request   each round starts the app afresh and times its first and second request (seed 003)
+  first-request   each round starts the app afresh and times its first and second request (seed 003); with
+                  [load] idle, then waits that long and times the first and second request after the idle period
   cold-start      each round starts the app and k6 together; k6 fires the moment readiness answers (seed 000)
 """
 import contextlib
@@ -250,14 +251,43 @@ def timed_request(url, spec, n):
     return elapsed
 
 
+IDLE_MAX_S = 120  # [load] idle: a wait past a keep-alive (seed 003's 20 s), not a soak
+
+
+def idle_seconds(load):
+    """[load] idle of a first-request experiment in seconds (0 without one), bounded by IDLE_MAX_S."""
+    idle = seconds(load["idle"]) if load.get("idle") else 0.0
+    if not 0 <= idle <= IDLE_MAX_S:
+        raise SystemExit(f"[load] idle = {load['idle']!r}: at most {IDLE_MAX_S} s")
+    return idle
+
+
 def first_request_run(ctx, app, variant, round_no, cell):
+    """The first and second [request] after a fresh start (the deploy trigger); with [load] idle, also the first and
+    second after that long without a request (the idle trigger), the mechanisms read around the first of those."""
     app.start()
     spec = ctx.e["request"]
     first = timed_request(app.url, spec, 1000 + round_no)
     second = timed_request(app.url, spec, 2000 + round_no)
-    return {"variant": app.label, "round": round_no, "testid": f"{cell['tag']}-{app.instance}-r{round_no}",
-            "first_ms": first, "second_ms": second, "first_over_second": first / second,
-            "mechanism": {}, "invariants": [], "series": []}
+    run = {"variant": app.label, "round": round_no, "testid": f"{cell['tag']}-{app.instance}-r{round_no}",
+           "first_ms": first, "second_ms": second, "first_over_second": first / second,
+           "mechanism": {}, "invariants": [], "series": []}
+    idle = idle_seconds(ctx.e["load"])
+    if idle:
+        run.update(after_idle(ctx, app, spec, idle, round_no))
+    return run
+
+
+def after_idle(ctx, app, spec, idle, round_no):
+    """The idle trigger: nothing is sent for `idle` seconds after the second request; then the first request after
+    it is timed inside a measure.Window (its mechanisms: e.g. the connections the client opened for it), and a second
+    one beside it."""
+    time.sleep(idle)  # the idle period itself: no request, as no user came
+    with measure.Window(app, ctx.e["mechanism"], ctx.env, 1) as window:
+        first = timed_request(app.url, spec, 3000 + round_no)
+    second = timed_request(app.url, spec, 4000 + round_no)
+    return {"idle_s": idle, "idle_first_ms": first, "idle_second_ms": second, "idle_first_over_second": first / second,
+            "mechanism": window.values(1), "knobs": window.knobs(), "gc": window.gc()}
 
 
 def cold_start_run(ctx, app, variant, round_no, load, cell):

@@ -243,3 +243,14 @@ def test_every_report_form_states_the_machine_and_warns_of_a_limit_that_did_not_
     for text in (report.text(r), report.markdown(r), page.html(r)):
         assert "machine seed-004: app 0.5 CPU; MariaDB 0.5 CPU" in text and "GC: G1GC" in text
         assert "MariaDB held to 0.5 CPU by a cgroup quota in 0 of 1 runs" in text and warning in text
+
+
+def test_an_experiment_names_its_machine_and_the_list_shows_it(tmp_path, monkeypatch):
+    monkeypatch.setattr(experiment, "DIR", tmp_path)
+    variants = '[[variant]]\nlabel = "a"\n[[variant]]\nlabel = "b"\n'
+    (tmp_path / "micro.toml").write_text(f'machine = "t2-micro"\nsummary = "s"\n{variants}')
+    assert experiment.load("micro")["machine"] == "t2-micro"
+    assert experiment.describe_all()[0].endswith(", machine t2-micro: s")
+    (tmp_path / "wrong.toml").write_text(f'machine = 1\n{variants}')
+    with pytest.raises(SystemExit, match="machine = 1: the name of a profile"):
+        experiment.load("wrong")

@@ -2,6 +2,7 @@
 stamps an older result and regenerating the docs never rewrites a result.json."""
 import copy
 import json
+import pathlib
 
 import pytest
 
@@ -113,3 +114,18 @@ def test_the_noise_floor_is_read_from_the_newest_aa_of_the_experiment(tmp_path, 
 def test_a_command_result_is_told_from_an_ab_one():
     assert model.is_command({"rows": [], "cells": []})
     assert not model.is_command(test_report.result())
+
+
+def test_a_block_may_name_a_result_not_yet_published_and_the_tables_list_it(tmp_path, monkeypatch):
+    monkeypatch.setattr(results, "PUBLISHED", tmp_path / "published")
+    monkeypatch.setattr(results, "ROOT", tmp_path)
+    page = tmp_path / "page.md"
+    page.write_text("<!-- results:x view=case-study -->\n<!-- /results -->\n")
+    assert results.regenerate_tables([page]) == [pathlib.Path("page.md")]
+    assert page.read_text() == ("<!-- results:x view=case-study -->\nNot published yet: `./perflab ab x --publish x`, then "
+                                "`./perflab ab --tables`.\n<!-- /results -->\n")
+    assert results.unpublished_blocks([page]) == ["page.md: x"]
+    (tmp_path / "published" / "x").mkdir(parents=True)
+    (tmp_path / "published" / "x" / "result.json").write_text(json.dumps(test_report.result()))
+    assert results.render_block("x", "verdict").startswith("| network | variants |")
+    assert results.unpublished_blocks([page]) == []

@@ -1,6 +1,10 @@
-"""shapes.settle against real processes: one idle, one spinning, one absent."""
+"""shapes.settle against real processes: one idle, one spinning, one absent; the first-request shape's two triggers
+against a local HTTP server."""
 import subprocess
 import sys
+import types
+
+import pytest
 
 import shapes
 
@@ -16,3 +20,71 @@ def test_settle_waits_for_every_process_in_one_window_and_reports_the_busy_one()
     assert settled["idle"]["quiet"] and settled["idle"]["seconds"] <= 3
     assert not settled["spinning"]["quiet"] and settled["spinning"]["seconds"] >= 3
     assert settled["gone"] == {"seconds": 0.0, "quiet": True}
+
+
+class FakeApp:
+    """An app on a local HTTP server: POST /login answers 200 and counts one opened connection per login whose
+    body names a user of the 3000s (the first request after the idle period); /actuator/prometheus shows the count."""
+
+    def __init__(self):
+        import http.server
+        import threading
+        import time
+
+        app = self
+        self.arrivals = []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers["Content-Length"])).decode()
+                app.arrivals.append((time.monotonic(), body))
+                self.send_response(200)
+                self.end_headers()
+
+            def do_GET(self):
+                opened = sum(1 for _, body in app.arrivals if '"user3' in body)
+                text = f"# TYPE opened_total counter\nopened_total {opened}\n".encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "text/plain; version=0.0.4")
+                self.end_headers()
+                self.wfile.write(text)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self.label, self.instance = "fake", "fake-1"
+
+    def start(self):
+        pass
+
+    def pid(self):
+        return None
+
+
+def test_first_request_run_times_the_deploy_and_the_idle_trigger_and_reads_the_mechanism_around_the_idle_one():
+    app = FakeApp()
+    ctx = types.SimpleNamespace(env={}, e={
+        "load": {"shape": "first-request", "idle": "300ms"},
+        "request": {"method": "POST", "path": "/login", "body": '{"loginId":"user{n}"}', "expect": 200},
+        "mechanism": [{"name": "new connections on the first request after idle", "kind": "delta", "metric": "opened_total"}]})
+    try:
+        run = shapes.first_request_run(ctx, app, {}, 1, {"tag": "localhost"})
+    finally:
+        app.server.shutdown()
+    assert [body for _, body in app.arrivals] == [f'{{"loginId":"user{n}"}}' for n in (1001, 2001, 3001, 4001)]
+    second_arrived, idle_first_arrived = app.arrivals[1][0], app.arrivals[2][0]
+    assert idle_first_arrived - second_arrived >= 0.3
+    assert run["idle_s"] == 0.3
+    assert all(run[k] > 0 for k in ("first_ms", "second_ms", "idle_first_ms", "idle_second_ms"))
+    assert run["idle_first_over_second"] == run["idle_first_ms"] / run["idle_second_ms"]
+    assert run["mechanism"] == {"new connections on the first request after idle": 1.0}
+
+
+def test_an_idle_period_is_bounded():
+    assert shapes.idle_seconds({}) == 0
+    assert shapes.idle_seconds({"idle": "21s"}) == 21
+    with pytest.raises(SystemExit, match="at most 120 s"):
+        shapes.idle_seconds({"idle": "5m"})

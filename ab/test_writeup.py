@@ -106,6 +106,10 @@ def test_a_control_against_another_variant_is_reported_not_claimed():
     assert "C-side: worse" in report.headline(r) and "a control, no claim" in report.headline(r)
 
 
+def test_a_shape_metric_in_ms_is_given_in_ms_and_a_ratio_without_a_unit():
+    assert [writeup.unit(k) for k in ("idle_first_ms", "first_ms", "mean", "first_over_second", "tps")] == ["ms", "ms", "ms", "", "/s"]
+
+
 def test_the_docs_can_embed_the_write_up_beside_perflab_and_a_ramps_stages():
     import test_ramp
     table = report.view(result(), "writeup")

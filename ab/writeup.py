@@ -21,7 +21,7 @@ def metric_of(key):
 
 def unit(key):
     metric = metric_of(key)
-    if metric in model.LATENCY or is_seconds(metric) or metric.endswith("(ms)"):
+    if metric in model.LATENCY or is_seconds(metric) or metric.endswith(("(ms)", "_ms")):
         return "ms"
     if metric in ("tps", "breaking_rate", "capacity", "served") or metric.endswith("(/s)"):
         return "/s"

@@ -1,6 +1,8 @@
 // Seed 002's `ab -n 100 -c 20` against a 1 s dependency: 100 requests from 20 concurrent clients
-// (a closed model on purpose: it is the seed's own). ./perflab ab slow-dependency runs it per thread model.
+// (a closed model on purpose: it is the seed's own). ./perflab ab slow-dependency runs it per thread model,
+// ./perflab ab slow-dependency-async also against the queued @Async endpoint.
 // DELAY_MS (1000: 100, 500, 1000 or 2000, the stub's /slow delays)  CONCURRENCY (20)  REQUESTS (100)  SUMMARY
+// ENDPOINT (direct: /api/lab/dependency?delayMs=; queued: /api/lab/dependency/queued, its task time set in the app)
 // /api/lab/** needs the admin role: the script logs in as the stub's admin (ADMIN_LOGIN, ADMIN_PASSWORD).
 import http from 'k6/http';
 import { Trend, Counter } from 'k6/metrics';
@@ -11,6 +13,9 @@ import { summaryLine } from './lib/summary.js';
 export { handleSummary } from './lib/summary.js';
 
 const DELAY = Number(__ENV.DELAY_MS || 1000);
+const ENDPOINT = __ENV.ENDPOINT || 'direct';
+if (!['direct', 'queued'].includes(ENDPOINT)) throw new Error(`ENDPOINT must be direct or queued, not ${ENDPOINT}`);
+const PATH = ENDPOINT === 'queued' ? '/api/lab/dependency/queued' : `/api/lab/dependency?delayMs=${DELAY}`;
 const accepted = new Trend('lab_accepted_ms', true);
 const rejected = new Trend('lab_rejected_ms', true);
 const failures = new Counter('lab_failures');
@@ -31,7 +36,7 @@ export function setup() {
 }
 
 export default function (data) {
-  const res = http.get(`${BASE_URL}/api/lab/dependency?delayMs=${DELAY}`, {
+  const res = http.get(`${BASE_URL}${PATH}`, {
     headers: { Authorization: `Bearer ${data.token}` },
     responseCallback: http.expectedStatuses(200),
     timeout: '60s',

@@ -2,6 +2,7 @@ package dev.perflab.login;
 
 import java.io.IOException;
 import java.net.Socket;
+import java.time.Duration;
 
 import javax.net.ssl.SSLSocket;
 
@@ -25,8 +26,8 @@ import org.apache.hc.core5.util.Timeout;
 import org.springframework.boot.ssl.SslBundles;
 
 /**
- * Builds the Apache HttpClient 5 that both client variants use, so that they differ only in what the
- * variant decides: whether a connection is kept alive and how many there may be. Every connection the
+ * Builds the Apache HttpClient 5 that every client variant uses, so that they differ only in what the
+ * variant decides: whether and how long a connection is kept alive and how many there may be. Every connection the
  * client opens counts in {@code perflab_login_http_connections_opened_total}, every request (one lease
  * each) in {@code perflab_login_http_requests_total}: their ratio is new connections per call.
  */
@@ -43,10 +44,36 @@ public final class AuthApiHttpClients {
     }
 
     /**
-     * @param keepAlive   reuse a connection for the next call, or close it after every response
-     * @param maxPerRoute connections to the auth API at once
+     * How a variant reuses connections.
+     *
+     * @param keepAlive      how long a connection stays open after its last call when the server does not say
+     *                       ({@code Keep-Alive: timeout}); zero closes it after every response
+     * @param evictIdleAfter a background thread closes connections idle this long, and expired ones, so that the
+     *                       socket goes as soon as it may no longer be used
      */
-    public CloseableHttpClient build(String variant, boolean keepAlive, int maxTotal, int maxPerRoute) {
+    public record Reuse(Duration keepAlive, Duration evictIdleAfter) {
+
+        /** A new connection for every call. */
+        public static final Reuse NONE = new Reuse(Duration.ZERO, Duration.ZERO);
+
+        boolean reuses() {
+            return keepAlive.isPositive();
+        }
+    }
+
+    /** A variant's connections: how they are reused and how many there may be. */
+    public interface Connections {
+
+        Reuse reuse();
+
+        int maxTotal();
+
+        /** Connections to the auth API at once. */
+        int maxPerRoute();
+    }
+
+    public CloseableHttpClient build(String variant, Connections sizing) {
+        Reuse reuse = sizing.reuse();
         Counter opened = Counter.builder("perflab.login.http.connections.opened")
                 .description("TCP (+TLS) connections opened to the auth API").tag("client", variant).register(registry);
         Counter requests = Counter.builder("perflab.login.http.requests")
@@ -56,8 +83,8 @@ public final class AuthApiHttpClients {
         PoolingHttpClientConnectionManager connections = PoolingHttpClientConnectionManagerBuilder.create()
                 .setTlsSocketStrategy(new DefaultClientTlsStrategy(sslBundles.getBundle(properties.sslBundle()).createSslContext()))
                 .setConnectionFactory(counting(opened))
-                .setMaxConnTotal(maxTotal)
-                .setMaxConnPerRoute(maxPerRoute)
+                .setMaxConnTotal(sizing.maxTotal())
+                .setMaxConnPerRoute(sizing.maxPerRoute())
                 .setDefaultConnectionConfig(ConnectionConfig.custom()
                         .setConnectTimeout(Timeout.of(properties.connectTimeout()))
                         .setSocketTimeout(Timeout.of(properties.responseTimeout()))
@@ -66,19 +93,22 @@ public final class AuthApiHttpClients {
                         .build())
                 .build();
         new PoolingHttpClientConnectionManagerMetricsBinder(connections, "auth-api").bindTo(registry);
+        RequestConfig.Builder requestConfig = RequestConfig.custom()
+                .setConnectionRequestTimeout(Timeout.of(properties.connectionRequestTimeout()))
+                .setResponseTimeout(Timeout.of(properties.responseTimeout()));
         HttpClientBuilder builder = org.apache.hc.client5.http.impl.classic.HttpClients.custom()
                 .setConnectionManager(connections)
-                .setDefaultRequestConfig(RequestConfig.custom()
-                        .setConnectionRequestTimeout(Timeout.of(properties.connectionRequestTimeout()))
-                        .setResponseTimeout(Timeout.of(properties.responseTimeout()))
-                        .build())
                 .addRequestInterceptorFirst((request, entity, context) -> requests.increment())
-                .disableAutomaticRetries()
-                .setConnectionReuseStrategy(keepAlive ? DefaultConnectionReuseStrategy.INSTANCE : (request, response, context) -> false);
-        if (keepAlive) {
-            builder.evictExpiredConnections().evictIdleConnections(TimeValue.of(pool.evictIdleAfter()));
+                .disableAutomaticRetries();
+        if (reuse.reuses()) {
+            // DefaultConnectionKeepAliveStrategy: the server's Keep-Alive timeout, else this
+            requestConfig.setConnectionKeepAlive(TimeValue.of(reuse.keepAlive()));
+            builder.setConnectionReuseStrategy(DefaultConnectionReuseStrategy.INSTANCE)
+                    .evictExpiredConnections().evictIdleConnections(TimeValue.of(reuse.evictIdleAfter()));
+        } else {
+            builder.setConnectionReuseStrategy((request, response, context) -> false);
         }
-        return builder.build();
+        return builder.setDefaultRequestConfig(requestConfig.build()).build();
     }
 
     private static HttpConnectionFactory<ManagedHttpClientConnection> counting(Counter opened) {

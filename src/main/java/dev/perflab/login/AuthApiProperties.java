@@ -14,6 +14,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param responseTimeout          how long to wait for the response (socket timeout)
  * @param connectionRequestTimeout how long a caller waits for a pooled connection before failing fast
  * @param pool                     pool sizing and hygiene, used by {@code perflab.login.client=pooled}
+ * @param keepAlive                the case study's client ({@code perflab.login.client=keep-alive}) and its refresh
  * @param bulkhead                 concurrency limit and circuit breaker, used by {@code perflab.login.guard=bulkhead}
  * @param warmup                   what {@code perflab.login.warmup=on} does before readiness
  */
@@ -25,6 +26,7 @@ public record AuthApiProperties(
         @DefaultValue("2s") Duration responseTimeout,
         @DefaultValue("100ms") Duration connectionRequestTimeout,
         @DefaultValue Pool pool,
+        @DefaultValue KeepAlive keepAlive,
         @DefaultValue Bulkhead bulkhead,
         @DefaultValue Warmup warmup) {
 
@@ -35,6 +37,7 @@ public record AuthApiProperties(
      *
      * @param maxTotal                connections across all routes
      * @param maxPerRoute             connections to the auth API
+     * @param keepAlive               how long an idle connection is kept for the next call (HttpClient's default, 3 min)
      * @param timeToLive              a connection is retired after this, so DNS or server changes are picked up
      * @param validateAfterInactivity a connection idle this long is checked before reuse (stale-connection check)
      * @param evictIdleAfter          a background thread closes connections idle this long
@@ -42,9 +45,38 @@ public record AuthApiProperties(
     public record Pool(
             @DefaultValue("20") int maxTotal,
             @DefaultValue("20") int maxPerRoute,
+            @DefaultValue("3m") Duration keepAlive,
             @DefaultValue("5m") Duration timeToLive,
             @DefaultValue("2s") Duration validateAfterInactivity,
-            @DefaultValue("30s") Duration evictIdleAfter) {
+            @DefaultValue("30s") Duration evictIdleAfter) implements AuthApiHttpClients.Connections {
+
+        @Override
+        public AuthApiHttpClients.Reuse reuse() {
+            return new AuthApiHttpClients.Reuse(keepAlive, evictIdleAfter);
+        }
+    }
+
+    /**
+     * The case study's client: RestTemplate over HttpClient with a keep-alive strategy that honours the server's
+     * {@code Keep-Alive: timeout} and else keeps a connection 20 s after its last call; HttpClient's default pool size.
+     *
+     * @param duration     an idle connection is closed this long after its last call; a call before then reuses it
+     * @param maxTotal     connections across all routes (HttpClient's default)
+     * @param maxPerRoute  connections to the auth API (HttpClient's default)
+     * @param refreshEvery with {@code perflab.login.keep-alive-refresh=on}, the interval of the call that keeps a
+     *                     connection alive; below {@code duration}, since a call at the very end of the keep-alive races it
+     */
+    public record KeepAlive(
+            @DefaultValue("20s") Duration duration,
+            @DefaultValue("25") int maxTotal,
+            @DefaultValue("5") int maxPerRoute,
+            @DefaultValue("15s") Duration refreshEvery) implements AuthApiHttpClients.Connections {
+
+        /** Closed once expired, as the case study saw with netstat: the socket goes about 20 s after the last call. */
+        @Override
+        public AuthApiHttpClients.Reuse reuse() {
+            return new AuthApiHttpClients.Reuse(duration, duration);
+        }
     }
 
     /**

@@ -1,12 +1,7 @@
 package dev.perflab.login;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -57,35 +52,21 @@ class BulkheadGuardIT {
     }
 
     @Test
-    void callsBeyondTheLimitAreRejectedAtOnceWith503() throws Exception {
+    void callsBeyondTheLimitAreRejectedAtOnceWith503() {
         String token = "Bearer " + tokens.issue(1, "perflab-admin", List.of(TokenService.ADMIN)).accessToken();
-        int clients = 6;
-        CountDownLatch start = new CountDownLatch(1);
-        List<Future<Http.Response>> answers = new ArrayList<>();
-        try (ExecutorService pool = Executors.newFixedThreadPool(clients)) {
-            for (int i = 0; i < clients; i++) {
-                answers.add(pool.submit(() -> {
-                    start.await();
-                    return new Http(port).get("/api/lab/dependency?delayMs=200", "Authorization", token);
-                }));
-            }
-            start.countDown();
-            List<Http.Response> responses = new ArrayList<>();
-            for (Future<Http.Response> answer : answers) {
-                responses.add(answer.get());
-            }
-            List<Http.Response> rejected = responses.stream().filter(r -> r.status() == 503).toList();
-            assertThat(responses.stream().filter(r -> r.status() == 200).count()).isBetween(2L, 4L);
-            assertThat(rejected).isNotEmpty().allSatisfy(r -> {
-                assertThat(r.json().at("/code").asString()).isEqualTo("auth-api-busy");
-                assertThat(r.header("Retry-After")).isEqualTo("1");
-            });
-            assertThat(registry.get("perflab.login.guard.calls").tag("outcome", "rejected")
-                    .tag("dependency", "lab-dependency").counter().count()).isGreaterThanOrEqualTo(rejected.size());
-            // the lab has a bulkhead of its own: a login goes through while the lab's is full
-            assertThat(registry.get("perflab.login.guard.calls").tag("outcome", "rejected")
-                    .tag("dependency", "auth-api").counter().count()).isZero();
-        }
+        List<Http.Response> responses = new Http(port).getConcurrently(6, "/api/lab/dependency?delayMs=200",
+                "Authorization", token);
+        List<Http.Response> rejected = responses.stream().filter(r -> r.status() == 503).toList();
+        assertThat(responses.stream().filter(r -> r.status() == 200).count()).isBetween(2L, 4L);
+        assertThat(rejected).isNotEmpty().allSatisfy(r -> {
+            assertThat(r.json().at("/code").asString()).isEqualTo("auth-api-busy");
+            assertThat(r.header("Retry-After")).isEqualTo("1");
+        });
+        assertThat(registry.get("perflab.login.guard.calls").tag("outcome", "rejected")
+                .tag("dependency", "lab-dependency").counter().count()).isGreaterThanOrEqualTo(rejected.size());
+        // the lab has a bulkhead of its own: a login goes through while the lab's is full
+        assertThat(registry.get("perflab.login.guard.calls").tag("outcome", "rejected")
+                .tag("dependency", "auth-api").counter().count()).isZero();
     }
 
     @Test

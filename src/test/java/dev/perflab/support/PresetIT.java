@@ -25,6 +25,8 @@ class PresetIT {
                 "perflab_variant_info{feature=\"server\",knob=\"threads\",value=\"virtual\",variant=\"after\"} 1");
         assertThat(metrics).contains(
                 "perflab_variant_info{feature=\"parse\",knob=\"header\",value=\"lean\",variant=\"after\"} 1");
+        assertThat(metrics).as("the keep-alive refresh calls the auth API all the time: only ever chosen, never preset").contains(
+                "perflab_variant_info{feature=\"login\",knob=\"keep-alive-refresh\",value=\"off\",variant=\"after\"} 1");
         assertThat(metrics).doesNotContain("value=\"platform\"").doesNotContain("value=\"naive\"");
     }
 }

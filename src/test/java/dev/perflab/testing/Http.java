@@ -6,6 +6,14 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -23,6 +31,34 @@ public final class Http {
 
     public Response get(String path, String... headers) {
         return send(request(path, headers).GET());
+    }
+
+    /**
+     * {@code clients} GETs of {@code path}, released together, one client thread each: the answers
+     * in the order they arrived.
+     */
+    public List<Response> getConcurrently(int clients, String path, String... headers) {
+        CountDownLatch start = new CountDownLatch(1);
+        ConcurrentLinkedQueue<Response> arrived = new ConcurrentLinkedQueue<>();
+        List<Future<?>> calls = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(clients)) {
+            for (int i = 0; i < clients; i++) {
+                calls.add(pool.submit(() -> {
+                    start.await();
+                    return arrived.add(get(path, headers));
+                }));
+            }
+            start.countDown();
+            for (Future<?> call : calls) {
+                call.get();
+            }
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        return List.copyOf(arrived);
     }
 
     public Response post(String path, String json, String... headers) {

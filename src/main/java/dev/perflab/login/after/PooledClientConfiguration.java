@@ -22,6 +22,6 @@ class PooledClientConfiguration {
 
     @Bean(destroyMethod = "close")
     CloseableHttpClient authApiHttpClient(AuthApiHttpClients clients, AuthApiProperties properties) {
-        return clients.build("pooled", true, properties.pool().maxTotal(), properties.pool().maxPerRoute());
+        return clients.build("pooled", properties.pool());
     }
 }

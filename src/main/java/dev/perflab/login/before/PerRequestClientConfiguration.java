@@ -10,7 +10,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Slow: every call opens a new TCP connection and does a full TLS handshake, then closes it (no
- * keep-alive), as seed 003 did before its fix. Over a 10 ms link that is two extra round trips of TCP +
+ * keep-alive): perflab's harsher baseline; the case study's own kept a connection 20 s
+ * ({@link KeepAliveClientConfiguration}). Over a 10 ms link that is two extra round trips of TCP +
  * TLS per login, plus the handshake's CPU. Shows as {@code perflab_login_http_connections_opened_total}
  * rising one for one with {@code perflab_login_http_requests_total}.
  */
@@ -18,11 +19,12 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnProperty(name = "perflab.login.client", havingValue = "per-request", matchIfMissing = true)
 class PerRequestClientConfiguration {
 
-    /** No pool to speak of: the limit is only there so that a burst cannot exhaust file descriptors. */
-    private static final int MAX_CONNECTIONS = 500;
+    /** Never reused; no pool to speak of: the limit is only there so that a burst cannot exhaust file descriptors. */
+    private record NoReuse(AuthApiHttpClients.Reuse reuse, int maxTotal, int maxPerRoute) implements AuthApiHttpClients.Connections {
+    }
 
     @Bean(destroyMethod = "close")
     CloseableHttpClient authApiHttpClient(AuthApiHttpClients clients) {
-        return clients.build("per-request", false, MAX_CONNECTIONS, MAX_CONNECTIONS);
+        return clients.build("per-request", new NoReuse(AuthApiHttpClients.Reuse.NONE, 500, 500));
     }
 }

@@ -24,6 +24,8 @@ final class ProblemCatalog {
                     new Problem(401, "bad-credentials")), AUTH_API_DOWN),
             "GET /api/auth/me", List.of(),
             "GET /api/lab/dependency", concat(List.of(new Problem(400, "invalid-parameter")), AUTH_API_DOWN),
+            "GET /api/lab/dependency/queued", List.of(new Problem(503, "lab-queue-full"),
+                    new Problem(503, "lab-task-cancelled")),
             "POST /api/transfers", List.of(new Problem(400, "malformed-body"), new Problem(400, "invalid-request"),
                     new Problem(400, "missing-header"), new Problem(400, "invalid-idempotency-key"),
                     new Problem(400, "invalid-amount"), new Problem(400, "amount-over-limit"),

@@ -76,9 +76,10 @@ class KnobWiringTest {
 
     @Test
     void theCheckSeesTheAppsKnobsAndTheBeansTheySelect() {
-        assertThat(APP.knobs().get("perflab.login.client").allowed()).containsExactly("per-request", "pooled");
+        assertThat(APP.knobs().get("perflab.login.client").allowed()).containsExactly("per-request", "keep-alive", "pooled");
         assertThat(APP.beansOf("perflab.login.client")).extracting(KnobWiring.Candidate::name).contains(
                 "login.before.PerRequestClientConfiguration.authApiHttpClient()",
+                "login.before.KeepAliveClientConfiguration.authApiHttpClient()",
                 "login.after.PooledClientConfiguration.authApiHttpClient()");
         assertThat(APP.beansOf("perflab.parse.header")).extracting(KnobWiring.Candidate::name).contains(
                 "support.parse.ParseConfiguration.Lean.leanIdempotencyKeyParser()",
