@@ -96,7 +96,9 @@ class Context:
         observe = e["load"].get("observe", True)
         self.jfr = shapes.Jfr(enabled=observe and not args.no_jfr and e["load"]["shape"] in ("open", "closed"))
         # a cold start with [load] jfr = true: the app records JIT and GC events from launch (shapes.cold_start_run)
-        self.launch_jfr = not args.no_jfr and e["load"]["shape"] == "cold-start" and bool(e["load"].get("jfr"))
+        # [load] jfr = true is the experiment's own measurement (JIT and GC over the first requests, which its checks
+        # read), not the profiling that --no-jfr turns off
+        self.launch_jfr = e["load"]["shape"] == "cold-start" and bool(e["load"].get("jfr"))
         self.dashboard = observe and not args.smoke
         prometheus = f"http://127.0.0.1:{env['PERFLAB_PROMETHEUS_PORT']}"
         self.prometheus_rw = f"{prometheus}/api/v1/write" if observe and port_open(int(env["PERFLAB_PROMETHEUS_PORT"])) else None
@@ -313,7 +315,7 @@ def parse_args(argv):
     p.add_argument("--sweep", help="sweep values, comma-separated (default: the file's)")
     p.add_argument("--delta", type=float, help=f"practical margin δ as a fraction (default: the file's, else max({margin()}, A/A "
                    "noise floor))".replace("%", "%%"))
-    p.add_argument("--no-jfr", action="store_true", help="do not record JFR")
+    p.add_argument("--no-jfr", action="store_true", help="do not record JFR profiles of the measured runs (a cold start's [load] jfr recording stays)")
     p.add_argument("--base-url", action="append", help="a remote lab: the URL of each variant's app, in the file's order "
                    "(repeat per variant); the runner loads and scrapes it but does not start it, and skips network profiles")
     p.add_argument("--prometheus", help="the Prometheus k6 remote-writes to (default: the local stack's, when it answers)")
