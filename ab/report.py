@@ -532,15 +532,16 @@ def view(result, name):
 
 
 def view_metrics(result, name):
-    """The columns of a runs view: the shape's metrics but avg, p90 and max; the cold-start view without the JIT and
-    GC figures, which cold-start-jit sets beside the success rate (those some run measured)."""
+    """The columns of a runs view, those some run measured (no idle columns without [load] idle): the shape's metrics
+    but avg, p90 and max; the cold-start view without the JIT and GC figures, which cold-start-jit sets beside the
+    success rate."""
+    runs = [r for cell in result["cells"] for r in cell["runs"]]
     if name == "cold-start-jit":
-        runs = [r for cell in result["cells"] for r in cell["runs"]]
-        return ["success_pct", *(m for m in model.COLD_JIT_GC if m != "gc_pause_ms" and any(not nan(r.get(m)) for r in runs))]
-    shape = result["experiment"]["load"]["shape"]
-    runs = [r for cell in result["cells"] for r in cell["runs"]]  # e.g. no idle columns without [load] idle
-    return [m for m in model.METRICS.get(shape, []) if m not in ("avg", "p90", "max", *model.COLD_JIT_GC)
-            and any(not nan(r.get(m)) for r in runs)]
+        wanted = ["success_pct", *(m for m in model.COLD_JIT_GC if m != "gc_pause_ms")]
+    else:
+        shape = result["experiment"]["load"]["shape"]
+        wanted = [m for m in model.METRICS.get(shape, []) if m not in ("avg", "p90", "max", *model.COLD_JIT_GC)]
+    return [m for m in wanted if any(not nan(r.get(m)) for r in runs)]
 
 
 def section_view(result, section_of):

@@ -450,3 +450,14 @@ def test_a_cold_start_sets_the_jit_and_gc_it_measured_beside_its_success_and_kee
         "first 1k p99 (ms) (median) | steady p99 (ms) (median) | first 100 p99 / steady (median) |")
     compared = {row["metric"] for row in cell["comparisons"][0]["rows"]}
     assert {"c2_compile_ms", "young_gcs"} <= compared and "focus_compile_ms" not in compared
+
+
+def test_a_cold_start_names_its_focus_as_the_mechanism_and_says_when_success_moved_without_it():
+    e = dict(experiment(), load={"shape": "cold-start", "script": "k6/cold-start.js"}, mechanism=[],
+             primary={"metric": "success_pct", "expect": "better", "mechanisms": ["focus_compile_ms"]})
+    runs = [{"variant": label, "round": i, "testid": f"x-{label}-r{i}", "success_pct": pct + i, "focus_compile_ms": ms + i,
+             "mechanism": {}, "invariants": [], "series": []}
+            for label, pct, ms in (("A-side", 85.0, 200.0), ("B-side", 70.0, 30.0)) for i in (1, 2, 3)]
+    because = comparison.compare(e, runs, 0.03)[0]["because"]
+    assert because == ("success (%) -17.2% (worse), mechanism not shown (declared: focus compile time (ms) 202.0 → 32.0): "
+                       "the difference came from somewhere else")
