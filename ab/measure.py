@@ -131,8 +131,27 @@ class Window:
         self.status_before = mariadb_status(self.env, self.status_names)
         self.sampler = GaugeSampler(self.app.url, self.gauges)
         self.sampler.start()
-        self.probe_processes = [self._start_probe(m) for m in self.probes]
+        self._start_probes()
         return self
+
+    def _start_probes(self):
+        """One process per distinct command: mechanisms reading two keys of one command's output share its run."""
+        self.probe_processes = {}
+        for m in self.probes:
+            command = self._probe_command(m)
+            if command not in self.probe_processes:
+                self.probe_processes[command] = self._start_probe(m)
+
+    def _read_probes(self):
+        """Each probe mechanism's output: its command's, read once."""
+        outputs = {}
+        for command, process in self.probe_processes.items():
+            try:
+                outputs[command], _ = process.communicate(timeout=self.duration_s + 30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                outputs[command] = ""
+        self.probe_output = {m["name"]: outputs[self._probe_command(m)] for m in self.probes}
 
     def _cpu(self):
         return {"app": process_cpu_seconds(self.app.pid()), "mariadb": process_cpu_seconds(self.db_pid),
@@ -160,10 +179,13 @@ class Window:
         """The CPU seconds k6 spent on this window's run (k6io.run measures them when its processes exit)."""
         self.k6_cpu = seconds if seconds is not None else math.nan
 
+    def _probe_command(self, m):
+        return m["command"].format(seconds=max(1, int(self.duration_s) - 4), port=self.app.port,
+                                   database=getattr(self.app, "database", ""))
+
     def _start_probe(self, m):
-        command = m["command"].format(seconds=max(1, int(self.duration_s) - 4), port=self.app.port,
-                                      database=getattr(self.app, "database", ""))
-        return subprocess.Popen(shlex.split(command), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        return subprocess.Popen(shlex.split(self._probe_command(m)), cwd=ROOT, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True)
 
     def __exit__(self, *exc):
         self.sampler.stop()
@@ -172,14 +194,7 @@ class Window:
         self.wall_seconds = time.monotonic() - self.wall_before
         self.limits_after = self._limits()
         self.status_after = mariadb_status(self.env, self.status_names)
-        self.probe_output = {}
-        for m, process in zip(self.probes, self.probe_processes):
-            try:
-                out, _ = process.communicate(timeout=self.duration_s + 30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                out = ""
-            self.probe_output[m["name"]] = out
+        self._read_probes()
         return False
 
     def delta(self, metric, labels=None):

@@ -38,6 +38,20 @@ def test_a_probe_command_gets_the_windows_seconds_and_the_apps_port_and_database
     assert out.strip() == "seconds=8 port=8131 db=perflab_wallet_before"
 
 
+def test_two_probes_of_one_command_run_it_once_and_both_read_its_output(tmp_path):
+    class App:
+        port, database = 8131, "d"
+    runs = tmp_path / "runs"
+    command = f"sh -c 'echo run >> {runs}; echo gap_only=1 statement_ms=0.03'"
+    probes = [{"name": "gaps", "kind": "probe", "command": command, "key": "gap_only"},
+              {"name": "time", "kind": "probe", "command": command, "key": "statement_ms"}]
+    window = measure.Window(App(), probes, {}, 12)
+    window._start_probes()
+    window._read_probes()
+    assert runs.read_text() == "run\n"
+    assert window.probe_output["gaps"] == window.probe_output["time"] == "gap_only=1 statement_ms=0.03\n"
+
+
 def test_a_ratio_is_scaled_like_a_cpu_share():
     class App:
         port, database = 1, "d"
