@@ -1,5 +1,6 @@
 # perflab app: build with the Maven wrapper on a JDK 25, run on a Temurin 25 JRE.
-#   docker compose up                      the `app` target (the default)
+#   docker compose up                      the `app` target (the default), and the `seed` target for the one-shot
+#                                          service that migrates the database and loads the data sets
 #   docker build --network host --target app-aot -t perflab-app:aot .
 #                                          the same app started from a JDK 25 AOT cache, trained on real traffic
 #                                          against a running, seeded stack (docs/cold-start.md, "The AOT cache (perflab's own)")
@@ -48,6 +49,26 @@ EXPOSE 8080
 # --sun-misc-unsafe-memory-access=allow: fastjson2 and Fory (route codecs) use sun.misc.Unsafe, which JDK 25 warns on.
 ENV PERFLAB_HEAP="" PERFLAB_JVM_OPTS="" PERFLAB_AOT_OPTS=""
 ENTRYPOINT ["sh", "-c", "heap=$(sh /app/heap-preset.sh \"$SPRING_PROFILES_ACTIVE\"); exec java ${PERFLAB_HEAP:-$heap} --sun-misc-unsafe-memory-access=allow $PERFLAB_AOT_OPTS $PERFLAB_JVM_OPTS -jar /app/perflab.jar"]
+
+# compose's one-shot service `seed`: migrates the app's database (the app's migrate-only mode, MigrateOnly, from the
+# extracted jar) and loads the data sets with ab/seeding.py (Python's standard library and the mariadb and redis-cli
+# clients, as ./perflab seed on a host), each only when its cheap check misses it: seconds once they are loaded.
+# apt-get runs only when a client is missing from the base image.
+FROM runtime AS seed
+USER root
+RUN command -v python3 >/dev/null && command -v mariadb >/dev/null && command -v redis-cli >/dev/null || { \
+      apt-get update && apt-get install -y --no-install-recommends python3 mariadb-client redis-tools \
+      && rm -rf /var/lib/apt/lists/*; }
+COPY --from=extracted /app /app
+COPY .env /opt/perflab/.env
+COPY scripts/seed/pin_hash_sql.py /opt/perflab/scripts/seed/
+COPY ab/seeding.py ab/seed_wallet.py ab/seed_route.py ab/seedlib.py ab/labenv.py ab/labsecrets.py ab/innodb_locks.py \
+     /opt/perflab/ab/
+ENV PERFLAB_APP_CLASSPATH=/app/perflab.jar PERFLAB_MIGRATIONS=filesystem:/app/db/migrations \
+    WALLET_SEED_DIR=/tmp/perflab-wallet-seed
+USER perflab
+ENTRYPOINT ["python3", "/opt/perflab/ab/seeding.py"]
+CMD ["defaults"]
 
 FROM runtime AS app-aot
 COPY --from=aot-train /app /app

@@ -44,6 +44,13 @@ def hash_secret():
     return read(HASH)
 
 
+def redis_password():
+    """Redis' password as the app reads it (spring.data.redis.password in the config tree: compose's secrets service
+    writes one), or '' when the tree holds none (the native stack's Redis needs no password)."""
+    path = directory() / "spring.data.redis.password"
+    return path.read_text().removesuffix("\n") if path.is_file() else ""
+
+
 def pin_message(member_id, pin):
     """What the PIN hash keys: the lowercase hex SHA-256 of perflab-pin:<member id>:<pin>."""
     return hashlib.sha256(f"perflab-pin:{member_id}:{pin}".encode()).hexdigest()

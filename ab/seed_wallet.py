@@ -117,12 +117,12 @@ def pin_sql():
 
 
 def hash_key():
-    """The app's hash secret as bytes (PERFLAB_SECURITY_HASH_SECRET, else the checkout's secrets file, which
-    stack/secrets.sh writes once); stops with pin_hash_sql.py's message when there is none."""
-    made = subprocess.run(["bash", str(seedlib.ROOT / "stack" / "secrets.sh")])
-    if made.returncode:
-        raise seedlib.Exit(made.returncode)
-    return pin_sql().hash_secret()
+    """The app's hash secret as bytes (PERFLAB_SECURITY_HASH_SECRET, else the secrets file, which stack/secrets.sh
+    writes once when it is missing; compose's secrets service writes the seed image's)."""
+    try:
+        return labsecrets.hash_secret().encode()
+    except subprocess.CalledProcessError as failed:
+        raise seedlib.Exit(failed.returncode) from None
 
 
 def pin_expression(key):
@@ -237,7 +237,8 @@ return {kept, deleted}'''
 
 
 class Redis:
-    """redis-cli on the app's Redis db (--redis-db); REDISCLI_AUTH, when set, is its password."""
+    """redis-cli on the app's Redis db (--redis-db); its password is REDISCLI_AUTH when set, else the app's own
+    (spring.data.redis.password in the config tree, as compose's secrets service writes it), else none."""
 
     def __init__(self, lab, db):
         self.lab, self.db = lab, db
@@ -253,9 +254,11 @@ class Redis:
         return False
 
     def cli(self, *args):
+        password = os.environ.get("REDISCLI_AUTH") or labsecrets.redis_password()
         done = subprocess.run(["redis-cli", "-h", seedlib.env("PERFLAB_REDIS_HOST", "127.0.0.1"),
                                "-p", seedlib.env("PERFLAB_REDIS_PORT", "6379"), "-n", str(self.db), *args],
-                              stdout=subprocess.PIPE, text=True)
+                              stdout=subprocess.PIPE, text=True,
+                              env=dict(os.environ, REDISCLI_AUTH=password) if password else None)
         if done.returncode:
             raise seedlib.Exit(done.returncode)
         return done.stdout

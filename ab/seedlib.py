@@ -2,6 +2,7 @@
 the command line, the MariaDB client, progress lines timed from the start, Flyway's state and the migrate-only
 run of the app (./perflab migrate); .env and the services come from ab/labenv.py. Python standard library only
 (the mariadb and redis-cli clients do the talking)."""
+import os
 import pathlib
 import subprocess
 import sys
@@ -134,14 +135,37 @@ class Lab:
             return
         self.say(f"database {self.db}: migrations pending ({pending}); migrating")
         sys.stdout.flush()
-        done = subprocess.run([str(ROOT / "perflab"), "migrate", "--db", self.db, *(["--index", index] if index else [])],
-                              stdout=subprocess.DEVNULL if self.quiet else None)
+        output = subprocess.DEVNULL if self.quiet else None
+        if env("PERFLAB_APP_CLASSPATH", ""):  # the seed image: the app's classes beside this script, no ./perflab
+            created = self.client("-e", f"CREATE DATABASE IF NOT EXISTS `{self.db}`")
+            if created.returncode:
+                fail(f"perflab: could not create database {self.db}", created.returncode)
+            done = subprocess.run(migrate_command(env("JAVA", "java"), index), stdout=output,
+                                  env=dict(os.environ, PERFLAB_DB_NAME=self.db))
+        else:
+            done = subprocess.run([str(ROOT / "perflab"), "migrate", "--db", self.db,
+                                   *(["--index", index] if index else [])], stdout=output)
         if done.returncode:
             raise Exit(done.returncode)
 
     def schema_current(self):
         """The database is there with every migration applied (the first half of each cheap check)."""
         return self.database_exists() and not self.pending_migrations()
+
+
+MIGRATE_ONLY = "dev.perflab.support.migrate.MigrateOnly"
+
+
+def migrate_command(java, index="", jar=None):
+    """The app in migrate-only mode (MigrateOnly: data source and Flyway, no web server) as an argv: from the packaged
+    jar `jar` through Spring Boot's PropertiesLauncher (./perflab migrate), or, without `jar`, from the class path
+    PERFLAB_APP_CLASSPATH (the extracted jar of the Dockerfile's seed image). `index` (unique | non-unique) sets the
+    wallet's index for a new database; empty: the active profile's."""
+    launch = (["-Dloader.main=" + MIGRATE_ONLY, "-cp", str(jar), "org.springframework.boot.loader.launch.PropertiesLauncher"]
+              if jar else ["-cp", env("PERFLAB_APP_CLASSPATH", ""), MIGRATE_ONLY])
+    return [str(java), "-Dsun.misc.unsafe.memory.access=allow", *launch,
+            *([f"--perflab.wallet.index={index}"] if index else []), "--logging.level.root=WARN",
+            "--logging.level.org.flywaydb.core.internal.command=INFO", "--logging.pattern.console=  flyway: %m%n"]
 
 
 def migration_version(path):

@@ -138,6 +138,40 @@ def test_coldstart_stops_with_the_wallet_parts_code(monkeypatch):
     assert seed_route.coldstart(["--db", "d"]) == 3 and calls == []
 
 
+def test_defaults_ensures_each_default_data_set_in_order_and_stops_at_the_first_failure(monkeypatch, capsys):
+    calls = []
+    monkeypatch.setitem(seeding.KINDS, "wallet", lambda argv: calls.append(("wallet", argv)) or 0)
+    monkeypatch.setitem(seeding.KINDS, "route", lambda argv: calls.append(("route", argv)) or (4 if "11,12" in argv else 0))
+    assert seeding.main(["defaults", "--db", "perflab_x"]) == 4
+    assert calls == [("wallet", ["--db", "perflab_x", "ensure"]), ("route", ["--db", "perflab_x", "ensure"]),
+                     ("route", ["--univs", "11,12", "--routes", "500", "--db", "perflab_x", "ensure"])]
+    assert "[data set 3/3] route --univs 11,12 --routes 500" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [["--db"], ["--db", ""], ["ensure"], ["--db", "x", "load"]])
+def test_defaults_takes_only_a_database(argv, capsys):
+    assert seeding.main(["defaults", *argv]) == 2
+    assert "usage: python3 ab/seeding.py defaults [--db NAME]" in capsys.readouterr().err
+
+
+def test_the_seed_image_migrates_from_the_extracted_jar_and_the_host_through_the_launcher(monkeypatch):
+    monkeypatch.setenv("PERFLAB_APP_CLASSPATH", "/app/perflab.jar")
+    image = seedlib.migrate_command("java", "unique")
+    assert image[:4] == ["java", "-Dsun.misc.unsafe.memory.access=allow", "-cp", "/app/perflab.jar"]
+    assert image[4] == seedlib.MIGRATE_ONLY and "--perflab.wallet.index=unique" in image
+    host = seedlib.migrate_command("/jdk/bin/java", jar="target/perflab.jar")
+    assert host[2:6] == ["-Dloader.main=" + seedlib.MIGRATE_ONLY, "-cp", "target/perflab.jar",
+                         "org.springframework.boot.loader.launch.PropertiesLauncher"]
+    assert not any(arg.startswith("--perflab.wallet.index") for arg in host)
+
+
+def test_redis_password_is_the_config_trees_when_there_is_one(tmp_path, monkeypatch):
+    monkeypatch.setenv("PERFLAB_SECRETS_DIR", str(tmp_path))
+    assert labsecrets.redis_password() == ""
+    (tmp_path / "spring.data.redis.password").write_text("s3cret\n")
+    assert labsecrets.redis_password() == "s3cret"
+
+
 def test_run_turns_a_systemexit_message_into_1(capsys):
     def stops(argv):
         raise SystemExit("perflab: too few")

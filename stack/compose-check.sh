@@ -5,7 +5,7 @@
 # first time), keyed by a hash of its sources. The checker also fails when the stack is not closed (a port published
 # beyond 127.0.0.1, WireMock or Toxiproxy published, Redis without a password: docs/deployment-security.md); a
 # self-test then runs it on stack/compose-check/testdata/bad-*.yml, each of which must fail with the problem its first
-# line names. Usage: stack/compose-check.sh [compose file]
+# line names. Each override file of compose/ is checked merged over the compose file. Usage: stack/compose-check.sh [compose file]
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SRC=$ROOT/stack/compose-check
@@ -20,6 +20,10 @@ if [ ! -x "$tool" ]; then
 fi
 cd "$ROOT"
 "$tool" -f "${1:-docker-compose.yml}" -profiles ",load"
+# the case studies' settings (compose/*.yml), each merged over the compose file as `docker compose -f ... -f ...` does
+for override in compose/*.yml; do
+  "$tool" -f "${1:-docker-compose.yml},$override" -profiles ""
+done
 
 # self-test: the closed-stack rules reject what they must (the same cases as main_test.go, without compiling tests)
 for bad in "$SRC"/testdata/bad-*.yml; do

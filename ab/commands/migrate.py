@@ -8,6 +8,7 @@ import subprocess
 
 import appctl
 import labenv
+import seedlib
 from labenv import die
 
 SYNOPSIS = "migrate [--db NAME] [--index unique|non-unique]"
@@ -48,12 +49,7 @@ def main(argv):
     labenv.say(f"migrating database {db} (Flyway, {labenv.migrations_dir()}{f', wallet index {index}' if index else ''}"
                f"{f', profile {profile}' if profile else ''})")
     java = pathlib.Path(labenv.jdk()) / "bin" / "java"
-    migrated = subprocess.run([str(java), "-Dsun.misc.unsafe.memory.access=allow",
-                               "-Dloader.main=dev.perflab.support.migrate.MigrateOnly", "-cp", str(appctl.app_jar()),
-                               "org.springframework.boot.loader.launch.PropertiesLauncher",
-                               *([f"--perflab.wallet.index={index}"] if index else []), "--logging.level.root=WARN",
-                               "--logging.level.org.flywaydb.core.internal.command=INFO",
-                               "--logging.pattern.console=  flyway: %m%n"], env=dict(env, PERFLAB_DB_NAME=db))
+    migrated = subprocess.run(seedlib.migrate_command(java, index, jar=appctl.app_jar()), env=dict(env, PERFLAB_DB_NAME=db))
     if migrated.returncode != 0:
         die(f"migrating {db} failed (see the lines above)")
     return 0

@@ -13,9 +13,7 @@ SYNOPSIS = "seed wallet|route|coldstart [--db NAME] [--index unique|non-unique] 
 SUMMARY = """a data set, idempotent: `ensure` (the default) migrates the database and
 loads the data only when a cheap check misses it (docs/case-studies.md)"""
 KINDS = tuple(sorted(seeding.KINDS))  # the loaders ab/seeding.py knows: one list
-# what ./perflab up loads into the app's database, and ./perflab status shows: the wallet and route data sets and the
-# two small universities of the cold-start mix (k6/cold-start.js), 500 routes each (under a second)
-DEFAULTS = (["wallet"], ["route"], ["route", "--univs", "11,12", "--routes", "500"])
+DEFAULTS = seeding.DEFAULTS  # what ./perflab up loads (and compose's seed service)
 
 
 def data_set(argv, env=None, indent=""):

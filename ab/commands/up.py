@@ -3,7 +3,6 @@ instances behind a load balancer: a lab ready to load."""
 import os
 import re
 import shutil
-import subprocess
 import sys
 
 import appctl
@@ -62,15 +61,6 @@ def seed_defaults(profile):
                       env=dict(os.environ, SPRING_PROFILES_ACTIVE=profile))
 
 
-def compose_secret(name, what):
-    """A file of the app's secrets from the volume perflab-secrets (compose's app reads them there)."""
-    read = subprocess.run(compose("run", "--rm", "-T", "secrets", "cat", f"/secrets/app/{name}"),
-                          stdout=subprocess.PIPE, text=True)
-    if read.returncode != 0:
-        die(f"could not read {what} from the volume perflab-secrets (docker compose run --rm secrets)")
-    return read.stdout.rstrip("\n")
-
-
 def up_instances(count, argv):
     """app-1..app-N on PERFLAB_APP_PORT+1..+N (those already running are kept, those of a larger earlier N stopped),
     then the load balancer on PERFLAB_APP_PORT in front of them."""
@@ -114,14 +104,12 @@ def main(argv):
             die("--instances N runs on the native stack; with Docker compose, scale the lab on Kubernetes "
                 "(docs/scale-out.md)")
         labenv.say("Docker engine found: docker compose up")
+        # compose's one-shot `seed` migrates and loads the data sets before the app starts: nothing on the host
         labenv.run(compose("up", "-d", "--build", "--wait"), env=dict(os.environ, SPRING_PROFILES_ACTIVE=options.profile))
         labenv.run(compose("ps"))
-        # compose's app reads its secrets from the volume perflab-secrets, not .perflab/secrets: the seeder keys PIN
-        # hashes with that hash secret, and its redis-cli needs Redis' password
-        os.environ["PERFLAB_SECURITY_HASH_SECRET"] = compose_secret("perflab.security.hash.secret",
-                                                                    "the app's hash secret")
-        os.environ["REDISCLI_AUTH"] = compose_secret("spring.data.redis.password", "Redis' password")
-        seed_defaults(options.profile)
+        labenv.say(f"k6: docker compose --profile load run --rm k6 run /scripts/smoke.js | Grafana "
+                   f"http://127.0.0.1:{os.environ['PERFLAB_GRAFANA_PORT']} (admin; its password: docker compose run "
+                   "--rm secrets cat /secrets/grafana-admin-password)")
     else:
         labenv.say("no Docker engine: native stack")
         labenv.native("up")

@@ -31,7 +31,7 @@ var loopback = map[string]bool{"127.0.0.1": true, "::1": true, "[::1]": true}
 var unpublished = []string{"wiremock", "toxiproxy"}
 
 func main() {
-	file := flag.String("f", "docker-compose.yml", "the compose file")
+	file := flag.String("f", "docker-compose.yml", "the compose file, or several comma-separated (an override after the file it overrides)")
 	sets := flag.String("profiles", ",load", "profile sets to load, comma-separated; '+' joins profiles of one set")
 	flag.Parse()
 	failed := false
@@ -44,7 +44,7 @@ func main() {
 		if len(profiles) > 0 {
 			label = "profile " + strings.Join(profiles, "+")
 		}
-		project, err := load(*file, profiles)
+		project, err := load(strings.Split(*file, ","), profiles)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "compose-check: %s with %s: %v\n", *file, label, err)
 			failed = true
@@ -65,8 +65,8 @@ func main() {
 	}
 }
 
-func load(file string, profiles []string) (*types.Project, error) {
-	options, err := cli.NewProjectOptions([]string{file},
+func load(files []string, profiles []string) (*types.Project, error) {
+	options, err := cli.NewProjectOptions(files,
 		cli.WithOsEnv,
 		cli.WithDotEnv,
 		cli.WithProfiles(profiles),

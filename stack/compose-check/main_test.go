@@ -16,7 +16,7 @@ func TestClosedStackRules(t *testing.T) {
 	}
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			project, err := load(file, nil)
+			project, err := load([]string{file}, nil)
 			if err != nil {
 				t.Fatalf("load: %v", err)
 			}
