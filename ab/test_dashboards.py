@@ -1,7 +1,8 @@
 """The provisioned Grafana dashboards (grafana/dashboards/*.json), without a Grafana: each is valid JSON with a unique
-uid, panels with unique ids, a description and the provisioned Prometheus datasource, and PromQL that keeps the
-variants apart; each case study has its dashboard with a panel saying what should move; provisioning finds them in
-compose. And the rules ab/promql_check.py applies to the expressions CI's smoke cannot give data."""
+uid, panels with unique ids, a title and the provisioned Prometheus datasource, and PromQL that keeps the variants
+apart; each case study has its dashboard with a panel saying what should move; provisioning finds them in compose.
+And the rules ab/promql_check.py applies to the expressions CI's smoke cannot give data. The schema (every field
+Grafana knows, by panel type), known panel types and every panel's description: stack/dashboard-check.sh."""
 import json
 import pathlib
 import re
@@ -16,7 +17,6 @@ DASHBOARDS = sorted((ROOT / "grafana" / "dashboards").glob("*.json"))
 CASE_STUDIES = {"004 wallet": "perflab-case-wallet", "001 routes": "perflab-case-routes",
                 "003 login": "perflab-case-login", "002 slow dependency": "perflab-case-slow-dependency",
                 "000 cold start": "perflab-case-cold-start"}
-PANEL_TYPES = {"timeseries", "text", "state-timeline", "stat", "gauge", "table", "bargauge"}
 DATASOURCE = {"type": "prometheus", "uid": "prometheus"}
 
 
@@ -35,8 +35,7 @@ def test_a_dashboard_is_json_with_panels_grafana_can_place(path):
     ids = [p["id"] for p in dashboard["panels"]]
     assert len(ids) == len(set(ids)), f"{path.name}: panel ids repeat"
     for panel in dashboard["panels"]:
-        assert panel["type"] in PANEL_TYPES, f"{path.name}: panel {panel['id']} has type {panel['type']}"
-        assert panel.get("title") and panel.get("description"), f"{path.name}: panel {panel['id']} needs a title and a description"
+        assert panel.get("title"), f"{path.name}: panel {panel['id']} needs a title"
         assert {"x", "y", "w", "h"} <= panel["gridPos"].keys() and panel["gridPos"]["x"] + panel["gridPos"]["w"] <= 24
         if panel["type"] == "text":
             assert panel["options"]["content"].strip()

@@ -9,15 +9,9 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SRC=$ROOT/stack/compose-check
-BIN=$("$ROOT/stack/native.sh" bin)
-hash=$(cat "$SRC/go.mod" "$SRC/go.sum" "$SRC/main.go" | sha256sum | cut -c1-12) # main.go: the only non-test source
-tool=$BIN/compose-check-$hash/compose-check
-if [ ! -x "$tool" ]; then
-  command -v go >/dev/null || { echo "perflab: Go is needed to build the compose checker (compose-go)" >&2; exit 1; }
-  echo "building compose-check ($(grep -o 'compose-go/v2 v[0-9.]*' "$SRC/go.mod")) with go build, once"
-  mkdir -p "$(dirname "$tool")"
-  (cd "$SRC" && GOFLAGS=-mod=mod go build -o "$tool.part" . && mv "$tool.part" "$tool")
-fi
+# shellcheck source=stack/go-tool.sh
+source "$ROOT/stack/go-tool.sh"
+tool=$(go_tool compose-check compose-go/v2)
 cd "$ROOT"
 "$tool" -f "${1:-docker-compose.yml}" -profiles ",load"
 # the case studies' settings (compose/*.yml), each merged over the compose file as `docker compose -f ... -f ...` does
