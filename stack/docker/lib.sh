@@ -19,8 +19,9 @@ DOCKER_CLI=${PERFLAB_DOCKER_CLI:-$(command -v /usr/local/bin/docker || command -
 # a DOCKER_CONFIG of our own: compose as a CLI plugin there, nothing in ~/.docker
 export DOCKER_CONFIG=$CACHE/docker-config
 
-started_at=${started_at:-$SECONDS}
-say() { printf '[docker-ci %4ss] %s\n' "$((SECONDS - started_at))" "$*"; }
+# progress lines carry the seconds since the outermost script started (children inherit its start)
+export PERFLAB_DOCKER_T0=${PERFLAB_DOCKER_T0:-$(date +%s)}
+say() { printf '[docker-ci %4ss] %s\n' "$(($(date +%s) - PERFLAB_DOCKER_T0))" "$*"; }
 die() { printf 'perflab docker: %s\n' "$*" >&2; exit 1; }
 
 # dk ARGS...: the docker CLI against this engine only (its socket named per call, never exported)
