@@ -1,0 +1,47 @@
+# Shared by stack/docker/*.sh (sourced): names, paths and small helpers of perflab's Docker engine for CI.
+# The engine is dockerd in a network namespace of its own with its own socket, never the default one
+# (/var/run/docker.sock) nor DOCKER_HOST: a daemon there would switch ./perflab test to Testcontainers.
+# shellcheck shell=bash
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+DOCKER_DIR=$ROOT/stack/docker
+NETNS=${PERFLAB_DOCKER_NETNS:-perflab-docker}
+DATA_ROOT=${PERFLAB_DOCKER_DATA:-/var/lib/perflab-docker}      # kept between runs: the image cache
+EXEC_ROOT=${PERFLAB_DOCKER_EXEC:-/run/perflab-docker-exec}
+RUN_DIR=${PERFLAB_DOCKER_RUN:-/run/perflab-docker}
+CACHE=${PERFLAB_DOCKER_CACHE:-/var/cache/perflab-docker}        # kept between runs: compose, rootfs, Maven repo
+SOCKET=$RUN_DIR/docker.sock
+PIDFILE=$RUN_DIR/dockerd.pid
+LOG_FILE=$CACHE/log/dockerd.log
+# Docker Compose v2, built from the Go module proxy: the last v2 (API negotiated down to dockerd 20.10's 1.41)
+COMPOSE_VERSION=${PERFLAB_COMPOSE_VERSION:-v2.40.3}
+# the docker CLI: the newer one where installed (it negotiates the API down), else Debian's
+DOCKER_CLI=${PERFLAB_DOCKER_CLI:-$(command -v /usr/local/bin/docker || command -v docker || echo /usr/bin/docker)}
+# a DOCKER_CONFIG of our own: compose as a CLI plugin there, nothing in ~/.docker
+export DOCKER_CONFIG=$CACHE/docker-config
+
+# progress lines carry the seconds since the outermost script started (children inherit its start)
+export PERFLAB_DOCKER_T0=${PERFLAB_DOCKER_T0:-$(date +%s)}
+say() { printf '[docker-ci %4ss] %s\n' "$(($(date +%s) - PERFLAB_DOCKER_T0))" "$*"; }
+die() { printf 'perflab docker: %s\n' "$*" >&2; exit 1; }
+
+# dk ARGS...: the docker CLI against this engine only (its socket named per call, never exported)
+dk() { DOCKER_HOST=unix://$SOCKET "$DOCKER_CLI" "$@"; }
+# in_ns CMD...: a command in the engine's network namespace (published ports are on its 127.0.0.1)
+in_ns() { ip netns exec "$NETNS" "$@"; }
+
+apt_ensure() { # apt_ensure PACKAGE...: apt-get install what is missing
+  local missing=() pkg
+  for pkg in "$@"; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  say "installing ${missing[*]} (apt-get)"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# poll SECONDS WHAT CMD...: run CMD every 0.5 s until it succeeds; 1 after SECONDS
+poll() {
+  local limit=$1 what=$2 i; shift 2
+  for ((i = 0; i < limit * 2; i++)); do "$@" >/dev/null 2>&1 && return 0; sleep 0.5; done
+  printf 'perflab docker: %s: not within %s s\n' "$what" "$limit" >&2
+  return 1
+}
