@@ -2,9 +2,9 @@
 # CI: the committed docker-compose.yml run for real, unmodified and without override files, on perflab's own
 # engine (stack/docker/engine.sh: dockerd in the network namespace perflab-docker) with stand-in images built
 # here (stack/docker/standins.sh). Every service but grafana (no stand-in) comes up with `up --wait --build`,
-# the data set the smoke logs in with is loaded as `./perflab up` does with Docker, k6's smoke runs through the
-# `load` profile (its thresholds: failed requests under 1 %), and the Grafana dashboards' PromQL is checked
-# against compose's Prometheus. Then `down -v` and the engine down, also on failure (trap).
+# compose's own `seed` service loading the data sets, k6's smoke and each case study's script run briefly through
+# the `load` profile (each with under 1 % failed requests), and every Grafana dashboard's PromQL must return data
+# from compose's Prometheus. Then `down -v` and the engine down, also on failure (trap).
 # Expects the native stack's tools (stack/native.sh up, earlier in .ci/run). Usage: stack/docker/compose-ci.sh
 # PERFLAB_DOCKER_KEEP=1 leaves the project and the engine up afterwards (to look around:
 #   eval "$(stack/docker/engine.sh env)"; docker compose ps).
@@ -64,30 +64,44 @@ phase "stand-in images"
 "$DOCKER_DIR/standins.sh" build
 
 phase "compose up --wait --build"
-# every service but grafana (no stand-in); one-shot services too (compose waits for them to complete)
+# every service but grafana (no stand-in); one-shot services too (compose waits for them to complete): `seed`
+# migrates the database and loads the data sets before the app starts. The app runs the `after` preset, whose knobs
+# register every case study's meters, with the keep-alive client and its refresh (the one knob no preset sets, which
+# a panel of the login dashboard shows), so that every dashboard query can find data.
+export SPRING_PROFILES_ACTIVE=after
+export PERFLAB_JVM_OPTS="-Dperflab.login.client=keep-alive -Dperflab.login.keep-alive-refresh=on"
 mapfile -t services < <(dc config --services | grep -vx grafana)
-say "services: ${services[*]}"
+say "services: ${services[*]}; SPRING_PROFILES_ACTIVE=$SPRING_PROFILES_ACTIVE PERFLAB_JVM_OPTS=$PERFLAB_JVM_OPTS"
 dc down -v --remove-orphans --timeout 10 >/dev/null 2>&1 || true  # a fresh project: no state of an earlier run
-if ! dc up --detach --build --wait --wait-timeout 600 "${services[@]}"; then
+if ! dc up --detach --build --wait --wait-timeout 900 "${services[@]}"; then
   diagnose "docker compose up --wait failed"; exit 1
 fi
 dc ps
-
-phase "data set (as ./perflab up)"
-./perflab python -c pass  # the runner's Python environment, made on the host (PyPI is out of the namespace's reach)
-# as ./perflab up does with Docker: the wallet data set from the host, with the app's hash secret and Redis'
-# password from the volume perflab-secrets, through the ports compose published on the namespace's loopback
-secret() { dc run --rm -T secrets cat "/secrets/app/$1"; }
-hash_secret=$(secret perflab.security.hash.secret) redis_password=$(secret spring.data.redis.password)
-in_ns env PERFLAB_SECURITY_HASH_SECRET="$hash_secret" REDISCLI_AUTH="$redis_password" \
-  ./perflab seed wallet --db "${PERFLAB_DB_NAME:-perflab}" ensure
+say "what compose's seed service loaded:"
+dc logs --no-color --no-log-prefix seed | grep -E '^\[data set|loaded|in place' | sed 's/^/  /'
 
 phase "k6 smoke (profile load)"
 # the smoke's thresholds fail the run when 1 % or more of its requests fail (http_req_failed rate<0.01)
 # (--quiet: no progress bar, the summary and the thresholds' verdicts stay)
-if ! dc --profile load run --rm k6 run --quiet -e DURATION=20s /scripts/smoke.js; then
+k6() { dc --profile load run --rm k6 run --quiet "$@"; }
+if ! k6 -e DURATION=20s /scripts/smoke.js; then
   diagnose "the k6 smoke failed"; exit 1
 fi
 
+phase "k6: each case study's script, briefly"
+# short loads so that each case-study dashboard's mechanism has data: transfers (wallet), route reads (routes),
+# logins (login), the slow dependency; each must keep its failures under 1 % as well
+for script in "-e MODE=fixed -e RATE=50 -e DURATION=10s /scripts/transfer.js" "-e VUS=5 -e DURATION=10s /scripts/routes.js" \
+              "-e RATE=20 -e DURATION=10s /scripts/login.js" "-e REQUESTS=20 -e CONCURRENCY=5 -e DELAY_MS=100 /scripts/lab-dependency.js"; do
+  say "k6 run $script"
+  # shellcheck disable=SC2086 # the options are words
+  summary=$(k6 --summary-trend-stats "p(95)" $script 2>&1) || { echo "$summary" | tail -n 30 >&2; diagnose "k6 $script failed"; exit 1; }
+  failed=$(sed -n 's/.*http_req_failed[.:]*[[:space:]]*\([0-9.]*\)%.*/\1/p' <<<"$summary" | head -n1)
+  say "  failed requests: ${failed:-?} %"
+  awk -v f="${failed:-100}" 'BEGIN { exit !(f < 1) }' || { echo "$summary" | tail -n 30 >&2; diagnose "k6 $script: ${failed:-?} % failed (1 % allowed)"; exit 1; }
+done
+
 phase "Grafana dashboards' PromQL"
-in_ns ./perflab python ab/promql_check.py --variant default --prometheus http://127.0.0.1:9090
+./perflab python -c pass  # the runner's Python environment, made on the host (PyPI is out of the namespace's reach)
+# every expression of every dashboard must return data from compose's Prometheus (--require-all)
+in_ns ./perflab python ab/promql_check.py --variant after --require-all --prometheus http://127.0.0.1:9090
