@@ -16,9 +16,9 @@ LAYERS = {
     1: ("model", ["model", "words", "stats", "ramp"]),
     2: ("configuration", ["experiment"]),  # experiments/*.toml -> an experiment
     # the apps (a commit's build: refs), load balancers, proxies, load, secrets, CPU limits (machine); .env, the services and the lab's processes (labenv); the data
-    # sets' loaders
+    # sets' loaders; compose's override files from the machine and network profiles (compose_settings)
     3: ("lab control", ["labenv", "machine", "appctl", "lbctl", "launcher", "lb", "network", "labsecrets", "k6io", "prom", "refs",
-                        "seedlib", "innodb_locks", "seed_wallet", "seed_route"]),
+                        "seedlib", "innodb_locks", "seed_wallet", "seed_route", "compose_settings"]),
     4: ("measurement", ["measure", "shapes", "jfr", "flame"]),  # one run: its window, its load shape, its profile
     5: ("analysis", ["comparison", "writeup"]),  # every variant against the baseline, the because sentence, checks, verdict
     6: ("rendering", ["report", "charts", "page", "screenshot"]),  # text, tables, SVG, report.html (and its picture)
