@@ -26,8 +26,24 @@ netns_up() {
   ip -n "$NETNS" link set lo up
 }
 
+# install_engine: Debian's docker.io (and what the scripts use) when missing, with service starts denied while
+# apt-get runs (policy-rc.d), so that the package's own dockerd never comes up on the default socket
+install_engine() {
+  local guard="" code=0
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\n# perflab stack/docker/engine.sh: no service starts while it installs docker.io\nexit 101\n' >/usr/sbin/policy-rc.d
+    chmod +x /usr/sbin/policy-rc.d; guard=1
+  fi
+  (apt_ensure docker.io debootstrap iproute2 util-linux) || code=$?
+  [ -z "$guard" ] || rm -f /usr/sbin/policy-rc.d
+  [ "$code" = 0 ] || die "apt-get install docker.io debootstrap failed"
+  if [ -S /var/run/docker.sock ]; then
+    echo "perflab docker: warning: a daemon socket exists at /var/run/docker.sock (not perflab's): ./perflab test would use it" >&2
+  fi
+}
+
 up() {
-  apt_ensure docker.io debootstrap iproute2 util-linux
+  install_engine
   netns_up
   if answers; then say "engine: dockerd already answers on $SOCKET"; return 0; fi
   if pid=$(daemon_pid); then die "dockerd (pid $pid, $PIDFILE) runs but does not answer on $SOCKET: stack/docker/engine.sh down"; fi
