@@ -14,6 +14,7 @@ import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.mariadb.MariaDBContainer;
 import org.testcontainers.utility.DockerImageName;
+import org.testcontainers.utility.MountableFile;
 
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -69,7 +70,11 @@ public final class TestServices implements ApplicationContextInitializer<Configu
     private static Map<String, Object> containers() {
         MariaDBContainer mariadb = new MariaDBContainer(DockerImageName.parse("mariadb:11.4"))
                 .withDatabaseName(TEST_DATABASE).withUsername("perflab").withPassword("perflab")
-                .withCommand("--innodb-buffer-pool-size=512M", "--local-infile=1");
+                // the grants compose's MariaDB gets (perflab% databases: the tests' own, such as perflab_test_after)
+                .withCopyFileToContainer(MountableFile.forHostPath("stack/mariadb-init/01-perflab.sql"),
+                        "/docker-entrypoint-initdb.d/01-perflab.sql")
+                // as the native stack and compose: the tests' contexts hold more than MariaDB's default 151 connections
+                .withCommand("--innodb-buffer-pool-size=512M", "--local-infile=1", "--max-connections=500");
         GenericContainer<?> redis = new GenericContainer<>(DockerImageName.parse("redis:7-alpine")).withExposedPorts(6379);
         mariadb.start();
         redis.start();
