@@ -242,6 +242,8 @@ class Redis:
 
     def __init__(self, lab, db):
         self.lab, self.db = lab, db
+        password = os.environ.get("REDISCLI_AUTH") or labsecrets.redis_password()
+        self.env = dict(os.environ, REDISCLI_AUTH=password) if password else None
 
     def reachable(self):
         """Whether the wallet's Redis keys can be touched; says why not."""
@@ -254,11 +256,9 @@ class Redis:
         return False
 
     def cli(self, *args):
-        password = os.environ.get("REDISCLI_AUTH") or labsecrets.redis_password()
         done = subprocess.run(["redis-cli", "-h", seedlib.env("PERFLAB_REDIS_HOST", "127.0.0.1"),
                                "-p", seedlib.env("PERFLAB_REDIS_PORT", "6379"), "-n", str(self.db), *args],
-                              stdout=subprocess.PIPE, text=True,
-                              env=dict(os.environ, REDISCLI_AUTH=password) if password else None)
+                              stdout=subprocess.PIPE, text=True, env=self.env)
         if done.returncode:
             raise seedlib.Exit(done.returncode)
         return done.stdout

@@ -137,14 +137,22 @@ class Lab:
         sys.stdout.flush()
         output = subprocess.DEVNULL if self.quiet else None
         if env("PERFLAB_APP_CLASSPATH", ""):  # the seed image: the app's classes beside this script, no ./perflab
-            created = self.client("-e", f"CREATE DATABASE IF NOT EXISTS `{self.db}`")
-            if created.returncode:
-                fail(f"perflab: could not create database {self.db}", created.returncode)
-            done = subprocess.run(migrate_command(env("JAVA", "java"), index), stdout=output,
-                                  env=dict(os.environ, PERFLAB_DB_NAME=self.db))
-        else:
-            done = subprocess.run([str(ROOT / "perflab"), "migrate", "--db", self.db,
-                                   *(["--index", index] if index else [])], stdout=output)
+            self.migrate(env("JAVA", "java"), index, stdout=output)
+            return
+        done = subprocess.run([str(ROOT / "perflab"), "migrate", "--db", self.db, *(["--index", index] if index else [])],
+                              stdout=output)
+        if done.returncode:
+            raise Exit(done.returncode)
+
+    def migrate(self, java, index="", jar=None, stdout=None):
+        """Creates the database when it is missing and migrates it with the app in migrate-only mode
+        (migrate_command); stops with the exit code when either fails. What ./perflab migrate and the seed image run."""
+        created = self.client("-e", f"CREATE DATABASE IF NOT EXISTS `{self.db}`")
+        if created.returncode:
+            fail(f"perflab: could not create database {self.db} (user {env('PERFLAB_DB_USER', 'perflab')} may create "
+                 "perflab% databases)", created.returncode)
+        done = subprocess.run(migrate_command(java, index, jar=jar), stdout=stdout,
+                              env=dict(os.environ, PERFLAB_DB_NAME=self.db))
         if done.returncode:
             raise Exit(done.returncode)
 

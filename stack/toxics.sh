@@ -20,9 +20,9 @@ for proxy in auth-api-https auth-api-http; do
   done
 done
 echo "auth API latency: ${LATENCY} ms each way"
-link_toxics() { # link_toxics PROXY TOXICS: the proxy's toxics replaced by TOXICS, one JSON object a line
-  for name in latency_upstream latency_downstream bandwidth; do
-    curl -fsS -X DELETE "$API/proxies/$1/toxics/$name" >/dev/null 2>&1 || true
+link_toxics() { # link_toxics PROXY TOXICS: the proxy's toxics, whatever they are, replaced by TOXICS, one JSON object a line
+  for name in $(curl -fsS "$API/proxies/$1/toxics" | grep -o '"name":"[^"]*"' | cut -d'"' -f4); do
+    curl -fsS -X DELETE "$API/proxies/$1/toxics/$name" >/dev/null
   done
   count=0
   while IFS= read -r line; do

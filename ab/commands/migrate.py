@@ -4,7 +4,6 @@ PERFLAB_APP_JAR and PERFLAB_MIGRATIONS, when set, give another build's jar and m
 --index sets perflab.wallet.index, the wallet_member_index placeholder; default: the active profile's."""
 import os
 import pathlib
-import subprocess
 
 import appctl
 import labenv
@@ -39,17 +38,11 @@ def main(argv):
     labenv.require_services("mariadb")
     appctl.build_jar()
     labenv.ensure_secrets()
-    env = os.environ
-    created = subprocess.run(["mariadb", f"-h{env.get('PERFLAB_DB_HOST') or '127.0.0.1'}", f"-P{env['PERFLAB_DB_PORT']}",
-                              f"-u{env['PERFLAB_DB_USER']}", f"-p{env['PERFLAB_DB_PASSWORD']}",
-                              "-e", f"CREATE DATABASE IF NOT EXISTS `{db}`"])
-    if created.returncode != 0:
-        die(f"could not create database {db} (user {env['PERFLAB_DB_USER']} may create perflab% databases)")
-    profile = env.get("SPRING_PROFILES_ACTIVE")
+    profile = os.environ.get("SPRING_PROFILES_ACTIVE")
     labenv.say(f"migrating database {db} (Flyway, {labenv.migrations_dir()}{f', wallet index {index}' if index else ''}"
                f"{f', profile {profile}' if profile else ''})")
     java = pathlib.Path(labenv.jdk()) / "bin" / "java"
-    migrated = subprocess.run(seedlib.migrate_command(java, index, jar=appctl.app_jar()), env=dict(env, PERFLAB_DB_NAME=db))
-    if migrated.returncode != 0:
+    failed = seedlib.run(lambda _: seedlib.Lab(db).migrate(java, index, jar=appctl.app_jar()), [])
+    if failed:
         die(f"migrating {db} failed (see the lines above)")
     return 0
