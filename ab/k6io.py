@@ -128,12 +128,15 @@ def aborted_reason(log_path):
     return None
 
 
-def read_requests(paths, scenario=None):
+def read_requests(paths, scenario=None, arm=None):
     """The requests of one scenario (all when None): latencies (ms), send timestamps (s) and failed flags. `paths` is
-    one CSV or the CSVs of a segmented run, read as one."""
+    one CSV or the CSVs of a segmented run, read as one. With `arm`: only the requests of that arm (the interleaved
+    mode's `arm` tag)."""
     latencies, times, failed = [], [], []
     for row in rows(paths):
         if scenario is not None and row.get("scenario") != scenario:
+            continue
+        if arm is not None and arm_of(row) != arm:
             continue
         if row["metric_name"] == "http_req_duration":
             latencies.append(float(row["metric_value"]))
@@ -141,6 +144,18 @@ def read_requests(paths, scenario=None):
         elif row["metric_name"] == "http_req_failed":
             failed.append(float(row["metric_value"]) > 0)
     return latencies, times, failed
+
+
+def arm_of(row):
+    """A CSV row's `arm` tag: its own column, else in `extra_tags` (k6 writes tags it has no column for as
+    name=value&name=value); None without one."""
+    if row.get("arm"):
+        return row["arm"]
+    for pair in (row.get("extra_tags") or "").split("&"):
+        key, _, value = pair.partition("=")
+        if key == "arm":
+            return value
+    return None
 
 
 def rows(paths):

@@ -204,9 +204,11 @@ class Window:
         per = m.get("per", "requests")
         return requests if per == "requests" else self.delta(per, m.get("per_labels"))
 
-    def values(self, requests):
+    def values(self, requests, mechanisms=None):
+        """Each mechanism's value over the window, per `requests` where it says so; `mechanisms` replaces the
+        window's own (the interleaved mode's, with one arm's labels)."""
         out = {}
-        for m in self.mechanisms:
+        for m in mechanisms if mechanisms is not None else self.mechanisms:
             kind = m.get("kind", "delta")
             if kind in ("gauge_max", "gauge_mean"):
                 values = self.sampler.values[m["name"]]

@@ -26,6 +26,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import comparison  # noqa: E402
 import experiment as experiments  # noqa: E402
+import interleave  # noqa: E402
 import launcher  # noqa: E402
 import machine as machines  # noqa: E402
 import measure  # noqa: E402
@@ -152,12 +153,18 @@ def run_cell(ctx, e, profile, parameter, value):
     ctx.e = cell_e
     shape = cell_e["load"]["shape"]
     load = cell_e["load"]
-    if ctx.args.base_url:
-        apps = [launcher.RemoteApp(cell_e, v, i, url) for i, (v, url) in enumerate(zip(cell_e["variants"], ctx.args.base_url))]
-    else:
-        apps = [launcher.App(cell_e, v, i, ctx.env, options, net_args) for i, v in enumerate(cell_e["variants"])]
-    by_label = {a.label: (a, v) for a, v in zip(apps, cell_e["variants"])}
     labels = [v["label"] for v in cell_e["variants"]]
+    if cell_e.get("interleave"):  # one app for every variant (ab/interleave.py)
+        host = interleave.host(cell_e, ctx.args.plant)
+        hosts = [host]
+    else:
+        hosts = cell_e["variants"]
+    if ctx.args.base_url:
+        apps = [launcher.RemoteApp(cell_e, v, i, url) for i, (v, url) in enumerate(zip(hosts, ctx.args.base_url))]
+    else:
+        apps = [launcher.App(cell_e, v, i, ctx.env, options, net_args) for i, v in enumerate(hosts)]
+    by_label = {a.label: (a, v) for a, v in zip(apps, hosts)}
+    started = list(by_label)  # the apps' labels: the variants', or the interleaved mode's one app
     where = f"{profile}" + (f", {parameter}={value}" if parameter else "")
     ctx.links = links
     restart_every = int(load.get("restart_every", 0)) if shape in ("open", "closed", "capacity") else 0
@@ -169,19 +176,28 @@ def run_cell(ctx, e, profile, parameter, value):
             limited = machines.limit(machines.MARIADB, measure.mariadb_pid(), box["mariadb"]["cpus"], box["name"])
             log(f"  MariaDB held to {machines.cpus_text(box['mariadb']['cpus'])}" + ("" if limited else " (not running here: no limit)"))
         if shape in ("open", "closed", "capacity"):
-            start_instances(ctx, cell, by_label, labels, load, where)
+            start_instances(ctx, cell, by_label, started, load, where)
         rounds = cell_e["rounds"]
-        order = stats.schedule(labels, rounds)
+        order = stats.schedule(started, rounds)
         done = 0
         while True:
-            for label in order[done * len(labels):]:
+            for label in order[done * len(started):]:
                 if stats.restart_due(len(cell["runs"]), len(labels), restart_every):
                     for app in apps:
                         app.stop()
-                    start_instances(ctx, cell, by_label, labels, load, where)
+                    start_instances(ctx, cell, by_label, started, load, where)
                 app, variant = by_label[label]
-                round_no = sum(1 for r in cell["runs"] if r["variant"] == label) + 1
+                round_no = len(cell["runs"]) // len(labels) + 1 if cell_e.get("interleave") else \
+                    sum(1 for r in cell["runs"] if r["variant"] == label) + 1
                 ctx.progress.step(f"{where}: {label} round {round_no}/{rounds} ({shape})")
+                if cell_e.get("interleave"):
+                    lifetime = len(cell["lifetimes"]) - 1
+                    for run in shapes.interleaved_run(ctx, app, variant, round_no, load, cell):
+                        cell["runs"].append({**run, "lifetime": lifetime})
+                        log("    " + report.run_line(run))
+                        if run.get("aborted"):
+                            raise SystemExit(f"{run['variant']}: {run['aborted']}")
+                    continue
                 if shape in ("open", "closed"):
                     run = shapes.measured_run(ctx, app, variant, round_no, load, cell)
                 elif shape == "capacity":
@@ -202,9 +218,9 @@ def run_cell(ctx, e, profile, parameter, value):
                 break
             extra = min(2, cell_e["max_rounds"] - done)
             log(f"  primary verdict inconclusive after {done} rounds: adding {extra} (cap {cell_e['max_rounds']})")
-            order = stats.schedule(labels, done + extra)
+            order = stats.schedule(started, done + extra)
             rounds = done + extra
-            ctx.progress.grow(extra * len(labels))
+            ctx.progress.grow(extra * len(started))
     finally:
         for app in apps:
             app.stop()
@@ -328,6 +344,8 @@ def parse_args(argv):
                    "out; the runner, the file and the k6 scripts stay the working tree's; exit 1 unless the candidate is "
                    "better or no different")
     p.add_argument("--candidate", metavar="REF", help="the commit compared with --baseline's, e.g. HEAD")
+    p.add_argument("--plant", metavar="CPU", help="interleaved mode's power check: the last variant's requests each burn this "
+                   "much extra CPU in the app, e.g. 150us (a known slowdown the verdict must find)")
     p.add_argument("--out", help="output folder (default results/<timestamp>-<experiment>)")
     p.add_argument("--publish", metavar="NAME", help="also copy the result to docs/results/NAME/ (what README.md and docs/ cite)")
     p.add_argument("--recalibrate", metavar="NAME", help="re-analyse the runs of the published A/A docs/results/NAME/ with "
@@ -379,6 +397,10 @@ def main(argv=None):
         e["variants"] = aa_variants(e)
         e["name_suffix"] = "-aa"
         e["check"] = []
+    if e.get("interleave"):
+        interleave.check(e)  # before any data set is loaded: what one app cannot serve
+    elif args.plant:
+        raise SystemExit(f"--plant: {e['name']} is not interleaved (interleave = true); the planted CPU lives in the interleaved mode")
     experiments.assign_redis_dbs(e)
     env = stack_env()
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -407,7 +429,7 @@ def main(argv=None):
     else:
         ctx.delta, delta_source, ctx.profile_delta = delta_for(e, args)
     cells_planned = len(e["profiles"]) * len(points(e))
-    ctx.progress = Progress(cells_planned * len(e["variants"]) * e["rounds"])
+    ctx.progress = Progress(cells_planned * (1 if e.get("interleave") else len(e["variants"])) * e["rounds"])
     log(f"{'A/A' if args.aa else 'experiment'} {name}: {' vs '.join(v['label'] for v in e['variants'])}; "
         f"{e['load']['shape']} load, {e['rounds']} round(s) per variant (cap {e['max_rounds']}), profiles {', '.join(e['profiles'])}, "
         f"machine {e['machine']}"

@@ -7,6 +7,8 @@
   first-request   each round starts the app afresh and times its first and second request (seed 003); with
                   [load] idle, then waits that long and times the first and second request after the idle period
   cold-start      each round starts the app and k6 together; k6 fires the moment readiness answers (seed 000)
+  interleaved     (an open or closed load with `interleave = true`) one app serves every variant, each request picks
+                  one at random; a round is one k6 run, split by arm into one run per variant (ab/interleave.py)
 """
 import contextlib
 import json
@@ -17,6 +19,7 @@ import time
 import urllib.error
 import urllib.request
 
+import interleave
 import k6io
 import launcher
 import measure
@@ -121,42 +124,69 @@ def settle(pids, load):
 
 def measured_run(ctx, app, variant, round_no, load, cell):
     """One k6 run of one variant, with its mechanisms, invariants, JFR and steady-state check."""
-    reset(ctx, variant)
     testid = f"{ctx.e['name']}-{cell['tag']}-{app.instance}-r{round_no}"
+    measured = _measure(ctx, app, variant, testid, load)
+    return _record(ctx, app.label, round_no, testid, load, measured, invariants(ctx, variant))
+
+
+def interleaved_run(ctx, app, host, round_no, load, cell):
+    """One k6 run against the interleaved mode's one app (ab/interleave.py): every request picks a variant's arm at
+    random; each variant gets the run's requests of its arm, and its per-arm mechanisms, as a run of its own. The
+    iterations k6 dropped carry no arm: each variant's error rate counts all of them."""
+    testid = f"{ctx.e['name']}-{cell['tag']}-{app.instance}-r{round_no}"
+    measured = _measure(ctx, app, host, testid, load)
+    checked = invariants(ctx, host)
+    return [_record(ctx, v["label"], round_no, testid, load, measured, checked, arm=interleave.arm(v["label"]))
+            for v in ctx.e["variants"]]
+
+
+def _measure(ctx, app, variant, testid, load):
+    """Reset, then k6 inside the measurement window (scrapes, process CPU, JFR), with the file's fault if any."""
+    reset(ctx, variant)
     duration = ramp.total_seconds(load) if ramp.of(load) else seconds(load.get("duration", "30s"))
     fault = ctx.e.get("fault")
     if fault:
         ctx.toxiproxy.add_fault(fault["link"], fault["toxic"])
+    processes = int(variant.get("k6_processes", load.get("processes", 1)))
     try:
         with measure.Window(app, ctx.e["mechanism"], ctx.env, duration) as window:
             ctx.jfr.start(app.pid())
             started = time.time()
             code, paths = k6io.run(load["script"], app.url, measured_env(load, variant), testid, app.label, ctx.out_dir,
-                                   dashboard=ctx.dashboard, prometheus_rw=ctx.prometheus_rw,
-                                   processes=int(variant.get("k6_processes", load.get("processes", 1))))
+                                   dashboard=ctx.dashboard, prometheus_rw=ctx.prometheus_rw, processes=processes)
             took = time.time() - started
             window.load_generator_cpu(paths.get("cpu_seconds"))
             jfr = ctx.jfr.stop(app.pid(), ctx.out_dir / f"{testid}.jfr")
     finally:
         if fault:
             ctx.toxiproxy.clear_fault(fault["link"])
-    latencies, times, failed = k6io.read_requests(paths["csv"], load.get("scenario"))
+    return {"code": code, "paths": paths, "took": took, "window": window, "jfr": jfr, "duration": duration,
+            "processes": processes}
+
+
+def _record(ctx, label, round_no, testid, load, measured, checked, arm=None):
+    """One variant's run record from a measured window: all its requests, or with `arm` those of that arm."""
+    paths, window, duration = measured["paths"], measured["window"], measured["duration"]
+    latencies, times, failed = k6io.read_requests(paths["csv"], load.get("scenario"), arm)
     dropped = k6io.dropped_iterations(paths["csv"], load.get("scenario"))
     sent = len(latencies) + dropped
-    run = {"variant": app.label, "round": round_no, "testid": testid, "k6_exit": code, **stats.summarize(latencies),
-           "tps": len(latencies) / (duration if load.get("shape") == "open" or "duration" in load else took),
+    mechanisms = interleave.mechanisms_for(ctx.e["mechanism"], arm) if arm else None
+    run = {"variant": label, "round": round_no, "testid": testid, "k6_exit": measured["code"], **stats.summarize(latencies),
+           "tps": len(latencies) / (duration if load.get("shape") == "open" or "duration" in load else measured["took"]),
            "error_rate": (sum(failed) + dropped) / sent if sent else math.nan, "requests": len(latencies),
-           "dropped": dropped, "k6_processes": int(variant.get("k6_processes", load.get("processes", 1))),
-           "series": k6io.per_second(latencies, times), "knobs": window.knobs(), "jfr": jfr,
-           "dashboard": str(paths.get("dashboard", "")) or None, "mechanism": window.values(len(latencies)),
+           "dropped": dropped, "k6_processes": measured["processes"],
+           "series": k6io.per_second(latencies, times), "knobs": window.knobs(), "jfr": measured["jfr"],
+           "dashboard": str(paths.get("dashboard", "")) or None, "mechanism": window.values(len(latencies), mechanisms),
            "gc": window.gc(), "limits": window.limits()}
+    if arm:
+        run["arm"] = arm
     if not latencies:
         run["aborted"] = k6io.aborted_reason(paths["log"]) or f"k6 sent no request (log {paths['log']})"
     run["steady"] = stats.steady_state([p["p95"] for p in run["series"]]) if len(run["series"]) >= 5 else None
     if ramp.of(load):
         run.update(ramp_record(ctx.e, load, paths, latencies, times, failed))
         run["steady"] = None  # a ramp is meant to climb
-    run["invariants"] = invariants(ctx, variant)
+    run["invariants"] = checked
     return run
 
 

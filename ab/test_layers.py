@@ -14,7 +14,7 @@ LAYERS = {
     # nothing of ab/; stats sits here because measurement summarizes each run with it (summarize, steady_state), and ramp (a ramped
     # run's stages) with it
     1: ("model", ["model", "words", "stats", "ramp"]),
-    2: ("configuration", ["experiment"]),  # experiments/*.toml -> an experiment
+    2: ("configuration", ["experiment", "interleave"]),  # experiments/*.toml -> an experiment; one app for every variant
     # the apps (a commit's build: refs), load balancers, proxies, load, secrets, CPU limits (machine); .env, the services and the lab's processes (labenv); the data
     # sets' loaders; compose's override files from the machine and network profiles (compose_settings)
     3: ("lab control", ["labenv", "machine", "appctl", "lbctl", "launcher", "lb", "network", "labsecrets", "k6io", "prom", "refs",

@@ -4,7 +4,7 @@
 // RATE (50)  DURATION (60s)  USERS (100000)  MAX_VUS (200)  SUMMARY (k6/lib/summary.js); any login variant.
 import http from 'k6/http';
 import { check } from 'k6';
-import { BASE_URL, tags, arrivalRate, json } from './lib/common.js';
+import { BASE_URL, tags, arrivalRate, json, withArm } from './lib/common.js';
 import { requireApp, requireLogin } from './lib/preconditions.js';
 import { summaryLine } from './lib/summary.js';
 
@@ -31,7 +31,7 @@ export function setup() {
 export function login() {
   const loginId = `user${1 + Math.floor(Math.random() * USERS)}`;
   const res = http.post(`${BASE_URL}/api/auth/login`, JSON.stringify({ loginId, password: 'perflab-pass' }),
-    { headers: { 'Content-Type': 'application/json' }, tags: { name: 'login' } });
+    withArm({ headers: { 'Content-Type': 'application/json' }, tags: { name: 'login' } }));
   const body = json(res);
   check(res, {
     'login 200': (r) => r.status === 200,

@@ -25,7 +25,7 @@ import http from 'k6/http';
 import exec from 'k6/execution';
 import { check } from 'k6';
 import { Counter } from 'k6/metrics';
-import { BASE_URL, tags, json } from './lib/common.js';
+import { BASE_URL, tags, json, withArm } from './lib/common.js';
 import { requireApp, requireLogin, requireWalletData } from './lib/preconditions.js';
 
 export { handleSummary } from './lib/summary.js';
@@ -168,8 +168,8 @@ function step() {
 function request(sender, receiverId) {
   return ['POST', `${BASE_URL}/api/transfers`,
     JSON.stringify({ receiverPhone: phoneOf(receiverId), amount: Number(amount()), pin: '1234' }),
-    { headers: { Authorization: `Bearer ${sender.token}`, 'Content-Type': 'application/json', 'Idempotency-Key': uuid() },
-      tags: { name: 'transfer', step: step() } }];
+    withArm({ headers: { Authorization: `Bearer ${sender.token}`, 'Content-Type': 'application/json', 'Idempotency-Key': uuid() },
+      tags: { name: 'transfer', step: step() } })];
 }
 
 function record(res) {

@@ -36,3 +36,14 @@ export function checkProblem(res, status, code) {
     [`${code} has its code`]: () => body !== null && body.code === code,
   });
 }
+
+// The runner's interleaved mode (ARMS=a,b; docs/experiments.md): each request picks one arm at random, names it in
+// X-Perflab-Arm (the app honours it only when started for an interleaved run) and carries it as the `arm` tag, which
+// the runner splits the run's requests by. Without ARMS the request is unchanged.
+const ARMS = (__ENV.ARMS || '').split(',').filter(Boolean);
+
+export function withArm(params) {
+  if (!ARMS.length) return params;
+  const arm = ARMS[Math.floor(Math.random() * ARMS.length)];
+  return { ...params, headers: { ...(params.headers || {}), 'X-Perflab-Arm': arm }, tags: { ...(params.tags || {}), arm } };
+}

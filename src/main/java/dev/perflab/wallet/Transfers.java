@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
+import dev.perflab.support.interleave.Arm;
 import dev.perflab.support.parse.IdempotencyKeyParser;
 import dev.perflab.support.problem.ApiException;
 import dev.perflab.support.security.KeyedHash;
@@ -85,10 +86,18 @@ public class Transfers {
                         .description("SQL statements sent per transfer").baseUnit("statements")
                         .serviceLevelObjectives(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 20, 30)
                         .tag("outcome", outcome).register(registry).record(statements.count());
+                recordArm(outcome, statements.count());
                 sample.stop(Timer.builder("perflab.wallet.transfer").description("transfer requests")
                         .publishPercentileHistogram().tag("outcome", outcome).register(registry));
             }
         }
+    }
+
+    /** The interleaved mode: each arm's statements per created transfer, beside the app-wide meter above. */
+    private void recordArm(String outcome, int statements) {
+        Arm.current().ifPresent(arm -> DistributionSummary.builder("perflab.wallet.arm.statements")
+                .description("SQL statements sent per transfer, per arm of the interleaved mode").baseUnit("statements")
+                .tag("arm", arm).tag("outcome", outcome).register(registry).record(statements));
     }
 
     private Result run(long senderId, String rawKey, TransferRequest request, boolean dryRun) {

@@ -12,6 +12,8 @@ import dev.perflab.wallet.LedgerCodes;
 import dev.perflab.wallet.LedgerMapper;
 import dev.perflab.wallet.WalletKnobs;
 
+import dev.perflab.support.interleave.Side;
+
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.cache.Cache;
 import org.springframework.stereotype.Component;
@@ -65,5 +67,10 @@ class CachedLedgerCodes implements LedgerCodes {
             OptionalRedis.put(cache, key, found);
         }
         return Map.copyOf(Arrays.stream(found).collect(Collectors.toMap(LedgerCode::code, Function.identity())));
+    }
+
+    @Override
+    public Side side() {
+        return Side.AFTER;
     }
 }

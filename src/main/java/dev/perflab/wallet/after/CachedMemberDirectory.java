@@ -6,6 +6,8 @@ import dev.perflab.wallet.MemberDirectory;
 import dev.perflab.wallet.WalletMemberMapper;
 import dev.perflab.wallet.MemberRef;
 
+import dev.perflab.support.interleave.Side;
+
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.cache.Cache;
 import org.springframework.stereotype.Component;
@@ -47,5 +49,10 @@ class CachedMemberDirectory implements MemberDirectory {
             cache.evict(oldPhone);
         }
         cache.put(newPhone, member);
+    }
+
+    @Override
+    public Side side() {
+        return Side.AFTER;
     }
 }

@@ -12,7 +12,9 @@ import dev.perflab.wallet.TransferPlan;
 import dev.perflab.wallet.TransferResponse;
 import dev.perflab.wallet.TransferService;
 
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import dev.perflab.support.interleave.Side;
+
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.stereotype.Service;
 
 /**
@@ -29,7 +31,7 @@ import org.springframework.stereotype.Service;
  * {@code ./perflab ab wallet-autocommit}.
  */
 @Service
-@ConditionalOnProperty(name = "perflab.wallet.transfer", havingValue = "optimized")
+@ConditionalOnExpression("'${perflab.wallet.transfer:naive}'.equalsIgnoreCase('optimized') or '${perflab.lab.interleave.enabled:false}' == 'true'")
 class OptimizedTransferService implements TransferService {
 
     private static final List<String> CODES = List.of(LedgerCode.BANK_PAYABLE, LedgerCode.BANK_ASSET);
@@ -61,5 +63,10 @@ class OptimizedTransferService implements TransferService {
         parts.ledger().insertEntries(plan.ledger(LedgerCodes.require(codes, LedgerCode.BANK_PAYABLE),
                 LedgerCodes.require(codes, LedgerCode.BANK_ASSET)));
         return plan.response();
+    }
+
+    @Override
+    public Side side() {
+        return Side.AFTER;
     }
 }

@@ -9,7 +9,9 @@ import dev.perflab.wallet.LedgerCode;
 import dev.perflab.wallet.LedgerCodes;
 import dev.perflab.wallet.LedgerMapper;
 
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import dev.perflab.support.interleave.Side;
+
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.stereotype.Component;
 
 /**
@@ -17,7 +19,7 @@ import org.springframework.stereotype.Component;
  * {@link #get}, one per {@link #getAll}). Visible as statements in {@code perflab_wallet_transfer_statements}.
  */
 @Component
-@ConditionalOnProperty(name = "perflab.wallet.cache", havingValue = "off", matchIfMissing = true)
+@ConditionalOnExpression("'${perflab.wallet.cache:off}'.equalsIgnoreCase('off') or '${perflab.lab.interleave.enabled:false}' == 'true'")
 class DbLedgerCodes implements LedgerCodes {
 
     private final LedgerMapper ledger;
@@ -35,5 +37,10 @@ class DbLedgerCodes implements LedgerCodes {
     @Override
     public Map<String, LedgerCode> getAll(List<String> codes) {
         return ledger.findByCodes(codes).stream().collect(Collectors.toMap(LedgerCode::code, Function.identity()));
+    }
+
+    @Override
+    public Side side() {
+        return Side.BEFORE;
     }
 }

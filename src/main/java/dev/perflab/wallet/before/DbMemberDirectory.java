@@ -6,7 +6,9 @@ import dev.perflab.wallet.MemberDirectory;
 import dev.perflab.wallet.WalletMemberMapper;
 import dev.perflab.wallet.MemberRef;
 
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import dev.perflab.support.interleave.Side;
+
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.stereotype.Component;
 
 /**
@@ -14,7 +16,7 @@ import org.springframework.stereotype.Component;
  * Cheap alone, but it is one more round trip per transfer: {@code perflab_wallet_transfer_statements} counts it.
  */
 @Component
-@ConditionalOnProperty(name = "perflab.wallet.cache", havingValue = "off", matchIfMissing = true)
+@ConditionalOnExpression("'${perflab.wallet.cache:off}'.equalsIgnoreCase('off') or '${perflab.lab.interleave.enabled:false}' == 'true'")
 class DbMemberDirectory implements MemberDirectory {
 
     private final WalletMemberMapper members;
@@ -31,5 +33,10 @@ class DbMemberDirectory implements MemberDirectory {
     @Override
     public void phoneChanged(String oldPhone, String newPhone, MemberRef member) {
         // nothing cached, nothing to follow
+    }
+
+    @Override
+    public Side side() {
+        return Side.BEFORE;
     }
 }

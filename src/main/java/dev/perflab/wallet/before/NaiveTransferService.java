@@ -14,7 +14,9 @@ import dev.perflab.wallet.TransferPlan;
 import dev.perflab.wallet.TransferResponse;
 import dev.perflab.wallet.TransferService;
 
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import dev.perflab.support.interleave.Side;
+
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.stereotype.Service;
 
 /**
@@ -26,7 +28,7 @@ import org.springframework.stereotype.Service;
  * arrival rate passes what the pool can turn over, {@code hikaricp_connections_pending} &gt; 0.
  */
 @Service
-@ConditionalOnProperty(name = "perflab.wallet.transfer", havingValue = "naive", matchIfMissing = true)
+@ConditionalOnExpression("'${perflab.wallet.transfer:naive}'.equalsIgnoreCase('naive') or '${perflab.lab.interleave.enabled:false}' == 'true'")
 class NaiveTransferService implements TransferService {
 
     private final WalletMemberMapper members;
@@ -62,5 +64,10 @@ class NaiveTransferService implements TransferService {
         parts.ledger().insertEntries(plan.ledger(payable, asset));
         parts.idempotency().record(command, plan.response());
         return plan.response();
+    }
+
+    @Override
+    public Side side() {
+        return Side.BEFORE;
     }
 }

@@ -1,0 +1,86 @@
+package dev.perflab.support.interleave;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+
+import dev.perflab.support.problem.ProblemResponses;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * The interleaved mode's per-request variant: reads {@link #HEADER}, refuses an arm the app was not started with
+ * (400 {@code unknown-arm}), makes the arm {@link Arm#current()} for the request, burns the planted arm's extra CPU,
+ * and counts the request thread's CPU per arm: {@code perflab_lab_arm_cpu_seconds_total{arm}} over
+ * {@code perflab_lab_arm_requests_total{arm}} is CPU time per request, the runner's co-primary metric beside latency.
+ * It covers the request thread only (Spring Security, the controller, JDBC calls), not Lettuce's or GC threads.
+ */
+class ArmFilter extends OncePerRequestFilter {
+
+    static final String HEADER = "X-Perflab-Arm";
+
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+    private final InterleaveProperties properties;
+    private final MeterRegistry registry;
+    private final ProblemResponses problems;
+
+    ArmFilter(InterleaveProperties properties, MeterRegistry registry, ProblemResponses problems) {
+        this.properties = properties;
+        this.registry = registry;
+        this.problems = problems;
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        String arm = request.getHeader(HEADER);
+        if (arm == null) {
+            chain.doFilter(request, response);
+            return;
+        }
+        if (!properties.arms().contains(arm)) {
+            problems.write(response, HttpStatus.BAD_REQUEST, "unknown-arm",
+                    "The " + HEADER + " header names no arm of this interleaved run.");
+            return;
+        }
+        long started = THREADS.getCurrentThreadCpuTime();
+        Arm.set(arm);
+        try {
+            burn(properties.plantedNanos(arm));
+            chain.doFilter(request, response);
+        } finally {
+            Arm.clear();
+            long spent = THREADS.getCurrentThreadCpuTime() - started;
+            Counter.builder("perflab.lab.arm.cpu").baseUnit("seconds").tag("arm", arm)
+                    .description("request-thread CPU time of the interleaved mode's requests, per arm")
+                    .register(registry).increment(spent / 1e9);
+            Counter.builder("perflab.lab.arm.requests").tag("arm", arm)
+                    .description("requests of the interleaved mode, per arm").register(registry).increment();
+        }
+    }
+
+    /** Spends {@code nanos} of this thread's CPU time (the power check's planted slowdown). */
+    static void burn(long nanos) {
+        if (nanos <= 0) {
+            return;
+        }
+        long until = THREADS.getCurrentThreadCpuTime() + nanos;
+        long x = 1;
+        while (THREADS.getCurrentThreadCpuTime() < until) {
+            for (int i = 0; i < 200; i++) {
+                x = x * 6364136223846793005L + 1442695040888963407L;
+            }
+        }
+        if (x == 42) { // keeps the JIT from removing the loop's work
+            Thread.onSpinWait();
+        }
+    }
+}

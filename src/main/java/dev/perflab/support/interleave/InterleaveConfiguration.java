@@ -1,0 +1,24 @@
+package dev.perflab.support.interleave;
+
+import dev.perflab.support.problem.ProblemResponses;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+
+/** Registers {@link ArmFilter} ahead of Spring Security, only with {@code perflab.lab.interleave.enabled=true}. */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnProperty(name = "perflab.lab.interleave.enabled", havingValue = "true")
+class InterleaveConfiguration {
+
+    @Bean
+    FilterRegistrationBean<ArmFilter> armFilter(InterleaveProperties properties, MeterRegistry registry, ProblemResponses problems) {
+        FilterRegistrationBean<ArmFilter> registration = new FilterRegistrationBean<>(new ArmFilter(properties, registry, problems));
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 20);
+        registration.addUrlPatterns("/api/*");
+        return registration;
+    }
+}
