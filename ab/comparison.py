@@ -17,10 +17,11 @@ def declared_mechanisms(e):
     return e["primary"].get("mechanisms", [m["name"] for m in e.get("mechanism", []) if m.get("explains", True)])
 
 
-def because(e, rows, primary_row):
+def because(e, rows, primary_row, also_moved=True):
     """'p95 −62 % (better), because statements per transfer 12 → 5 and Hikari pending 123 → 0'. A verdict is
     explained by the declared mechanisms that moved the same way (better with better, worse with worse); when none
-    did, it says "mechanism not shown". Other mechanisms that moved that way are named as "also"."""
+    did, it says "mechanism not shown". Other mechanisms that moved that way are named as "also" (unless
+    also_moved=False: the docs' verdict tables leave them to the report)."""
     declared = declared_mechanisms(e)
     verdict = primary_row["verdict"]
     text = lambda r: f"{label(r['metric'])} {a_to_b(r)}"  # noqa: E731
@@ -28,7 +29,7 @@ def because(e, rows, primary_row):
     moved = [text(r) for r in rows if r["metric"] in declared and r["verdict"] == verdict]
     also = [text(r) for r in rows if r["metric"] in mechanisms and r["metric"] not in declared and r["verdict"] == verdict]
     head = f"{label(primary_row['metric'])} {pct(primary_row['ratio'])} ({verdict})"
-    tail = f"; also {', '.join(also)}" if also else ""
+    tail = f"; also {', '.join(also)}" if also and also_moved else ""
     if verdict in ("better", "worse"):
         if moved:
             return f"{head}, because " + " and ".join(moved) + tail
@@ -177,8 +178,21 @@ def lifetime_ratios(e, runs, metric):
     return out
 
 
+def primary_calibrations(calibration):
+    """The calibrations of the primary metric (what δ and the A/A verdict rest on), not of a co-primary."""
+    return [c for c in calibration or [] if not c.get("co_primary")]
+
+
 def calibrate(e, cells):
-    metric = e["primary"]["metric"]
+    """Per cell, the A/A calibration of the primary metric, then of each co-primary (`[primary] also`: e.g. the request
+    thread's CPU per request), each with its own noise floor."""
+    out = []
+    for metric in [e["primary"]["metric"], *e["primary"].get("also", [])]:
+        out += [dict(c, co_primary=True) if metric != e["primary"]["metric"] else c for c in _calibrate(e, cells, metric)]
+    return out
+
+
+def _calibrate(e, cells, metric):
     out = []
     for cell in cells:
         a_label, b_label = (v["label"] for v in e["variants"])
@@ -186,12 +200,27 @@ def calibrate(e, cells):
             out.append({"profile": cell["profile"], "metric": metric, "skipped": "fewer than 3 A/A rounds: no calibration"})
             continue
         # the floor is for an A/B of the file's rounds (the A/A's own may have grown while it was inconclusive),
-        # over instance lifetimes as the A/B has them
-        lifetimes = [r.get("lifetime") for r in cell["runs"] if r["variant"] == a_label]
+        # over instance lifetimes as the A/B has them; interleaved, both arms share every lifetime, whose luck
+        # cancels in each round's ratio: the round is the unit
+        lifetimes = [None if e.get("interleave") else r.get("lifetime") for r in cell["runs"] if r["variant"] == a_label]
         c = stats.calibrate(values(cell["runs"], a_label, metric), values(cell["runs"], b_label, metric),
                             rounds=max(stats.MIN_INTERVAL_ROUNDS, e["rounds"]), lower_is_better=lower_is_better(e, metric),
                             lifetimes=None if None in lifetimes else lifetimes)
         out.append(dict(c, profile=cell["profile"], metric=metric))
+    return out
+
+
+def power(e, cells):
+    """The power check (--plant): per cell, how often an analysis of the file's rounds calls the planted twin worse
+    at the cell's δ (stats.power over the run's pairs)."""
+    metric = e["primary"]["metric"]
+    a_label, b_label = (v["label"] for v in e["variants"])
+    out = []
+    for cell in cells:
+        p = stats.power(values(cell["runs"], a_label, metric), values(cell["runs"], b_label, metric),
+                        rounds=max(stats.MIN_INTERVAL_ROUNDS, e.get("analysis_rounds", e["rounds"])),
+                        lower_is_better=lower_is_better(e, metric), delta=cell.get("delta", stats.MIN_DELTA))
+        out.append(dict(p, profile=cell["profile"], metric=metric))
     return out
 
 
@@ -269,7 +298,7 @@ def overall(e, cells, aa, calibration):
     """Whether the primary verdicts came out as the experiment expects. An A/A is judged at δ = the noise floor it
     measured (the δ an A/B on this profile gets), where a calibration has one: at a δ below the floor its verdict
     says only that the floor is above δ."""
-    at_floor = {c["profile"]: c["observed"]["verdict"] for c in calibration or [] if "observed" in c}
+    at_floor = {c["profile"]: c["observed"]["verdict"] for c in primary_calibrations(calibration) if "observed" in c}
     per_cell = []
     for cell in cells:
         for c in cell.get("comparisons", []):

@@ -97,11 +97,11 @@ def verdict_rows(cell):
 HEAD = ("candidate", "metric", "baseline", "candidate value", "B/A", "95% BCa interval", "p (MWU, Holm)", "verdict")
 
 
-def why(result, c):
+def why(result, c, also_moved=True):
     """The comparison's "because" sentence, written from its rows by this checkout's comparison.because() (the
     sentence stored in result.json is the one its run wrote; a regenerated report words and formats it the current
-    way)."""
-    return comparison.because(result["experiment"], c["rows"], c["primary"])
+    way); also_moved=False leaves out the other mechanisms that moved, which the report lists."""
+    return comparison.because(result["experiment"], c["rows"], c["primary"], also_moved)
 
 
 def against_why(result, c):
@@ -118,7 +118,7 @@ def primary_cells(result):
     """One entry per cell and candidate: the primary metric's B/A, its 95 % interval, δ and the verdict the result
     is judged by (an A/A's at δ = its noise floor, from its calibration), what the file expected and whether it
     came out so. The headline, verdict.svg and rounds.svg read these."""
-    observed = {c["profile"]: c for c in result.get("calibration", []) if "observed" in c}
+    observed = {c["profile"]: c for c in comparison.primary_calibrations(result.get("calibration")) if "observed" in c}
     judged = {model.cell_key(x): x for x in result.get("verdict", {}).get("cells", [])}  # a command result has none
     out = []
     for cell in result["cells"]:
@@ -243,6 +243,7 @@ def text(result):
         out += [line for section in extra_sections(result, cell) for line in section_text(section)]
     for c in result.get("calibration", []):
         out.append(aa_sentence(c))
+    out += [power_sentence(p) for p in result.get("power", [])]
     if result.get("reproduction"):
         out.append(reproduction_sentence(reproduction_of(result)))
     v = result["verdict"]
@@ -259,6 +260,16 @@ def text(result):
 
 def at(value):
     return "" if value is None else f" @ {value}"
+
+
+def power_sentence(p):
+    """The power check's line: how often the planted slowdown was called worse."""
+    o = p["observed"]
+    return (f"power check {p['profile']} ({p['metric']}): the planted twin called {p['expect']} in {p['hits']} of "
+            f"{p['analyses']} analyses of {p['rounds']} rounds ({100 * p['power']:.0f} %, {p['drawn']} of a run of "
+            f"{p['pool']}) at δ {100 * p['delta']:.1f} %; the whole run: B/A {o['ratio']:.3g} "
+            f"({o['interval'][0]:.3g}–{o['interval'][1]:.3g}), {o['verdict']}"
+            + ("" if p["power"] >= 0.8 else " — below the 80 % the check asks for"))
 
 
 def aa_sentence(c):
@@ -322,6 +333,7 @@ def markdown(result):
             out += [f"- {note}" for note in section["notes"]] + ([""] if section["notes"] else [])
     for c in result.get("calibration", []):
         out += [f"- {aa_sentence(c)}"]
+    out += [f"- {power_sentence(p)}" for p in result.get("power", [])]
     if result.get("reproduction"):
         out += [f"- {reproduction_sentence(reproduction_of(result))}"]
     out += ["", "## Runs", "", md_table(("run", "observation"), ((r["testid"], run_line(r)) for c in result["cells"] for r in c["runs"])),
@@ -395,9 +407,11 @@ def writeup_section(result, cell):
     rows = [(r["stage"], r["variant"], short(r["metric"]), figure_text(r["writeup"], r["metric"], r["unit"], written=True),
              figure_text(r["perflab"], r["metric"], r["unit"]), times_text(r["writeup_ratio"]), times_text(r["perflab_ratio"]))
             for r in t["rows"]]
-    notes = [f"{short(d['metric'])}: direction {'agrees' if d['agrees'] else 'disagrees'} ("
-             + "; ".join(f"{s['stage']}: write-up {s['writeup']}, perflab {s['perflab']}" for s in d["stages"]) + ")"
-             for d in t["directions"]]
+    agree = [short(d["metric"]) for d in t["directions"] if d["agrees"]]
+    notes = [f"direction agrees at every stage: {', '.join(agree)}"] if agree else []
+    notes += [f"{short(d['metric'])}: direction disagrees ("
+              + "; ".join(f"{s['stage']}: write-up {s['writeup']}, perflab {s['perflab']}" for s in d["stages"]) + ")"
+              for d in t["directions"] if not d["agrees"]]
     notes += [f"sources: " + "; ".join(dict.fromkeys(r["source"] for r in t["rows"]))]
     return {"title": "The write-up beside perflab", "head": ("stage", "variant", "metric", "write-up", "perflab (median)",
             f"write-up / {t['baseline_stage']}", f"perflab / {t['baseline_stage']}"), "rows": rows, "notes": notes}
@@ -462,7 +476,7 @@ def view(result, name):
                 r = c["primary"]
                 rows.append((cell_title(cell), f"{c['baseline']} → {c['candidate']}", label(r["metric"]),
                              a_to_b(r), fmt(r["ratio"]),
-                             interval_text(r), r["verdict"], why(result, c)))
+                             interval_text(r), r["verdict"], why(result, c, also_moved=False)))
         table = md_table(("network", "variants", "primary", "A → B", "B/A", "95% interval", "verdict", "why"), rows)
     elif name == "sweep":
         rows = []

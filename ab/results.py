@@ -192,6 +192,16 @@ def noise_floor(experiment, metric=None, lineage=()):
     nearest file it extends (`lineage`) whose calibrated metric is this experiment's primary `metric`: the same
     apps measured the same way are no less noisy in a sweep or a variant of the file. ({}, None) when there is
     none."""
+    return _from_aa(experiment, metric, lineage, "noise_floor")
+
+
+def aa_level(experiment, metric=None, lineage=()):
+    """The primary metric's median in the newest A/A of this experiment, per network profile ({profile: value}), and
+    where it comes from (found as noise_floor finds the A/A): what a planted "5 %" is 5 % of (--plant)."""
+    return _from_aa(experiment, metric, lineage, "level")
+
+
+def _from_aa(experiment, metric, lineage, what):
     for name in (experiment, *lineage):
         candidates = [PUBLISHED / f"{name}-aa" / "result.json"]
         candidates += sorted((ROOT / "results").glob(f"*-{name}-aa/result.json"), reverse=True)
@@ -199,7 +209,8 @@ def noise_floor(experiment, metric=None, lineage=()):
             if not path.exists():
                 continue
             calibration = model.migrate(json.loads(path.read_text())).get("calibration", [])
-            floors = {c["profile"]: c["noise_floor"] for c in calibration if c.get("noise_floor") is not None
+            floors = {c["profile"]: c["noise_floor"] if what == "noise_floor" else c["observed"]["median_a"]
+                      for c in calibration if c.get("noise_floor") is not None and not c.get("co_primary")
                       and (name == experiment or metric is None or c.get("metric") == metric)}
             if floors:
                 source = str(path.relative_to(ROOT))

@@ -155,7 +155,7 @@ def run_cell(ctx, e, profile, parameter, value):
     load = cell_e["load"]
     labels = [v["label"] for v in cell_e["variants"]]
     if cell_e.get("interleave"):  # one app for every variant (ab/interleave.py)
-        host = interleave.host(cell_e, ctx.args.plant)
+        host = interleave.host(cell_e, planted_cpu(cell_e, ctx.args.plant, profile))
         hosts = [host]
     else:
         hosts = cell_e["variants"]
@@ -227,6 +227,21 @@ def run_cell(ctx, e, profile, parameter, value):
         machines.release(machines.MARIADB)
     ctx.e = e
     return cell
+
+
+def planted_cpu(e, plant, profile):
+    """--plant as the app takes it: a duration as given ("150us"), or a share ("5%") of the primary metric's median
+    (a latency in ms) in the experiment's newest A/A on this profile, as whole microseconds."""
+    if not plant or not plant.endswith("%"):
+        return plant
+    levels, source = results.aa_level(e["name"], e["primary"].get("metric"), e.get("lineage", []))
+    if profile not in levels:
+        raise SystemExit(f"--plant {plant}: no A/A of {e['name']} on {profile} to take {plant} of "
+                         f"(./perflab ab {e['name']} --aa --publish {e['name']}-aa), or give a duration such as 150us")
+    micros = round(float(plant[:-1]) / 100 * levels[profile] * 1000)
+    log(f"  planted: {micros}us of CPU per request of the twin, {plant} of the A/A's {e['primary']['metric']} "
+        f"{levels[profile]:.3g} ms ({source})")
+    return f"{micros}us"
 
 
 def attach_writeups(e, cells):
@@ -344,8 +359,9 @@ def parse_args(argv):
                    "out; the runner, the file and the k6 scripts stay the working tree's; exit 1 unless the candidate is "
                    "better or no different")
     p.add_argument("--candidate", metavar="REF", help="the commit compared with --baseline's, e.g. HEAD")
-    p.add_argument("--plant", metavar="CPU", help="interleaved mode's power check: the last variant's requests each burn this "
-                   "much extra CPU in the app, e.g. 150us (a known slowdown the verdict must find)")
+    p.add_argument("--plant", metavar="CPU", help="the power check (interleaved experiments): the candidate against its twin, "
+                   "whose requests each burn this much extra CPU in the app, e.g. 150us; states how often the verdict "
+                   "calls the twin worse over resampled analyses of the file's rounds (run with more --rounds to subsample)")
     p.add_argument("--out", help="output folder (default results/<timestamp>-<experiment>)")
     p.add_argument("--publish", metavar="NAME", help="also copy the result to docs/results/NAME/ (what README.md and docs/ cite)")
     p.add_argument("--recalibrate", metavar="NAME", help="re-analyse the runs of the published A/A docs/results/NAME/ with "
@@ -375,6 +391,7 @@ def main(argv=None):
         return run_command_experiment(e, args)
     if args.variant:
         experiments.only_variants(e, args.variant)
+    e["analysis_rounds"] = e.get("rounds", 10)  # the rounds an A/B of the file has: what the power check resamples
     if args.smoke:
         experiments.apply_smoke(e)
     else:
@@ -393,10 +410,14 @@ def main(argv=None):
     machines.profile(e["machine"])  # an unknown profile stops the run before anything starts
     if args.sweep and e.get("sweep"):
         e["sweep"]["values"] = [float(v) if v.replace(".", "", 1).isdigit() else v for v in args.sweep.split(",")]
-    if args.aa:
+    if args.aa and args.plant:
+        raise SystemExit("--plant runs the power check, an A/A with a known slowdown planted in the twin: leave --aa out")
+    if args.aa or args.plant:
         e["variants"] = aa_variants(e)
-        e["name_suffix"] = "-aa"
+        e["name_suffix"] = "-power" if args.plant else "-aa"
         e["check"] = []
+    if args.plant:
+        e["primary"]["expect"] = "worse"  # the twin's requests each burn the planted CPU
     if e.get("interleave"):
         interleave.check(e)  # before any data set is loaded: what one app cannot serve
     elif args.plant:
@@ -460,6 +481,10 @@ def main(argv=None):
               "took_seconds": round(time.time() - started, 1), "delta": ctx.delta, "delta_source": delta_source, "cells": cells}
     if args.aa:
         result["calibration"] = comparison.calibrate(e, cells)
+    if args.plant:
+        result["power"] = comparison.power(e, cells)
+        for p in result["power"]:
+            log(report.power_sentence(p))
     attach_writeups(e, cells)
     result["checks"] = comparison.smoke_checks(e, cells, say=log)
     result["verdict"] = comparison.overall(e, cells, args.aa, result.get("calibration"))

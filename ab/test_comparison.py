@@ -38,3 +38,20 @@ def test_the_declared_mechanisms_are_the_primarys_else_every_one_that_explains()
     mechanisms = [{"name": "a"}, {"name": "b", "explains": False}]
     assert comparison.declared_mechanisms({"primary": {}, "mechanism": mechanisms}) == ["a"]
     assert comparison.declared_mechanisms({"primary": {"mechanisms": ["b"]}, "mechanism": mechanisms}) == ["b"]
+
+
+def test_a_co_primary_gets_its_own_calibration_and_delta_rests_on_the_primarys():
+    import numpy as np
+    rng = np.random.default_rng(3)
+    runs = []
+    for i in range(10):
+        shared = rng.normal(6, 1)
+        for label in ("a", "a (A/A)"):
+            runs.append({"variant": label, "round": i + 1, "lifetime": 0, "p95": shared * rng.normal(1, 0.03),
+                         "mechanism": {"cpu (ms)": 1.4 * rng.normal(1, 0.002)}})
+    e = {"primary": {"metric": "p95", "also": ["cpu (ms)"]}, "variants": [{"label": "a"}, {"label": "a (A/A)"}],
+         "rounds": 10, "interleave": True, "mechanism": [{"name": "cpu (ms)", "better": "lower"}]}
+    calibration = comparison.calibrate(e, [{"profile": "localhost", "runs": runs}])
+    assert [(c["metric"], bool(c.get("co_primary"))) for c in calibration] == [("p95", False), ("cpu (ms)", True)]
+    assert calibration[1]["noise_floor"] < calibration[0]["noise_floor"]
+    assert comparison.primary_calibrations(calibration) == calibration[:1]

@@ -67,3 +67,28 @@ def test_a_command_experiment_writes_a_versioned_result_and_judges_its_checks(tm
     assert [r["what"] for r in stored["rows"]] == ["sum", "count"] and stored["checks"]["passed"] == 1
     assert (tmp_path / "REPORT.md").read_text().startswith("# echo")
     assert (tmp_path / "output.txt").read_text() == "sum 0.30000000000000004\ncount 3\n"
+
+
+def test_a_planted_share_is_that_share_of_the_aas_median_in_whole_microseconds(monkeypatch, tmp_path):
+    monkeypatch.setattr(runner.results, "PUBLISHED", tmp_path)
+    monkeypatch.setattr(runner.results, "ROOT", tmp_path)
+    e = {"name": "wallet-x", "primary": {"metric": "p95"}}
+    assert runner.planted_cpu(e, "150us", "localhost") == "150us"
+    assert runner.planted_cpu(e, None, "localhost") is None
+    with pytest.raises(SystemExit, match="no A/A of wallet-x on localhost"):
+        runner.planted_cpu(e, "5%", "localhost")
+    aa = tmp_path / "wallet-x-aa"
+    aa.mkdir()
+    calibration = [{"profile": "localhost", "metric": "p95", "noise_floor": 0.04, "observed": {"median_a": 6.2}}]
+    (aa / "result.json").write_text(json.dumps({"schema_version": model.SCHEMA_VERSION, "calibration": calibration}))
+    assert runner.planted_cpu(e, "5%", "localhost") == "310us"
+
+
+def test_the_power_check_and_the_aa_are_two_runs():
+    with pytest.raises(SystemExit, match="leave --aa out"):
+        runner.main(["wallet-interleaved", "--aa", "--plant", "5%"])
+
+
+def test_plant_needs_an_interleaved_experiment():
+    with pytest.raises(SystemExit, match="not interleaved"):
+        runner.main(["wallet-fixed", "--plant", "5%"])

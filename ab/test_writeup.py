@@ -78,7 +78,7 @@ def test_the_report_shows_the_write_up_beside_perflab_and_each_direction():
     md = report.markdown(r)
     assert "### The write-up beside perflab" in md
     assert "| (2) batched | B-side | p95 | 103 ms | 38.0 ms | 0.052× | 0.092× |" in md
-    assert "- p95: direction agrees ((2) batched: write-up lower, perflab lower; (3) cached: write-up lower, perflab lower)" in md
+    assert "- direction agrees at every stage: p95" in md
     assert "- sources: seed.md, 1단계; seed.md, 2단계; seed.md, 3단계" in md
     assert "The write-up beside perflab" in page.html(r) and "The write-up beside perflab" in report.text(r)
 
@@ -114,7 +114,7 @@ def test_the_docs_can_embed_the_write_up_beside_perflab_and_a_ramps_stages():
     import test_ramp
     table = report.view(result(), "writeup")
     assert table.startswith("| stage | variant | metric | write-up | perflab (median) |")
-    assert "\n- p95: direction agrees" in table and "./perflab ab x" in table
+    assert "\n- direction agrees at every stage: p95" in table and "./perflab ab x" in table
     assert "| A-side | 100 | 1,000 |" in report.view(test_ramp.result(), "ramp")
     with pytest.raises(SystemExit, match="no cell has this section"):
         report.view(test_ramp.result(), "writeup")

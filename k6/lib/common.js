@@ -1,5 +1,6 @@
 // Shared by every perflab k6 script: base URL, the variant tag, open-model scenarios and JSON checks.
 import { check } from 'k6';
+import exec from 'k6/execution';
 
 export const BASE_URL = __ENV.BASE_URL || 'http://127.0.0.1:8080';
 export const VARIANT = __ENV.VARIANT || 'unknown';
@@ -37,13 +38,43 @@ export function checkProblem(res, status, code) {
   });
 }
 
-// The runner's interleaved mode (ARMS=a,b; docs/experiments.md): each request picks one arm at random, names it in
-// X-Perflab-Arm (the app honours it only when started for an interleaved run) and carries it as the `arm` tag, which
-// the runner splits the run's requests by. Without ARMS the request is unchanged.
+// The runner's interleaved mode (ARMS=a,b; docs/experiments.md): each request names an arm in X-Perflab-Arm (the app
+// honours it only when started for an interleaved run) and carries it as the `arm` tag, which the runner splits the
+// run's requests by. The arms are dealt in blocks: every run of len(ARMS) consecutive iterations of a scenario (k6
+// numbers them in arrival order) holds each arm once, in a shuffled order that every VU derives alike from the block's
+// number, so that a stall hitting a few requests in a row hits every arm alike; a batch's requests take the next arms
+// of the block. Without ARMS the request is unchanged.
 const ARMS = (__ENV.ARMS || '').split(',').filter(Boolean);
+let lastIteration = -1;
+let callInIteration = 0;
+
+// mulberry32: a small seeded generator, the same numbers in every VU for the same block
+function shuffled(block) {
+  let t = (block + 0x6d2b79f5 * (1 + ARMS.length)) >>> 0;
+  const next = () => {
+    t = (t + 0x6d2b79f5) >>> 0;
+    let r = Math.imul(t ^ (t >>> 15), 1 | t);
+    r ^= r + Math.imul(r ^ (r >>> 7), 61 | r);
+    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
+  };
+  const order = ARMS.slice();
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  return order;
+}
+
+export function armOf(iteration, call) {
+  const slot = iteration + call;
+  return shuffled(Math.floor(slot / ARMS.length))[slot % ARMS.length];
+}
 
 export function withArm(params) {
   if (!ARMS.length) return params;
-  const arm = ARMS[Math.floor(Math.random() * ARMS.length)];
+  const iteration = exec.scenario.iterationInTest;
+  callInIteration = iteration === lastIteration ? callInIteration + 1 : 0;
+  lastIteration = iteration;
+  const arm = armOf(iteration, callInIteration);
   return { ...params, headers: { ...(params.headers || {}), 'X-Perflab-Arm': arm }, tags: { ...(params.tags || {}), arm } };
 }

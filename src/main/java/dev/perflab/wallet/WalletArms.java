@@ -7,52 +7,60 @@ import java.util.Optional;
 import dev.perflab.support.interleave.ArmChoice;
 import dev.perflab.support.interleave.InterleaveProperties;
 import dev.perflab.support.interleave.Side;
+import dev.perflab.wallet.after.AfterSide;
+import dev.perflab.wallet.after.BatchedTransferMapper;
+import dev.perflab.wallet.before.BeforeSide;
+import dev.perflab.wallet.before.NaiveTransferMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
 
 /**
- * The wallet in the interleaved mode ({@code perflab.lab.interleave.enabled=true}): both transfer variants and both
- * lookups live in the app, and each request takes the ones of its arm's side. A {@code before} arm runs the
- * 12-statement transfer with MariaDB lookups, an {@code after} arm the batched transfer with the Redis caches (when
- * the app runs with {@code perflab.wallet.cache=redis}). The pool, its auto-commit mode and the schema's index are
- * the app's, shared by both arms: the interleaved comparison leaves them out.
+ * The wallet in the interleaved mode ({@code perflab.lab.interleave.enabled=true}): beside the variant the app's
+ * knobs chose, the other side's code paths are built (the same classes), and each request takes the ones of its
+ * arm's side. A {@code before} arm runs the 12-statement transfer with MariaDB lookups, an {@code after} arm the
+ * batched transfer with the Redis caches (those exist only in an app with {@code perflab.wallet.cache=redis}, so the
+ * interleaved experiments run the wallet-after preset). The pool, its auto-commit mode and the schema's index are the
+ * app's, shared by both arms: the interleaved comparison leaves them out.
  * {@code perflab_wallet_arm_statements{arm}} counts each arm's statements per transfer.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnProperty(name = "perflab.lab.interleave.enabled", havingValue = "true")
+@ConditionalOnBooleanProperty("perflab.lab.interleave.enabled")
 class WalletArms {
 
     @Bean
     @Primary
-    TransferService armTransferService(InterleaveProperties arms, ObjectProvider<TransferService> all, WalletKnobs knobs) {
-        ArmChoice<TransferService> choice = new ArmChoice<>(arms, variants(all, ArmTransferService.class), TransferService::side,
-                knobs.transfer() == WalletKnobs.Transfer.OPTIMIZED ? Side.AFTER : Side.BEFORE);
-        return new ArmTransferService(choice);
+    TransferService armTransferService(InterleaveProperties arms, ObjectProvider<TransferService> beans, WalletKnobs knobs,
+            WalletMemberMapper members, NaiveTransferMapper naive, BatchedTransferMapper batched, TransferParts parts) {
+        TransferService own = own(beans, ArmTransferService.class);
+        TransferService other = own.side() == Side.AFTER
+                ? BeforeSide.transferService(members, naive, parts) : AfterSide.transferService(batched, parts);
+        return new ArmTransferService(new ArmChoice<>(arms, List.of(own, other), TransferService::side, own.side()));
     }
 
     @Bean
     @Primary
-    MemberDirectory armMemberDirectory(InterleaveProperties arms, ObjectProvider<MemberDirectory> all, WalletKnobs knobs) {
-        return new ArmMemberDirectory(new ArmChoice<>(arms, variants(all, ArmMemberDirectory.class), MemberDirectory::side, cacheSide(knobs)));
+    MemberDirectory armMemberDirectory(InterleaveProperties arms, ObjectProvider<MemberDirectory> beans, WalletMemberMapper members) {
+        MemberDirectory own = own(beans, ArmMemberDirectory.class);
+        List<MemberDirectory> sides = own.side() == Side.AFTER ? List.of(own, BeforeSide.memberDirectory(members)) : List.of(own);
+        return new ArmMemberDirectory(new ArmChoice<>(arms, sides, MemberDirectory::side, own.side()));
     }
 
     @Bean
     @Primary
-    LedgerCodes armLedgerCodes(InterleaveProperties arms, ObjectProvider<LedgerCodes> all, WalletKnobs knobs) {
-        return new ArmLedgerCodes(new ArmChoice<>(arms, variants(all, ArmLedgerCodes.class), LedgerCodes::side, cacheSide(knobs)));
+    LedgerCodes armLedgerCodes(InterleaveProperties arms, ObjectProvider<LedgerCodes> beans, LedgerMapper ledger) {
+        LedgerCodes own = own(beans, ArmLedgerCodes.class);
+        List<LedgerCodes> sides = own.side() == Side.AFTER ? List.of(own, BeforeSide.ledgerCodes(ledger)) : List.of(own);
+        return new ArmLedgerCodes(new ArmChoice<>(arms, sides, LedgerCodes::side, own.side()));
     }
 
-    private static Side cacheSide(WalletKnobs knobs) {
-        return knobs.cache() == WalletKnobs.Cache.REDIS ? Side.AFTER : Side.BEFORE;
-    }
-
-    /** The variants' beans, without this configuration's own router. */
-    private static <T> List<T> variants(ObjectProvider<T> all, Class<?> router) {
-        return all.stream().filter(t -> !router.isInstance(t)).toList();
+    /** The variant the app's knobs chose: the one bean of the type that is not this configuration's router. */
+    private static <T> T own(ObjectProvider<T> beans, Class<?> router) {
+        return beans.stream().filter(t -> !router.isInstance(t)).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no wallet variant bean beside " + router.getSimpleName()));
     }
 
     record ArmTransferService(ArmChoice<TransferService> choice) implements TransferService {

@@ -18,10 +18,15 @@ import org.springframework.context.annotation.Configuration;
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "perflab.login.client", havingValue = "pooled")
-class PooledClientConfiguration {
+public class PooledClientConfiguration {
 
     @Bean(destroyMethod = "close")
     CloseableHttpClient authApiHttpClient(AuthApiHttpClients clients, AuthApiProperties properties) {
+        return build(clients, properties);
+    }
+
+    /** The pooled client, also for the interleaved mode's after arm ({@code login.LoginArms}). */
+    public static CloseableHttpClient build(AuthApiHttpClients clients, AuthApiProperties properties) {
         return clients.build("pooled", properties.pool());
     }
 }

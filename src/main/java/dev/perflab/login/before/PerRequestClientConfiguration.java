@@ -17,7 +17,7 @@ import org.springframework.context.annotation.Configuration;
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "perflab.login.client", havingValue = "per-request", matchIfMissing = true)
-class PerRequestClientConfiguration {
+public class PerRequestClientConfiguration {
 
     /** Never reused; no pool to speak of: the limit is only there so that a burst cannot exhaust file descriptors. */
     private record NoReuse(AuthApiHttpClients.Reuse reuse, int maxTotal, int maxPerRoute) implements AuthApiHttpClients.Connections {
@@ -25,6 +25,11 @@ class PerRequestClientConfiguration {
 
     @Bean(destroyMethod = "close")
     CloseableHttpClient authApiHttpClient(AuthApiHttpClients clients) {
+        return build(clients);
+    }
+
+    /** The per-request client, also for the interleaved mode's before arm ({@code login.LoginArms}). */
+    public static CloseableHttpClient build(AuthApiHttpClients clients) {
         return clients.build("per-request", new NoReuse(AuthApiHttpClients.Reuse.NONE, 500, 500));
     }
 }

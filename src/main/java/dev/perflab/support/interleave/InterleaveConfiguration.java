@@ -3,7 +3,7 @@ package dev.perflab.support.interleave;
 import dev.perflab.support.problem.ProblemResponses;
 import io.micrometer.core.instrument.MeterRegistry;
 
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -11,7 +11,7 @@ import org.springframework.core.Ordered;
 
 /** Registers {@link ArmFilter} ahead of Spring Security, only with {@code perflab.lab.interleave.enabled=true}. */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnProperty(name = "perflab.lab.interleave.enabled", havingValue = "true")
+@ConditionalOnBooleanProperty("perflab.lab.interleave.enabled")
 class InterleaveConfiguration {
 
     @Bean

@@ -7,12 +7,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import dev.perflab.support.interleave.Side;
 import dev.perflab.wallet.LedgerCode;
 import dev.perflab.wallet.LedgerCodes;
 import dev.perflab.wallet.LedgerMapper;
 import dev.perflab.wallet.WalletKnobs;
-
-import dev.perflab.support.interleave.Side;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.cache.Cache;

@@ -2,11 +2,10 @@ package dev.perflab.wallet.after;
 
 import java.util.Optional;
 
+import dev.perflab.support.interleave.Side;
 import dev.perflab.wallet.MemberDirectory;
 import dev.perflab.wallet.WalletMemberMapper;
 import dev.perflab.wallet.MemberRef;
-
-import dev.perflab.support.interleave.Side;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.cache.Cache;

@@ -3,6 +3,7 @@ package dev.perflab.wallet.after;
 import java.util.List;
 import java.util.Map;
 
+import dev.perflab.support.interleave.Side;
 import dev.perflab.wallet.LedgerCode;
 import dev.perflab.wallet.LedgerCodes;
 import dev.perflab.wallet.LockedWallet;
@@ -12,9 +13,7 @@ import dev.perflab.wallet.TransferPlan;
 import dev.perflab.wallet.TransferResponse;
 import dev.perflab.wallet.TransferService;
 
-import dev.perflab.support.interleave.Side;
-
-import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Service;
 
 /**
@@ -31,7 +30,7 @@ import org.springframework.stereotype.Service;
  * {@code ./perflab ab wallet-autocommit}.
  */
 @Service
-@ConditionalOnExpression("'${perflab.wallet.transfer:naive}'.equalsIgnoreCase('optimized') or '${perflab.lab.interleave.enabled:false}' == 'true'")
+@ConditionalOnProperty(name = "perflab.wallet.transfer", havingValue = "optimized")
 class OptimizedTransferService implements TransferService {
 
     private static final List<String> CODES = List.of(LedgerCode.BANK_PAYABLE, LedgerCode.BANK_ASSET);

@@ -5,13 +5,12 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import dev.perflab.support.interleave.Side;
 import dev.perflab.wallet.LedgerCode;
 import dev.perflab.wallet.LedgerCodes;
 import dev.perflab.wallet.LedgerMapper;
 
-import dev.perflab.support.interleave.Side;
-
-import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Component;
 
 /**
@@ -19,7 +18,7 @@ import org.springframework.stereotype.Component;
  * {@link #get}, one per {@link #getAll}). Visible as statements in {@code perflab_wallet_transfer_statements}.
  */
 @Component
-@ConditionalOnExpression("'${perflab.wallet.cache:off}'.equalsIgnoreCase('off') or '${perflab.lab.interleave.enabled:false}' == 'true'")
+@ConditionalOnProperty(name = "perflab.wallet.cache", havingValue = "off", matchIfMissing = true)
 class DbLedgerCodes implements LedgerCodes {
 
     private final LedgerMapper ledger;

@@ -2,13 +2,12 @@ package dev.perflab.wallet.before;
 
 import java.util.Optional;
 
+import dev.perflab.support.interleave.Side;
 import dev.perflab.wallet.MemberDirectory;
 import dev.perflab.wallet.WalletMemberMapper;
 import dev.perflab.wallet.MemberRef;
 
-import dev.perflab.support.interleave.Side;
-
-import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Component;
 
 /**
@@ -16,7 +15,7 @@ import org.springframework.stereotype.Component;
  * Cheap alone, but it is one more round trip per transfer: {@code perflab_wallet_transfer_statements} counts it.
  */
 @Component
-@ConditionalOnExpression("'${perflab.wallet.cache:off}'.equalsIgnoreCase('off') or '${perflab.lab.interleave.enabled:false}' == 'true'")
+@ConditionalOnProperty(name = "perflab.wallet.cache", havingValue = "off", matchIfMissing = true)
 class DbMemberDirectory implements MemberDirectory {
 
     private final WalletMemberMapper members;

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.stream.Stream;
 
+import dev.perflab.support.interleave.Side;
 import dev.perflab.wallet.LedgerCode;
 import dev.perflab.wallet.LockedWallet;
 import dev.perflab.wallet.WalletMemberMapper;
@@ -14,9 +15,7 @@ import dev.perflab.wallet.TransferPlan;
 import dev.perflab.wallet.TransferResponse;
 import dev.perflab.wallet.TransferService;
 
-import dev.perflab.support.interleave.Side;
-
-import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Service;
 
 /**
@@ -28,7 +27,7 @@ import org.springframework.stereotype.Service;
  * arrival rate passes what the pool can turn over, {@code hikaricp_connections_pending} &gt; 0.
  */
 @Service
-@ConditionalOnExpression("'${perflab.wallet.transfer:naive}'.equalsIgnoreCase('naive') or '${perflab.lab.interleave.enabled:false}' == 'true'")
+@ConditionalOnProperty(name = "perflab.wallet.transfer", havingValue = "naive", matchIfMissing = true)
 class NaiveTransferService implements TransferService {
 
     private final WalletMemberMapper members;

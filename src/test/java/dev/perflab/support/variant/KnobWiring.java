@@ -20,6 +20,7 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.SimpleBeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperties;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Condition;
@@ -49,6 +50,8 @@ import org.springframework.util.ClassUtils;
  * or more values, or that a bean outside the knob injects as a single dependency. A type only one value
  * provides and nothing injects alone is an add-on of that value (the warm-up's {@code WarmupRequests}).</li>
  * </ul>
+ * Configurations under a {@code @ConditionalOnBooleanProperty} switch are left out: the interleaved mode's
+ * ({@code perflab.lab.interleave.enabled}) {@code @Primary} routers sit over each knob's bean, not beside it.
  * Whether a bean is selected is decided by Spring Boot's own {@code @ConditionalOnProperty} condition against an
  * environment holding only the knob's value, so a value selects a bean here exactly when it does in the app.
  */
@@ -84,6 +87,9 @@ final class KnobWiring {
         List<Consumer> consumers = new ArrayList<>();
         for (Class<?> type : beanClasses) {
             AnnotationMetadata metadata = AnnotationMetadata.introspect(type);
+            if (metadata.isAnnotated(ConditionalOnBooleanProperty.class.getName())) {
+                continue; // a switch, not a knob: the interleaved mode's @Primary routers over each knob's bean
+            }
             Candidate component = new Candidate(shortName(type), type, List.of(metadata));
             candidates.add(component);
             for (Constructor<?> constructor : type.getDeclaredConstructors()) {
