@@ -514,10 +514,12 @@ def view(result, name):
         variants = " → ".join(v["label"] for v in e["variants"])
         table = md_table(("network", "mechanism (median per run)", variants, "B/A", "95% interval", "verdict"), rows)
     elif name == "aa":
-        at_default = {cell["profile"]: c["primary"] for cell in result["cells"] for c in cell["comparisons"]}
+        # each calibrated metric's own A/A row at the run's δ (the primary's, or a co-primary's among the rows)
+        at_default = {(cell["profile"], r["metric"]): r for cell in result["cells"] for c in cell["comparisons"]
+                      for r in [c["primary"], *c.get("rows", [])]}
         rows = []
         for c in (c for c in result.get("calibration", []) if "skipped" not in c):
-            observed, default = c["observed"], at_default.get(c["profile"], {})
+            observed, default = c["observed"], at_default.get((c["profile"], c["metric"]), {})
             rows.append((c["profile"], c["metric"], f"{100 * c['noise_floor']:.1f} %", f"{c['false_positives']}/{c['analyses']}",
                          f"{100 * c['false_positive_rate']:.1f} % ({100 * c['fpr_interval'][0]:.1f}–{100 * c['fpr_interval'][1]:.1f} %)",
                          f"{fmt(observed['ratio'])} ({interval_text(observed)})",
