@@ -125,6 +125,14 @@ def compare(e, runs, delta):
     return out
 
 
+def estimator(e):
+    """B/A's estimator: interleaved, each round is a pair measured at once in one app, so the geometric mean of the
+    rounds' B/A (the round's own level cancels in its ratio; on the wallet's A/A it put the p95 floor at 2.8 %, where
+    the ratio of medians put it at 4.4 % and the median of ratios at 3.7 %); otherwise the ratio of the two sides'
+    medians."""
+    return "geometric mean of ratios" if e.get("interleave") else stats.DEFAULT_ESTIMATOR
+
+
 def compare_pair(e, runs, delta, baseline, candidate):
     """One candidate against one baseline on every metric (see compare())."""
     primary = e["primary"]["metric"]
@@ -135,7 +143,7 @@ def compare_pair(e, runs, delta, baseline, candidate):
         if metric not in claimed and all(x != x for x in a + b):
             continue  # a metric no run read (a mechanism of a capacity search, a search stored before it was
             # measured): no row of dashes
-        row = stats.compare(a, b, lower_is_better=lower_is_better(e, metric), delta=delta)
+        row = stats.compare(a, b, lower_is_better=lower_is_better(e, metric), delta=delta, estimator=estimator(e))
         if row["n"] < 2:  # one run per side cannot show a difference from noise, however far apart they are
             row = dict(row, verdict="inconclusive")
         if metric == "capacity":
@@ -205,7 +213,7 @@ def _calibrate(e, cells, metric):
         lifetimes = [None if e.get("interleave") else r.get("lifetime") for r in cell["runs"] if r["variant"] == a_label]
         c = stats.calibrate(values(cell["runs"], a_label, metric), values(cell["runs"], b_label, metric),
                             rounds=max(stats.MIN_INTERVAL_ROUNDS, e["rounds"]), lower_is_better=lower_is_better(e, metric),
-                            lifetimes=None if None in lifetimes else lifetimes)
+                            lifetimes=None if None in lifetimes else lifetimes, estimator=estimator(e))
         out.append(dict(c, profile=cell["profile"], metric=metric))
     return out
 
@@ -219,7 +227,8 @@ def power(e, cells):
     for cell in cells:
         p = stats.power(values(cell["runs"], a_label, metric), values(cell["runs"], b_label, metric),
                         rounds=max(stats.MIN_INTERVAL_ROUNDS, e.get("analysis_rounds", e["rounds"])),
-                        lower_is_better=lower_is_better(e, metric), delta=cell.get("delta", stats.MIN_DELTA))
+                        lower_is_better=lower_is_better(e, metric), delta=cell.get("delta", stats.MIN_DELTA),
+                        estimator=estimator(e))
         out.append(dict(p, profile=cell["profile"], metric=metric))
     return out
 

@@ -544,6 +544,8 @@ def view(result, name):
     r = reproduction_of(result)
     again = "" if not r else (f" · {'reproduces' if r['same'] else 'differs from'} the primary verdict published "
                               f"before{controls_clause(r)}")
+    redone = result.get("reanalysed")
+    again += f" · statistics: {redone['command']} at {redone['commit']}" if redone else ""
     return table + f"\n\n<sub>{result['command']} · commit {result['machine'].get('commit')} · {result.get('started')}{again}</sub>\n"
 
 

@@ -25,6 +25,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import comparison  # noqa: E402
+import model  # noqa: E402
 import experiment as experiments  # noqa: E402
 import interleave  # noqa: E402
 import launcher  # noqa: E402
@@ -364,6 +365,8 @@ def parse_args(argv):
                    "calls the twin worse over resampled analyses of the file's rounds (run with more --rounds to subsample)")
     p.add_argument("--out", help="output folder (default results/<timestamp>-<experiment>)")
     p.add_argument("--publish", metavar="NAME", help="also copy the result to docs/results/NAME/ (what README.md and docs/ cite)")
+    p.add_argument("--reanalyse", metavar="NAME", help="recompute the published docs/results/NAME/'s statistics from its "
+                   "runs with this checkout's (comparisons, A/A calibration, power check, verdict) and rewrite it")
     p.add_argument("--recalibrate", metavar="NAME", help="re-analyse the runs of the published A/A docs/results/NAME/ with "
                    "the current statistics and print its noise floors (changes nothing)")
     return p.parse_args(argv)
@@ -381,6 +384,8 @@ def main(argv=None):
         return 0
     if args.recalibrate:
         return recalibrate(args.recalibrate)
+    if args.reanalyse:
+        return reanalyse(args.reanalyse)
     if not args.experiment:
         log("usage: ./perflab ab <experiment> [options] | --list | --tables  (./perflab ab --help)")
         return 2
@@ -516,6 +521,34 @@ def commits_mode(e, args):
         log(f"--baseline/--candidate: {why}")
         raise SystemExit(2)
     refs.two_commits(e, refs.resolve(args.baseline), refs.resolve(args.candidate))
+
+
+def reanalyse(name):
+    """--reanalyse: a published result's statistics recomputed from its runs by this checkout (the comparisons at δ
+    as a run would get it now, an A/A's calibration, the power check, the verdict), for when the statistics changed
+    after it ran; REPORT.md and the charts follow, report.html keeps its run's analysis."""
+    result = results.load_published(name)
+    e = result["experiment"]
+    aa = bool(result.get("calibration"))
+    per_profile = {} if aa else delta_for(e, argparse.Namespace(delta=None))[2]
+    for cell in result["cells"]:
+        cell["delta"] = per_profile.get(cell["profile"], cell.get("delta", stats.MIN_DELTA))
+        cell["comparisons"] = comparison.compare(e, cell["runs"], cell["delta"])
+    if aa:
+        result["calibration"] = comparison.calibrate(e, result["cells"])
+        for c in result["calibration"]:
+            log(report.aa_sentence(c))
+    if result.get("power"):
+        result["power"] = comparison.power(e, result["cells"])
+        for p in result["power"]:
+            log(report.power_sentence(p))
+    result["verdict"] = comparison.overall(e, result["cells"], aa, result.get("calibration"))
+    result["reanalysed"] = {"commit": machine({})["commit"], "command": f"./perflab ab --reanalyse {name}"}
+    folder = results.PUBLISHED / name
+    (folder / "result.json").write_text(results.dump(model.stamp(result)))
+    results.regenerate_published([folder])
+    log(report.headline(results.read(folder / "result.json")))
+    return 0
 
 
 def recalibrate(name):

@@ -111,8 +111,31 @@ def _median_ratio(a, b, axis=-1):
         return np.where(ma == 0, np.where(mb == 0, 1.0, np.inf), mb / ma)
 
 
-def _ratio_intervals(a, b, confidence, n_resamples, rng, paired):
-    """Bootstrap intervals of the ratio of medians for each row of the 2-D arrays a and b (one row per analysis).
+def _median_of_ratios(a, b, axis=-1):
+    """The median, along `axis`, of each pair's b / a (0/0 = 1, x/0 = inf): the interleaved mode's estimator, whose
+    pairs share their moment (one app, one window), so that a round's level cancels in its own ratio."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.where(a == 0, np.where(b == 0, 1.0, np.inf), b / np.where(a == 0, 1.0, a))
+    return np.median(r, axis=axis)
+
+
+def _geometric_mean_ratio(a, b, axis=-1):
+    """The geometric mean, along `axis`, of each pair's b / a: exp(mean(log b - log a)); NaN where a value is not
+    positive (the interval then falls back as for other degenerate data)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.exp(np.mean(np.log(b) - np.log(a), axis=axis))
+
+
+# what B/A is: the ratio of the two sides' medians (rounds of separate runs), or, for interleaved rounds (each a pair
+# measured at once in one app, so that the round's level cancels in its own ratio), the median or the geometric
+# mean of the rounds' B/A
+ESTIMATORS = {"ratio of medians": _median_ratio, "median of ratios": _median_of_ratios,
+              "geometric mean of ratios": _geometric_mean_ratio}
+DEFAULT_ESTIMATOR = "ratio of medians"
+
+
+def _ratio_intervals(a, b, confidence, n_resamples, rng, paired, estimator=DEFAULT_ESTIMATOR):
+    """Bootstrap intervals of B/A (ESTIMATORS[estimator]) for each row of the 2-D arrays a and b (one row per analysis).
 
     BCa first (scipy.stats.bootstrap, method="BCa"); rows where BCa is undefined (NaN: ties, constant or
     zero data make its acceleration or bias correction 0/0) get the percentile interval of the SAME
@@ -122,13 +145,14 @@ def _ratio_intervals(a, b, confidence, n_resamples, rng, paired):
         # BCa on degenerate rows warns and returns NaN; those rows are handled below, loudly, by the caller.
         warnings.simplefilter("ignore", sps.DegenerateDataWarning)
         warnings.simplefilter("ignore", RuntimeWarning)
-        res = sps.bootstrap((a, b), _median_ratio, paired=paired, vectorized=True, axis=-1,
+        statistic = ESTIMATORS[estimator]
+        res = sps.bootstrap((a, b), statistic, paired=paired, vectorized=True, axis=-1,
                             confidence_level=confidence, n_resamples=n_resamples, method="BCa", rng=rng)
         low = np.atleast_1d(np.asarray(res.confidence_interval.low, dtype=float))
         high = np.atleast_1d(np.asarray(res.confidence_interval.high, dtype=float))
         fell_back = np.isnan(low) | np.isnan(high)
         if fell_back.any():
-            pct = sps.bootstrap((a, b), _median_ratio, paired=paired, vectorized=True, axis=-1,
+            pct = sps.bootstrap((a, b), statistic, paired=paired, vectorized=True, axis=-1,
                                 confidence_level=confidence, n_resamples=0, method="percentile",
                                 bootstrap_result=res, rng=rng)
             low = np.where(fell_back, np.atleast_1d(pct.confidence_interval.low), low)
@@ -191,7 +215,7 @@ def _clean(a, b, paired, warns):
 
 
 def compare(a, b, lower_is_better, delta=MIN_DELTA, confidence=0.95, seed=DEFAULT_SEED, paired=True,
-            n_resamples=9999):
+            n_resamples=9999, estimator=DEFAULT_ESTIMATOR):
     """Compares candidate B with baseline A for one metric, from one value per round on each side.
 
     a, b: per-ROUND values (e.g. each run's p95), paired by round index when paired=True (same length;
@@ -232,7 +256,8 @@ def compare(a, b, lower_is_better, delta=MIN_DELTA, confidence=0.95, seed=DEFAUL
             warns.append(f"only the {present[0]} reports this metric: its median is shown, there is nothing to compare")
         result["verdict"] = "inconclusive"
         return result
-    result["ratio"] = float(_median_ratio(a, b))
+    result["ratio"] = float(ESTIMATORS[estimator](a, b)) if paired else float(_median_ratio(a, b))
+    result["estimator"] = estimator if paired else DEFAULT_ESTIMATOR
     result["p_value"] = float(sps.mannwhitneyu(a, b, alternative="two-sided").pvalue)
     if paired:
         result["round_ratios"] = [float(r) for r in _median_ratio(a[:, None], b[:, None])]
@@ -246,7 +271,7 @@ def compare(a, b, lower_is_better, delta=MIN_DELTA, confidence=0.95, seed=DEFAUL
         result["interval_method"] = "exact"
     else:
         low, high, fell_back = _ratio_intervals(a[None, :], b[None, :], confidence, n_resamples,
-                                                np.random.default_rng(seed), paired)
+                                                np.random.default_rng(seed), paired, estimator if paired else DEFAULT_ESTIMATOR)
         result["interval"] = (float(low[0]), float(high[0]))
         result["interval_method"] = "percentile" if fell_back[0] else "BCa"
         if fell_back[0]:
@@ -278,7 +303,7 @@ def holm(p_values):
 
 # --- A/A calibration -------------------------------------------------------------------------------------
 
-def _null_intervals(x, y, rounds, analyses, rng, confidence, n_resamples, groups=None):
+def _null_intervals(x, y, rounds, analyses, rng, confidence, n_resamples, groups=None, estimator=DEFAULT_ESTIMATOR):
     """Intervals of `analyses` resampled A/A analyses of `rounds` pairs each (see calibrate()).
 
     groups: per pair, the index 0..k-1 of its instance lifetime, or None. With groups an analysis is built as an
@@ -300,14 +325,14 @@ def _null_intervals(x, y, rounds, analyses, rng, confidence, n_resamples, groups
         swap = np.take_along_axis(rng.random((analyses, int(groups.max()) + 1)) < 0.5, groups[idx], axis=1)
     ra = np.where(swap, y[idx], x[idx])
     rb = np.where(swap, x[idx], y[idx])
-    low, high, fell_back = _ratio_intervals(ra, rb, confidence, n_resamples, rng, True)
+    low, high, fell_back = _ratio_intervals(ra, rb, confidence, n_resamples, rng, True, estimator)
     constant = (np.ptp(ra, axis=1) == 0) & (np.ptp(rb, axis=1) == 0)
-    point = _median_ratio(ra, rb)
+    point = ESTIMATORS[estimator](ra, rb)
     return np.where(constant, point, low), np.where(constant, point, high), fell_back & ~constant
 
 
 def calibrate(a1, a2, rounds, lower_is_better=True, analyses=200, seed=DEFAULT_SEED, confidence=0.95,
-              min_delta=MIN_DELTA, n_resamples=1999, lifetimes=None):
+              min_delta=MIN_DELTA, n_resamples=1999, lifetimes=None, estimator=DEFAULT_ESTIMATOR):
     """Noise floor, delta and false-positive rate of compare() on this machine, from an A/A run.
 
     a1, a2: per-round values of the SAME variant run twice in the same balanced schedule (A against A),
@@ -375,17 +400,18 @@ def calibrate(a1, a2, rounds, lower_is_better=True, analyses=200, seed=DEFAULT_S
     if x.size < rounds:
         warns.append(f"A/A pool of {x.size} rounds is smaller than {rounds}: drawn with replacement")
     if groups is None:
-        centred = y * (np.median(x) / np.median(y)) if np.median(y) != 0 else y
+        level = float(ESTIMATORS[estimator](x, y))  # B/A of the uncentred rounds
+        centred = y / level if np.isfinite(level) and level > 0 else y
     else:
         centred = y
     rng = np.random.default_rng(seed)
-    low, high, fell_back = _null_intervals(x, centred, rounds, analyses, rng, confidence, n_resamples, groups)
+    low, high, fell_back = _null_intervals(x, centred, rounds, analyses, rng, confidence, n_resamples, groups, estimator)
     valid = ~(np.isnan(low) | np.isnan(high))
     if not valid.any():
         raise ValueError("calibrate: no A/A analysis gave an interval (all values zero or NaN?)")
     noise_floor = float(np.percentile(np.maximum(1 - low[valid], high[valid] - 1), 95))
     delta = max(min_delta, noise_floor)
-    low2, high2, fell_back2 = _null_intervals(x, centred, rounds, analyses, rng, confidence, n_resamples, groups)
+    low2, high2, fell_back2 = _null_intervals(x, centred, rounds, analyses, rng, confidence, n_resamples, groups, estimator)
     verdicts = [verdict((lo, hi), lower_is_better, delta) for lo, hi in zip(low2, high2)]
     without = int((~valid).sum()) + int((np.isnan(low2) | np.isnan(high2)).sum())
     if without:
@@ -403,13 +429,13 @@ def calibrate(a1, a2, rounds, lower_is_better=True, analyses=200, seed=DEFAULT_S
             "no_difference_rate": verdicts.count("no difference") / analyses,
             "interval_miss_rate": float(np.mean((low2 > 1) | (high2 < 1))),
             "degenerate_analyses": int(fell_back.sum() + fell_back2.sum()),
-            "observed": compare(x, y, lower_is_better, delta=delta, confidence=confidence, seed=seed),
-            "lifetimes": 0 if groups is None else int(groups.max()) + 1,
+            "observed": compare(x, y, lower_is_better, delta=delta, confidence=confidence, seed=seed, estimator=estimator),
+            "estimator": estimator, "lifetimes": 0 if groups is None else int(groups.max()) + 1,
             "warnings": warns}
 
 
 def power(a, b, rounds, lower_is_better=True, delta=MIN_DELTA, expect="worse", analyses=200, seed=DEFAULT_SEED,
-          confidence=0.95, n_resamples=1999):
+          confidence=0.95, n_resamples=1999, estimator=DEFAULT_ESTIMATOR):
     """How often compare() finds a known effect: the share of `analyses` analyses of `rounds` pairs, drawn from a run
     whose candidate carries a planted effect (b against a, paired by round), whose verdict at `delta` is `expect`.
 
@@ -429,11 +455,12 @@ def power(a, b, rounds, lower_is_better=True, delta=MIN_DELTA, expect="worse", a
     else:
         idx, drawn = rng.integers(0, x.size, size=(analyses, rounds)), "bootstrap"
         warns.append(f"a run of {x.size} rounds resampled with replacement: run more rounds than {rounds} to subsample")
-    low, high, _ = _ratio_intervals(x[idx], y[idx], confidence, n_resamples, rng, True)
+    low, high, _ = _ratio_intervals(x[idx], y[idx], confidence, n_resamples, rng, True, estimator)
     hits = sum(verdict((lo, hi), lower_is_better, delta) == expect for lo, hi in zip(low, high))
     return {"power": hits / analyses, "hits": int(hits), "analyses": analyses, "rounds": rounds, "pool": int(x.size),
             "drawn": drawn, "expect": expect, "delta": delta,
-            "observed": compare(x, y, lower_is_better, delta=delta, confidence=confidence, seed=seed), "warnings": warns}
+            "observed": compare(x, y, lower_is_better, delta=delta, confidence=confidence, seed=seed, estimator=estimator),
+            "estimator": estimator, "warnings": warns}
 
 
 def _lifetime_groups(a1, a2, lifetimes, warns):

@@ -437,3 +437,24 @@ def test_one_lifetime_is_calibrated_round_by_round_with_a_warning():
     assert any("one instance lifetime" in w for w in alone["warnings"])
     with pytest.raises(ValueError, match="one entry per round"):
         stats.calibrate(a1, a2, rounds=10, analyses=50, lifetimes=[0, 1])
+
+
+def test_interleaved_rounds_are_compared_by_the_geometric_mean_of_their_ratios():
+    # each round's level is shared by both arms: it cancels in the round's ratio, not in a ratio of medians
+    import numpy as np
+    rng = np.random.default_rng(5)
+    level = rng.normal(10, 2, 10)
+    a, b = level * rng.normal(1, 0.01, 10), level * 1.05 * rng.normal(1, 0.01, 10)
+    paired = stats.compare(a, b, lower_is_better=True, delta=0.02, estimator="geometric mean of ratios")
+    medians = stats.compare(a, b, lower_is_better=True, delta=0.02)
+    assert paired["estimator"] == "geometric mean of ratios" and medians["estimator"] == "ratio of medians"
+    assert abs(paired["ratio"] - 1.05) < 0.01 and paired["verdict"] == "worse"
+    assert paired["interval"][1] - paired["interval"][0] < medians["interval"][1] - medians["interval"][0]
+
+
+def test_the_geometric_mean_of_ratios_and_the_median_of_ratios_read_pairs():
+    a, b = np.array([1.0, 2.0, 4.0]), np.array([2.0, 2.0, 2.0])
+    assert stats.ESTIMATORS["geometric mean of ratios"](a, b) == pytest.approx(1.0)
+    assert stats.ESTIMATORS["median of ratios"](a, b) == pytest.approx(1.0)
+    assert stats.ESTIMATORS["ratio of medians"](a, b) == pytest.approx(1.0)
+    assert stats.ESTIMATORS["median of ratios"](np.array([0.0, 1.0, 1.0]), np.array([0.0, 3.0, 3.0])) == pytest.approx(3.0)
