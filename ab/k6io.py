@@ -128,22 +128,30 @@ def aborted_reason(log_path):
     return None
 
 
-def read_requests(paths, scenario=None, arm=None):
+def read_requests(paths, scenario=None):
     """The requests of one scenario (all when None): latencies (ms), send timestamps (s) and failed flags. `paths` is
-    one CSV or the CSVs of a segmented run, read as one. With `arm`: only the requests of that arm (the interleaved
-    mode's `arm` tag)."""
-    latencies, times, failed = [], [], []
+    one CSV or the CSVs of a segmented run, read as one."""
+    return _requests(paths, scenario, lambda row: None).get(None, ([], [], []))
+
+
+def requests_by_arm(paths, scenario=None):
+    """read_requests() per arm of the interleaved mode, in one pass: {arm: (latencies, times, failed)}; requests
+    without an `arm` tag under None."""
+    return _requests(paths, scenario, arm_of)
+
+
+def _requests(paths, scenario, group_of):
+    groups = {}
     for row in rows(paths):
         if scenario is not None and row.get("scenario") != scenario:
             continue
-        if arm is not None and arm_of(row) != arm:
-            continue
+        latencies, times, failed = groups.setdefault(group_of(row), ([], [], []))
         if row["metric_name"] == "http_req_duration":
             latencies.append(float(row["metric_value"]))
             times.append(int(row["timestamp"]))
         elif row["metric_name"] == "http_req_failed":
             failed.append(float(row["metric_value"]) > 0)
-    return latencies, times, failed
+    return groups
 
 
 def arm_of(row):

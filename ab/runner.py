@@ -303,6 +303,13 @@ def delta_for(e, args):
                              f"{listed}, from {source}"), per_profile
 
 
+def checkout_commit():
+    """The checkout's short commit, "+changes" when tracked files differ from it."""
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    dirty = bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True).stdout.strip())
+    return (commit or "unknown") + ("+changes" if dirty else "")
+
+
 def machine(env):
     def first_line(command):
         try:
@@ -310,11 +317,9 @@ def machine(env):
             return (r.stdout + r.stderr).strip().splitlines()[0]
         except Exception as error:  # a missing tool is recorded, not fatal
             return f"unavailable: {error}"
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-    dirty = bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True).stdout.strip())
     mem = next((line.split()[1] for line in open("/proc/meminfo") if line.startswith("MemTotal")), "?")
     return {"cores": os.cpu_count(), "memory_kb": int(mem) if mem.isdigit() else mem, "os": platform.platform(),
-            "commit": (commit or "unknown") + ("+changes" if dirty else ""), "python": platform.python_version(),
+            "commit": checkout_commit(), "python": platform.python_version(),
             "load_before": os.getloadavg(),
             "versions": {"java": first_line([os.path.join(os.environ.get("JAVA_HOME", "/usr"), "bin", "java"), "-version"]),
                          "k6": first_line([shapes.k6io.binary(), "version"]), "mariadb": first_line(["mariadb", "--version"]),
@@ -543,7 +548,7 @@ def reanalyse(name):
         for p in result["power"]:
             log(report.power_sentence(p))
     result["verdict"] = comparison.overall(e, result["cells"], aa, result.get("calibration"))
-    result["reanalysed"] = {"commit": machine({})["commit"], "command": f"./perflab ab --reanalyse {name}"}
+    result["reanalysed"] = {"commit": checkout_commit(), "command": f"./perflab ab --reanalyse {name}"}
     folder = results.PUBLISHED / name
     (folder / "result.json").write_text(results.dump(model.stamp(result)))
     results.regenerate_published([folder])

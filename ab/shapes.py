@@ -124,25 +124,27 @@ def settle(pids, load):
 
 def measured_run(ctx, app, variant, round_no, load, cell):
     """One k6 run of one variant, with its mechanisms, invariants, JFR and steady-state check."""
-    testid = f"{ctx.e['name']}-{cell['tag']}-{app.instance}-r{round_no}"
-    measured = _measure(ctx, app, variant, testid, load)
-    return _record(ctx, app.label, round_no, testid, load, measured, invariants(ctx, variant))
+    measured = _measure(ctx, app, variant, round_no, load, cell)
+    requests = k6io.read_requests(measured["paths"]["csv"], load.get("scenario"))
+    return _record(ctx, app.label, round_no, load, measured, requests, invariants(ctx, variant))
 
 
 def interleaved_run(ctx, app, host, round_no, load, cell):
     """One k6 run against the interleaved mode's one app (ab/interleave.py): every request picks a variant's arm at
     random; each variant gets the run's requests of its arm, and its per-arm mechanisms, as a run of its own. The
     iterations k6 dropped carry no arm: each variant's error rate counts all of them."""
-    testid = f"{ctx.e['name']}-{cell['tag']}-{app.instance}-r{round_no}"
-    measured = _measure(ctx, app, host, testid, load)
+    measured = _measure(ctx, app, host, round_no, load, cell)
     checked = invariants(ctx, host)
-    return [_record(ctx, v["label"], round_no, testid, load, measured, checked, arm=interleave.arm(v["label"]))
-            for v in ctx.e["variants"]]
+    by_arm = k6io.requests_by_arm(measured["paths"]["csv"], load.get("scenario"))
+    arms = [interleave.arm(v["label"]) for v in ctx.e["variants"]]
+    return [_record(ctx, v["label"], round_no, load, measured, by_arm.get(arm, ([], [], [])), checked, arm=arm)
+            for v, arm in zip(ctx.e["variants"], arms)]
 
 
-def _measure(ctx, app, variant, testid, load):
+def _measure(ctx, app, variant, round_no, load, cell):
     """Reset, then k6 inside the measurement window (scrapes, process CPU, JFR), with the file's fault if any."""
     reset(ctx, variant)
+    testid = f"{ctx.e['name']}-{cell['tag']}-{app.instance}-r{round_no}"
     duration = ramp.total_seconds(load) if ramp.of(load) else seconds(load.get("duration", "30s"))
     fault = ctx.e.get("fault")
     if fault:
@@ -161,17 +163,17 @@ def _measure(ctx, app, variant, testid, load):
         if fault:
             ctx.toxiproxy.clear_fault(fault["link"])
     return {"code": code, "paths": paths, "took": took, "window": window, "jfr": jfr, "duration": duration,
-            "processes": processes}
+            "processes": processes, "testid": testid, "dropped": k6io.dropped_iterations(paths["csv"], load.get("scenario"))}
 
 
-def _record(ctx, label, round_no, testid, load, measured, checked, arm=None):
-    """One variant's run record from a measured window: all its requests, or with `arm` those of that arm."""
-    paths, window, duration = measured["paths"], measured["window"], measured["duration"]
-    latencies, times, failed = k6io.read_requests(paths["csv"], load.get("scenario"), arm)
-    dropped = k6io.dropped_iterations(paths["csv"], load.get("scenario"))
+def _record(ctx, label, round_no, load, measured, requests, checked, arm=None):
+    """One variant's run record from a measured window and its requests (latencies, times, failed): all of the run's,
+    or with `arm` that arm's."""
+    paths, window, duration, dropped = measured["paths"], measured["window"], measured["duration"], measured["dropped"]
+    latencies, times, failed = requests
     sent = len(latencies) + dropped
     mechanisms = interleave.mechanisms_for(ctx.e["mechanism"], arm) if arm else None
-    run = {"variant": label, "round": round_no, "testid": testid, "k6_exit": measured["code"], **stats.summarize(latencies),
+    run = {"variant": label, "round": round_no, "testid": measured["testid"], "k6_exit": measured["code"], **stats.summarize(latencies),
            "tps": len(latencies) / (duration if load.get("shape") == "open" or "duration" in load else measured["took"]),
            "error_rate": (sum(failed) + dropped) / sent if sent else math.nan, "requests": len(latencies),
            "dropped": dropped, "k6_processes": measured["processes"],

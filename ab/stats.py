@@ -303,6 +303,14 @@ def holm(p_values):
 
 # --- A/A calibration -------------------------------------------------------------------------------------
 
+def _draw(rng, pool, rounds, analyses, without_replacement):
+    """Indices of `analyses` draws of `rounds` from `pool` pairs: without replacement (each row distinct pairs), or
+    with replacement."""
+    if without_replacement:
+        return np.argsort(rng.random((analyses, pool)), axis=1)[:, :rounds]
+    return rng.integers(0, pool, size=(analyses, rounds))
+
+
 def _null_intervals(x, y, rounds, analyses, rng, confidence, n_resamples, groups=None, estimator=DEFAULT_ESTIMATOR):
     """Intervals of `analyses` resampled A/A analyses of `rounds` pairs each (see calibrate()).
 
@@ -315,10 +323,8 @@ def _null_intervals(x, y, rounds, analyses, rng, confidence, n_resamples, groups
         members = [np.flatnonzero(groups == g) for g in range(int(groups.max()) + 1)]
         idx = np.array([np.concatenate([members[g] for g in rng.permutation(len(members))])[:rounds]
                         for _ in range(analyses)])
-    elif x.size >= rounds:
-        idx = np.argsort(rng.random((analyses, x.size)), axis=1)[:, :rounds]
     else:
-        idx = rng.integers(0, x.size, size=(analyses, rounds))
+        idx = _draw(rng, x.size, rounds, analyses, x.size >= rounds)
     if groups is None:
         swap = rng.random((analyses, rounds)) < 0.5
     else:
@@ -450,10 +456,9 @@ def power(a, b, rounds, lower_is_better=True, delta=MIN_DELTA, expect="worse", a
     if x.size < MIN_INTERVAL_ROUNDS:
         raise ValueError(f"power needs at least {MIN_INTERVAL_ROUNDS} rounds with values, got {x.size}")
     rng = np.random.default_rng(seed)
-    if x.size > rounds:
-        idx, drawn = np.argsort(rng.random((analyses, x.size)), axis=1)[:, :rounds], "subsample"
-    else:
-        idx, drawn = rng.integers(0, x.size, size=(analyses, rounds)), "bootstrap"
+    drawn = "subsample" if x.size > rounds else "bootstrap"
+    idx = _draw(rng, x.size, rounds, analyses, drawn == "subsample")
+    if drawn == "bootstrap":
         warns.append(f"a run of {x.size} rounds resampled with replacement: run more rounds than {rounds} to subsample")
     low, high, _ = _ratio_intervals(x[idx], y[idx], confidence, n_resamples, rng, True, estimator)
     hits = sum(verdict((lo, hi), lower_is_better, delta) == expect for lo, hi in zip(low, high))

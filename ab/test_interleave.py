@@ -87,7 +87,8 @@ def test_read_requests_keeps_one_arms_requests(tmp_path):
                    "http_req_failed,1,0,transfer,arm=before\n"
                    "http_req_duration,1,7.0,transfer,arm=after\n"
                    "http_req_failed,1,1,transfer,arm=after\n")
-    assert k6io.read_requests(csv, "transfer", "after") == ([7.0], [1], [True])
+    assert k6io.requests_by_arm(csv, "transfer")["after"] == ([7.0], [1], [True])
+    assert k6io.requests_by_arm(csv, "transfer")["before"] == ([5.0], [1], [False])
     assert k6io.read_requests(csv, "transfer")[0] == [5.0, 7.0]
 
 

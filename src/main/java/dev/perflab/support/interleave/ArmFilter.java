@@ -3,6 +3,8 @@ package dev.perflab.support.interleave;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 import dev.perflab.support.problem.ProblemResponses;
 import io.micrometer.core.instrument.Counter;
@@ -29,13 +31,21 @@ class ArmFilter extends OncePerRequestFilter {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private final InterleaveProperties properties;
-    private final MeterRegistry registry;
+    private final Map<String, ArmMeters> meters;
     private final ProblemResponses problems;
 
     ArmFilter(InterleaveProperties properties, MeterRegistry registry, ProblemResponses problems) {
         this.properties = properties;
-        this.registry = registry;
+        this.meters = properties.arms().stream().collect(Collectors.toUnmodifiableMap(arm -> arm, arm -> new ArmMeters(
+                Counter.builder("perflab.lab.arm.cpu").baseUnit("seconds").tag("arm", arm)
+                        .description("request-thread CPU time of the interleaved mode's requests, per arm").register(registry),
+                Counter.builder("perflab.lab.arm.requests").tag("arm", arm)
+                        .description("requests of the interleaved mode, per arm").register(registry))));
         this.problems = problems;
+    }
+
+    /** One arm's counters, registered once at startup (0 from the start), not looked up per request. */
+    private record ArmMeters(Counter cpu, Counter requests) {
     }
 
     @Override
@@ -46,7 +56,8 @@ class ArmFilter extends OncePerRequestFilter {
             chain.doFilter(request, response);
             return;
         }
-        if (!properties.arms().contains(arm)) {
+        ArmMeters armMeters = meters.get(arm);
+        if (armMeters == null) {
             problems.write(response, HttpStatus.BAD_REQUEST, "unknown-arm",
                     "The " + HEADER + " header names no arm of this interleaved run.");
             return;
@@ -58,12 +69,8 @@ class ArmFilter extends OncePerRequestFilter {
             chain.doFilter(request, response);
         } finally {
             Arm.clear();
-            long spent = THREADS.getCurrentThreadCpuTime() - started;
-            Counter.builder("perflab.lab.arm.cpu").baseUnit("seconds").tag("arm", arm)
-                    .description("request-thread CPU time of the interleaved mode's requests, per arm")
-                    .register(registry).increment(spent / 1e9);
-            Counter.builder("perflab.lab.arm.requests").tag("arm", arm)
-                    .description("requests of the interleaved mode, per arm").register(registry).increment();
+            armMeters.cpu().increment((THREADS.getCurrentThreadCpuTime() - started) / 1e9);
+            armMeters.requests().increment();
         }
     }
 
