@@ -5,6 +5,7 @@ verdict is what the file expects. Pure functions of runs and the experiment; not
 import math
 import statistics
 
+import interleave
 import model
 import stats
 from model import meets
@@ -126,11 +127,11 @@ def compare(e, runs, delta):
 
 
 def estimator(e):
-    """B/A's estimator: interleaved, each round is a pair measured at once in one app, so the geometric mean of the
+    """B/A's estimator: interleaved (or in a duet), each round is a pair measured at once, so the geometric mean of the
     rounds' B/A (the round's own level cancels in its ratio; on the wallet's A/A it put the p95 floor at 2.8 %, where
     the ratio of medians put it at 4.4 % and the median of ratios at 3.7 %); otherwise the ratio of the two sides'
     medians."""
-    return "geometric mean of ratios" if e.get("interleave") else stats.DEFAULT_ESTIMATOR
+    return "geometric mean of ratios" if e.get("interleave") or e.get("duet") else stats.DEFAULT_ESTIMATOR
 
 
 def compare_pair(e, runs, delta, baseline, candidate):
@@ -157,6 +158,12 @@ def compare_pair(e, runs, delta, baseline, candidate):
     primary_row = next(r for r in rows if r["metric"] == primary)
     return {"baseline": baseline, "candidate": candidate, "rows": rows, "primary": primary_row,
             "because": because(e, rows, primary_row)}
+
+
+def leakage(e, runs, delta):
+    """The leakage check (--leakage): each variant interleaved (the candidate) against itself alone (the baseline,
+    interleave.alone's label), on every metric; "no difference" says the other arms' requests leave it alone."""
+    return [compare_pair(e, runs, delta, interleave.alone(v["label"]), v["label"]) for v in e["variants"]]
 
 
 def grows(e, comparisons):
@@ -207,12 +214,12 @@ def _calibrate(e, cells, metric):
         if len(values(cell["runs"], a_label, metric)) < 3:
             out.append({"profile": cell["profile"], "metric": metric, "skipped": "fewer than 3 A/A rounds: no calibration"})
             continue
-        # the floor is for an A/B of the file's rounds (the A/A's own may have grown while it was inconclusive),
+        # the floor is for an A/B of the file's rounds, or the plan's (--planned; the A/A's own may have grown while it was inconclusive),
         # over instance lifetimes as the A/B has them; interleaved, both arms share every lifetime, whose luck
         # cancels in each round's ratio: the round is the unit
         lifetimes = [None if e.get("interleave") else r.get("lifetime") for r in cell["runs"] if r["variant"] == a_label]
         c = stats.calibrate(values(cell["runs"], a_label, metric), values(cell["runs"], b_label, metric),
-                            rounds=max(stats.MIN_INTERVAL_ROUNDS, e["rounds"]), lower_is_better=lower_is_better(e, metric),
+                            rounds=max(stats.MIN_INTERVAL_ROUNDS, cell.get("planned", {}).get("rounds", e["rounds"])), lower_is_better=lower_is_better(e, metric),
                             lifetimes=None if None in lifetimes else lifetimes, estimator=estimator(e))
         out.append(dict(c, profile=cell["profile"], metric=metric))
     return out
@@ -230,6 +237,22 @@ def power(e, cells):
                         lower_is_better=lower_is_better(e, metric), delta=cell.get("delta", stats.MIN_DELTA),
                         estimator=estimator(e))
         out.append(dict(p, profile=cell["profile"], metric=metric))
+    return out
+
+
+def repeats(e, cells):
+    """--repeat N: per profile, how many of the N separate runs (cells with a `repeat`) gave each primary verdict of the
+    last variant; for the power check (--plant), how many called the planted twin worse, of the 8 in 10 it asks for."""
+    out = []
+    for profile in dict.fromkeys(c["profile"] for c in cells if c.get("repeat")):
+        verdicts = [c["comparisons"][-1]["primary"]["verdict"] for c in cells
+                    if c["profile"] == profile and c.get("repeat") and c.get("comparisons")]
+        ratios = [c["comparisons"][-1]["primary"]["ratio"] for c in cells
+                  if c["profile"] == profile and c.get("repeat") and c.get("comparisons")]
+        expect = e["primary"].get("expect", "better")
+        out.append({"profile": profile, "metric": e["primary"]["metric"], "runs": len(verdicts), "expect": expect,
+                    "verdicts": {v: verdicts.count(v) for v in dict.fromkeys(verdicts)},
+                    "met": sum(meets(v, expect) for v in verdicts), "ratios": ratios})
     return out
 
 

@@ -6,6 +6,7 @@ own (JVM flags, a profile, pool sizes, a schema or an index, a database, a commi
 - arm(label)            -> the header-safe name of a variant's arm (X-Perflab-Arm, the k6 tag `arm`)
 - check(e)              -> SystemExit naming what the variants differ in, when one app cannot serve them all
 - host(e, plant)        -> the one app's variant: the shared settings, the interleaved mode on, the arms listed
+- hosts(e, plant, leak) -> the apps of a run: the one app, and with the leakage check one per variant alone
 - mechanisms_for(ms, a) -> the file's mechanisms with `{arm}` in their labels replaced by arm a
 """
 import copy
@@ -73,7 +74,28 @@ def host(e, plant=None):
     if plant:
         app["args"] += [f"--perflab.lab.interleave.planted-arm={names[-1]}", f"--perflab.lab.interleave.planted-cpu={plant}"]
     app["env"] = {**app.get("env", {}), "ARMS": ",".join(names)}
+    app["arm_labels"] = {a: v["label"] for a, v in zip(names, e["variants"])}  # whose run each arm's requests make
     return app
+
+
+def hosts(e, plant=None, leakage=False):
+    """The apps of an interleaved run: the one app; with `leakage` also, per variant, an app serving that variant's
+    arm alone (label "<variant> (alone)", its runs labelled so too), run in the same schedule, so that each variant
+    interleaved can be compared with itself alone (what the other arms' requests do to it: the JIT's profile of
+    shared code, caches, the pool, GC, CPU)."""
+    apps = [host(e, plant)]
+    if leakage:
+        for v in e["variants"]:
+            app = host({**e, "variants": [v]})
+            app["label"] = alone(v["label"])
+            app["arm_labels"] = {arm(v["label"]): alone(v["label"])}
+            apps.append(app)
+    return apps
+
+
+def alone(label):
+    """The label of a variant's runs in an app that serves its arm alone (hosts(leakage=True))."""
+    return f"{label} (alone)"
 
 
 def mechanisms_for(mechanisms, arm_name):

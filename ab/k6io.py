@@ -12,6 +12,7 @@ import subprocess
 import numpy as np
 
 import labsecrets
+import pinning
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 # the percentiles k6's Prometheus remote write exports (k6_http_req_duration_p95 ...): the dashboards' k6 panels
@@ -96,7 +97,9 @@ def start(script, base_url, env, testid, variant, out_dir=None, dashboard=False,
         command += ["--execution-segment", segment[0], "--execution-segment-sequence", segment[1]]
     command.append(str(ROOT / script))
     sink = open(paths["log"], "w") if paths else open(os.devnull, "w")
-    process = subprocess.Popen(command, cwd=ROOT, env=full_env, stdout=sink, stderr=subprocess.STDOUT)
+    # on the cores PERFLAB_K6_CPUS names (the runner's --pin load=...), else on any
+    process = subprocess.Popen(pinning.command(command, pinning.env_cores()), cwd=ROOT, env=full_env, stdout=sink,
+                               stderr=subprocess.STDOUT)
     process.sink = sink
     return process, paths
 

@@ -238,7 +238,7 @@ class Result(Record):
     """A result's top level, in the order result.json holds it. The A/B runner writes every field but `exit` and
     `rows`; a command experiment (kind "command": JMH, a benchmark's rows) writes name, command, started, exit,
     rows, cells (empty), machine and checks. `experiment` is the experiment as run (experiment.load, then the
-    command line's overrides); cells, calibration, power (the power check's, --plant), reanalysed (--reanalyse: which checkout recomputed the
+    command line's overrides); cells, calibration, power (the power check's, --plant), repeats (--repeat's count of verdicts), reanalysed (--reanalyse: which checkout recomputed the
     statistics from the runs), checks, verdict and reproduction are plain data."""
     schema_version: int
     experiment: Mapping
@@ -255,6 +255,7 @@ class Result(Record):
     cells: tuple = ()
     calibration: tuple | None = None
     power: tuple | None = None
+    repeats: tuple | None = None
     reanalysed: Mapping | None = None
     checks: Mapping | None = None
     verdict: Mapping | None = None

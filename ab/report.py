@@ -244,6 +244,7 @@ def text(result):
     for c in result.get("calibration", []):
         out.append(aa_sentence(c))
     out += [power_sentence(p) for p in result.get("power", [])]
+    out += [repeats_sentence(r) for r in result.get("repeats", [])]
     if result.get("reproduction"):
         out.append(reproduction_sentence(reproduction_of(result)))
     v = result["verdict"]
@@ -270,6 +271,14 @@ def power_sentence(p):
             f"{p['pool']}) at δ {100 * p['delta']:.1f} %; the whole run: B/A {o['ratio']:.3g} "
             f"({o['interval'][0]:.3g}–{o['interval'][1]:.3g}), {o['verdict']}"
             + ("" if p["power"] >= 0.8 else " — below the 80 % the check asks for"))
+
+
+def repeats_sentence(r):
+    """--repeat's line: how the separate runs' primary verdicts came out."""
+    counts = ", ".join(f"{v} in {n}" for v, n in r["verdicts"].items())
+    low, high = min(r["ratios"]), max(r["ratios"])
+    return (f"{r['runs']} separate runs on {r['profile']} ({r['metric']}): {counts}; {r['expect']} in {r['met']} of "
+            f"{r['runs']}; B/A from {low:.3g} to {high:.3g}")
 
 
 def aa_sentence(c):
@@ -334,6 +343,7 @@ def markdown(result):
     for c in result.get("calibration", []):
         out += [f"- {aa_sentence(c)}"]
     out += [f"- {power_sentence(p)}" for p in result.get("power", [])]
+    out += [f"- {repeats_sentence(r)}" for r in result.get("repeats", [])]
     if result.get("reproduction"):
         out += [f"- {reproduction_sentence(reproduction_of(result))}"]
     out += ["", "## Runs", "", md_table(("run", "observation"), ((r["testid"], run_line(r)) for c in result["cells"] for r in c["runs"])),
@@ -346,7 +356,23 @@ def markdown(result):
 def extra_sections(result, cell):
     """The cell's sections after its comparisons: a ramp's stages, the write-up beside perflab; each one
     {title, head, rows, notes}, for REPORT.md, the runner's text and report.html alike."""
-    return [s for s in (ramp_section(result, cell), writeup_section(result, cell)) if s]
+    return [s for s in (ramp_section(result, cell), writeup_section(result, cell), leakage_section(result, cell)) if s]
+
+
+def leakage_section(result, cell):
+    """The leakage check (--leakage): each variant interleaved against itself served alone, on the claimed metrics."""
+    if not cell.get("leakage"):
+        return None
+    claimed = [result["experiment"]["primary"]["metric"], *result["experiment"]["primary"].get("also", [])]
+    rows = [(c["candidate"], label(r["metric"]), fmt(r["median_a"], r["metric"]), fmt(r["median_b"], r["metric"]),
+             f"{fmt(r['ratio'])} ({pct(r['ratio'])})", interval_text(r), r["verdict"])
+            for c in cell["leakage"] for r in c["rows"] if r["metric"] in claimed]
+    return {"title": "Leakage: each variant interleaved against itself alone",
+            "head": ("variant", "metric", "alone", "interleaved", "interleaved/alone", "95% interval", "verdict"),
+            "rows": rows,
+            "notes": [f"each variant's arm served alone by an app of its own, in the same schedule and at the same arrival "
+                      f"rate; \"no difference\" at δ {100 * cell['delta']:.1f} %: the other arms' requests (the JIT's "
+                      "profile of shared code, caches, the pool, GC, CPU) leave it as it is alone"]}
 
 
 def section_text(section):

@@ -201,18 +201,33 @@ def aa_level(experiment, metric=None, lineage=()):
     return _from_aa(experiment, metric, lineage, "level")
 
 
-def _from_aa(experiment, metric, lineage, what):
+def newest_aa(experiment, metric=None, lineage=()):
+    """The newest A/A result of this experiment (published first, else results/), or of the nearest file it extends
+    (`lineage`) whose calibrated primary metric is `metric`, and where it comes from; (None, None) when there is
+    none. The pilot that lifetimes.plan plans from, and what noise_floor and aa_level read."""
     for name in (experiment, *lineage):
         candidates = [PUBLISHED / f"{name}-aa" / "result.json"]
         candidates += sorted((ROOT / "results").glob(f"*-{name}-aa/result.json"), reverse=True)
         for path in candidates:
             if not path.exists():
                 continue
-            calibration = model.migrate(json.loads(path.read_text())).get("calibration", [])
-            floors = {c["profile"]: c["noise_floor"] if what == "noise_floor" else c["observed"]["median_a"]
-                      for c in calibration if c.get("noise_floor") is not None and not c.get("co_primary")
-                      and (name == experiment or metric is None or c.get("metric") == metric)}
-            if floors:
+            result = model.migrate(json.loads(path.read_text()))
+            if _primary_calibrations(result, experiment, metric):
                 source = str(path.relative_to(ROOT))
-                return floors, source if name == experiment else f"{source}, the A/A of {name}, which {experiment} extends"
-    return {}, None
+                return result, source if name == experiment else f"{source}, the A/A of {name}, which {experiment} extends"
+    return None, None
+
+
+def _primary_calibrations(result, experiment, metric):
+    """The A/A's calibrations of its primary metric that have a floor; of an A/A of another file only those of `metric`."""
+    own = result.get("experiment", {}).get("name", experiment) == experiment
+    return [c for c in result.get("calibration", []) if c.get("noise_floor") is not None and not c.get("co_primary")
+            and (own or metric is None or c.get("metric") == metric)]
+
+
+def _from_aa(experiment, metric, lineage, what):
+    result, source = newest_aa(experiment, metric, lineage)
+    if result is None:
+        return {}, None
+    return {c["profile"]: c["noise_floor"] if what == "noise_floor" else c["observed"]["median_a"]
+            for c in _primary_calibrations(result, experiment, metric)}, source

@@ -25,13 +25,16 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import comparison  # noqa: E402
+import duet  # noqa: E402
 import model  # noqa: E402
 import experiment as experiments  # noqa: E402
 import interleave  # noqa: E402
 import launcher  # noqa: E402
+import lifetimes  # noqa: E402
 import machine as machines  # noqa: E402
 import measure  # noqa: E402
 import network  # noqa: E402
+import pinning  # noqa: E402
 import refs  # noqa: E402
 import report  # noqa: E402
 import results  # noqa: E402
@@ -94,6 +97,7 @@ class Context:
         self.out_dir = out_dir
         self.toxiproxy = network.Toxiproxy(env)
         self.links = {}  # the current cell's network links (run_cell)
+        self.pins = {}  # --pin: {role: cores} (ab/pinning.py)
         # [load] observe = false: no JFR, no k6 dashboard, no k6 metrics to Prometheus; the runs cost the machine only
         # the load and the app, as a capacity step does (an experiment that measures the machine's CPU per request)
         observe = e["load"].get("observe", True)
@@ -137,9 +141,13 @@ def cell_tag(profile, parameter, value):
     return tag
 
 
+DUET = "every variant at once"  # a duet's unit in the run order (ab/duet.py)
+
+
 def run_cell(ctx, e, profile, parameter, value):
     """All rounds of all variants at one network profile and one sweep point."""
     cell_e = experiments.with_point(e, parameter, value) if parameter else e
+    cell_e = {**cell_e, **lifetimes.for_cell(cell_e, profile)}  # --planned: this profile's rounds and lifetimes
     overrides = {parameter.split(".", 1)[1]: value} if parameter and parameter.startswith("network.") else None
     if profile == "remote":
         links, options, net_args = {}, [], []
@@ -148,18 +156,20 @@ def run_cell(ctx, e, profile, parameter, value):
         options, net_args = ctx.toxiproxy.apply(links)
     cell = {"profile": profile, "network": "a remote lab: " + ", ".join(ctx.args.base_url) if profile == "remote" else network.describe(profile, links), "parameter": parameter, "value": value,
             "tag": cell_tag(profile, parameter, value), "runs": []}
+    if e.get("planned", {}).get(profile):
+        cell["planned"] = e["planned"][profile]
     box = machines.profile(e["machine"])
     if not ctx.args.base_url:  # a remote lab's machine is its own
         cell["machine"] = machines.describe(box)
     ctx.e = cell_e
     shape = cell_e["load"]["shape"]
     load = cell_e["load"]
-    labels = [v["label"] for v in cell_e["variants"]]
-    if cell_e.get("interleave"):  # one app for every variant (ab/interleave.py)
-        host = interleave.host(cell_e, planted_cpu(cell_e, ctx.args.plant, profile))
-        hosts = [host]
+    if cell_e.get("interleave"):  # one app for every variant, and with --leakage one per variant alone (ab/interleave.py)
+        hosts = interleave.hosts(cell_e, planted_cpu(cell_e, ctx.args.plant, profile), ctx.args.leakage)
+        labels = [label for h in hosts for label in h["arm_labels"].values()]  # the runs a round makes
     else:
         hosts = cell_e["variants"]
+        labels = [v["label"] for v in cell_e["variants"]]
     if ctx.args.base_url:
         apps = [launcher.RemoteApp(cell_e, v, i, url) for i, (v, url) in enumerate(zip(hosts, ctx.args.base_url))]
     else:
@@ -176,25 +186,39 @@ def run_cell(ctx, e, profile, parameter, value):
         if not ctx.args.base_url and box["mariadb"]["cpus"]:
             limited = machines.limit(machines.MARIADB, measure.mariadb_pid(), box["mariadb"]["cpus"], box["name"])
             log(f"  MariaDB held to {machines.cpus_text(box['mariadb']['cpus'])}" + ("" if limited else " (not running here: no limit)"))
+        for role in ("mariadb", "redis"):  # the stores on their cores for the cell (--pin)
+            if role in ctx.pins and not pinning.pin(measure.stack_pid(role), ctx.pins[role]):
+                log(f"  --pin {role}: {role} is not running here: not pinned")
         if shape in ("open", "closed", "capacity"):
             start_instances(ctx, cell, by_label, started, load, where)
         rounds = cell_e["rounds"]
-        order = stats.schedule(started, rounds)
+        units = [DUET] if cell_e.get("duet") else started  # what runs at a time: an app, or in a duet all of them
+        order = stats.schedule(units, rounds)
         done = 0
         while True:
-            for label in order[done * len(started):]:
+            for label in order[done * len(units):]:
                 if stats.restart_due(len(cell["runs"]), len(labels), restart_every):
                     for app in apps:
                         app.stop()
                     start_instances(ctx, cell, by_label, started, load, where)
-                app, variant = by_label[label]
-                round_no = len(cell["runs"]) // len(labels) + 1 if cell_e.get("interleave") else \
-                    sum(1 for r in cell["runs"] if r["variant"] == label) + 1
+                app, variant = by_label[started[0] if label == DUET else label]
+                first = next(iter(variant["arm_labels"].values())) if cell_e.get("interleave") else app.label
+                round_no = sum(1 for r in cell["runs"] if r["variant"] == first) + 1
                 ctx.progress.step(f"{where}: {label} round {round_no}/{rounds} ({shape})")
+                began = time.time()
+                if label == DUET:
+                    for run in shapes.duet_round(ctx, [by_label[x] for x in started], round_no, load, cell):
+                        cell["runs"].append({**run, "lifetime": len(cell["lifetimes"]) - 1,
+                                             "seconds": round((time.time() - began) / len(started), 1)})
+                        log("    " + report.run_line(run))
+                        if run.get("aborted"):
+                            raise SystemExit(f"{run['variant']}: {run['aborted']}")
+                    continue
                 if cell_e.get("interleave"):
                     lifetime = len(cell["lifetimes"]) - 1
-                    for run in shapes.interleaved_run(ctx, app, variant, round_no, load, cell):
-                        cell["runs"].append({**run, "lifetime": lifetime})
+                    arm_runs = shapes.interleaved_run(ctx, app, variant, round_no, load, cell)
+                    for run in arm_runs:
+                        cell["runs"].append({**run, "lifetime": lifetime, "seconds": round((time.time() - began) / len(arm_runs), 1)})
                         log("    " + report.run_line(run))
                         if run.get("aborted"):
                             raise SystemExit(f"{run['variant']}: {run['aborted']}")
@@ -208,6 +232,7 @@ def run_cell(ctx, e, profile, parameter, value):
                 else:
                     run = shapes.cold_start_run(ctx, app, variant, round_no, load, cell)
                 run["lifetime"] = len(cell["lifetimes"]) - 1 if cell["lifetimes"] else None
+                run["seconds"] = round(time.time() - began, 1)  # what a round costs (lifetimes.costs)
                 cell["runs"].append(run)
                 log("    " + report.run_line(run))
                 if run.get("aborted"):
@@ -215,17 +240,22 @@ def run_cell(ctx, e, profile, parameter, value):
             done = len(cell["runs"]) // len(labels)
             cell["delta"] = ctx.profile_delta.get(cell["profile"], ctx.delta)
             cell["comparisons"] = comparison.compare(cell_e, cell["runs"], cell["delta"])
+            if ctx.args.leakage:
+                cell["leakage"] = comparison.leakage(cell_e, cell["runs"], cell["delta"])
             if done >= cell_e["max_rounds"] or not comparison.grows(cell_e, cell["comparisons"]):
                 break
             extra = min(2, cell_e["max_rounds"] - done)
             log(f"  primary verdict inconclusive after {done} rounds: adding {extra} (cap {cell_e['max_rounds']})")
-            order = stats.schedule(started, done + extra)
+            order = stats.schedule(units, done + extra)
             rounds = done + extra
-            ctx.progress.grow(extra * len(started))
+            ctx.progress.grow(extra * len(units))
     finally:
         for app in apps:
             app.stop()
         machines.release(machines.MARIADB)
+        for role in ("mariadb", "redis"):
+            if role in ctx.pins:
+                pinning.unpin(measure.stack_pid(role))
     ctx.e = e
     return cell
 
@@ -259,10 +289,13 @@ def start_instances(ctx, cell, by_label, labels, load, where):
     and lets every app and MariaDB settle; records the lifetime in the cell."""
     lifetime = len(cell["lifetimes"])
     order = stats.start_order(labels, lifetime)
+    began = time.time()
     for label in order:
         app, variant = by_label[label]
         log(f"  starting {app.label} on :{app.port} ({where}" + (f", instance lifetime {lifetime + 1}" if lifetime else "") + ")")
         app.start()
+        if "app" in ctx.pins:
+            pinning.pin(app.pid(), ctx.pins["app"])
         shapes.warm_up(ctx, app, variant, load)
     primers = int(load.get("primer", 0))  # true counts as 1
     for label in order:
@@ -279,7 +312,7 @@ def start_instances(ctx, cell, by_label, labels, load, where):
     for name, s in settled.items():
         if s["seconds"] >= shapes.QUIET_WINDOW_S * 2 or not s["quiet"]:
             log(f"  {name}: {'quiet' if s['quiet'] else 'still busy'} after {s['seconds']:g} s of settling (JIT queue, GC, purge)")
-    cell["lifetimes"].append({"start_order": order, "settled": settled})
+    cell["lifetimes"].append({"start_order": order, "settled": settled, "seconds": round(time.time() - began, 1)})
 
 
 def margin():
@@ -368,6 +401,18 @@ def parse_args(argv):
     p.add_argument("--plant", metavar="CPU", help="the power check (interleaved experiments): the candidate against its twin, "
                    "whose requests each burn this much extra CPU in the app, e.g. 150us; states how often the verdict "
                    "calls the twin worse over resampled analyses of the file's rounds (run with more --rounds to subsample)")
+    p.add_argument("--plan", metavar="FLOOR", help="print how many JVM lifetimes, and rounds in each, bring the noise "
+                   "floor to FLOOR (e.g. 5%%), from the newest A/A's variance at each level, and how long that takes")
+    p.add_argument("--planned", metavar="FLOOR", help="run with --plan FLOOR's lifetimes and rounds, per profile "
+                   "(with --aa: check the planned floor)")
+    p.add_argument("--repeat", type=int, metavar="N", help="N separate runs of the whole experiment (apps started afresh "
+                   "each time), and how many gave each verdict: with --plant, the power check's 8 of 10")
+    p.add_argument("--duet", action="store_true", help="duet: every variant's run of a round at once, each against its "
+                   "own app (also `duet = true` in the file; docs/experiments.md)")
+    p.add_argument("--leakage", action="store_true", help="the leakage check (interleaved experiments): each variant "
+                   "interleaved against itself served alone by an app of its own, in the same schedule")
+    p.add_argument("--pin", metavar="ROLE=CORES", help="CPU pinning: the app, k6 (load), MariaDB and Redis on cores of "
+                   "their own, e.g. app=1,load=0 (default: not pinned; docs/experiments.md)")
     p.add_argument("--out", help="output folder (default results/<timestamp>-<experiment>)")
     p.add_argument("--publish", metavar="NAME", help="also copy the result to docs/results/NAME/ (what README.md and docs/ cite)")
     p.add_argument("--reanalyse", metavar="NAME", help="recompute the published docs/results/NAME/'s statistics from its "
@@ -420,6 +465,17 @@ def main(argv=None):
     machines.profile(e["machine"])  # an unknown profile stops the run before anything starts
     if args.sweep and e.get("sweep"):
         e["sweep"]["values"] = [float(v) if v.replace(".", "", 1).isdigit() else v for v in args.sweep.split(",")]
+    if args.duet:
+        e["duet"] = True
+    if e.get("duet"):
+        left_out = duet.prepare(e)
+        if left_out:
+            log(f"duet: left out, shared by the apps at once: {', '.join(left_out)}")
+    if args.plan or args.planned:
+        if plan_lifetimes(e, args):
+            return 0
+    if args.repeat is not None and (args.repeat < 2 or args.aa or args.smoke):
+        raise SystemExit("--repeat N: at least 2 separate runs, of an A/B or the power check (not --aa or --smoke)")
     if args.aa and args.plant:
         raise SystemExit("--plant runs the power check, an A/A with a known slowdown planted in the twin: leave --aa out")
     if args.aa or args.plant:
@@ -430,8 +486,14 @@ def main(argv=None):
         e["primary"]["expect"] = "worse"  # the twin's requests each burn the planted CPU
     if e.get("interleave"):
         interleave.check(e)  # before any data set is loaded: what one app cannot serve
-    elif args.plant:
-        raise SystemExit(f"--plant: {e['name']} is not interleaved (interleave = true); the planted CPU lives in the interleaved mode")
+    elif args.plant or args.leakage:
+        flag = "--plant" if args.plant else "--leakage"
+        raise SystemExit(f"{flag}: {e['name']} is not interleaved (interleave = true); it checks the interleaved mode")
+    if args.leakage:
+        if args.aa or args.plant:
+            raise SystemExit("--leakage runs the variants interleaved and each alone: leave --aa and --plant out")
+        e["max_rounds"] = e["rounds"]  # a check of its own: its rounds do not grow with the comparison's verdict
+        e["name_suffix"] = "-leakage"
     experiments.assign_redis_dbs(e)
     env = stack_env()
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -453,6 +515,11 @@ def main(argv=None):
         log("jars of the variants' commits:")
         refs.prepare(e, env.get("PERFLAB_DB_NAME", "perflab"))
     ctx = Context(e, args, env, out_dir)
+    ctx.pins = pinning.parse(args.pin)
+    if ctx.pins and args.base_url:
+        raise SystemExit("--pin: a remote lab's processes are not on this machine")
+    if "load" in ctx.pins:
+        os.environ[pinning.ENV] = ",".join(map(str, sorted(ctx.pins["load"])))
     if args.prometheus:
         ctx.prometheus_rw = args.prometheus.rstrip("/") + "/api/v1/write"
     if args.aa:
@@ -460,10 +527,12 @@ def main(argv=None):
     else:
         ctx.delta, delta_source, ctx.profile_delta = delta_for(e, args)
     cells_planned = len(e["profiles"]) * len(points(e))
-    ctx.progress = Progress(cells_planned * (1 if e.get("interleave") else len(e["variants"])) * e["rounds"])
+    rounds_planned = sum(d["rounds"] for d in e["planned"].values()) * len(points(e)) if e.get("planned") else cells_planned * e["rounds"]
+    rounds_planned *= args.repeat or 1
+    ctx.progress = Progress(rounds_planned * (1 if e.get("interleave") or e.get("duet") else len(e["variants"])))
     log(f"{'A/A' if args.aa else 'experiment'} {name}: {' vs '.join(v['label'] for v in e['variants'])}; "
-        f"{e['load']['shape']} load, {e['rounds']} round(s) per variant (cap {e['max_rounds']}), profiles {', '.join(e['profiles'])}, "
-        f"machine {e['machine']}"
+        f"{e['load']['shape']} load, {rounds_text(e)}, profiles {', '.join(e['profiles'])}, "
+        f"machine {e['machine']}" + (f", {pinning.text(ctx.pins)}" if ctx.pins else "")
         + (f", sweep {e['sweep']['parameter']} over {e['sweep']['values']}" if e.get("sweep") else "")
         + f"; δ {100 * ctx.delta:.1f} % ({delta_source}) -> {out_dir}")
     for variant in e["variants"]:
@@ -478,9 +547,15 @@ def main(argv=None):
     info = machine(env)
     cells = []
     try:
-        for profile in e["profiles"]:
-            for parameter, value in points(e):
-                cells.append(run_cell(ctx, e, profile, parameter, value))
+        for repeat in range(1, (args.repeat or 1) + 1):  # --repeat: separate runs, each with apps of its own
+            for profile in e["profiles"]:
+                for parameter, value in points(e):
+                    cell = run_cell(ctx, e, profile, parameter, value)
+                    if args.repeat:
+                        log(f"  run {repeat}/{args.repeat} on {profile}: " + "; ".join(
+                            f"{c['candidate']} {c['primary']['verdict']}" for c in cell.get("comparisons", [])))
+                        cell = {**cell, "repeat": repeat, "tag": f"{cell['tag']}-x{repeat}"}
+                    cells.append(cell)
     finally:
         if not args.base_url:
             ctx.toxiproxy.clear()
@@ -495,6 +570,8 @@ def main(argv=None):
         result["power"] = comparison.power(e, cells)
         for p in result["power"]:
             log(report.power_sentence(p))
+    if args.repeat:
+        result["repeats"] = comparison.repeats(e, cells)
     attach_writeups(e, cells)
     result["checks"] = comparison.smoke_checks(e, cells, say=log)
     result["verdict"] = comparison.overall(e, cells, args.aa, result.get("calibration"))
@@ -515,6 +592,38 @@ def main(argv=None):
         log("invariants broken: " + "; ".join(result["checks"]["failed"]))
         return 1
     return 0 if result["verdict"]["ok"] else 1
+
+
+def rounds_text(e):
+    """How many rounds the run plans: the file's (or --rounds) with their cap, or per profile --planned's."""
+    if e.get("planned"):
+        return ", ".join(f"{d['rounds']} rounds per variant in {d['lifetimes']} lifetimes on {p}"
+                         for p, d in e["planned"].items()) + " (--planned)"
+    return f"{e['rounds']} round(s) per variant (cap {e['max_rounds']})"
+
+
+def plan_lifetimes(e, args):
+    """--plan/--planned TARGET: lifetimes and rounds in each, for the noise floor to reach TARGET, planned from the
+    newest A/A of separate JVMs (ab/lifetimes.py); printed, and with --planned applied to this run. True when the
+    run ends here (--plan)."""
+    if args.plan and args.planned:
+        raise SystemExit("--plan prints the plan, --planned runs it: give one")
+    text = args.plan or args.planned
+    target = float(text.rstrip("%")) / 100 if text.endswith("%") else float(text)
+    if not 0 < target < 1:
+        raise SystemExit(f"--plan/--planned: a noise floor to reach, such as 5%, not {text}")
+    if e.get("interleave"):
+        raise SystemExit(f"--plan: {e['name']} is interleaved: its rounds share one lifetime, whose variance cancels "
+                         "in each round's ratio; plan a file of separate JVMs")
+    pilot, source = results.newest_aa(e["name"], e["primary"].get("metric"), e.get("lineage", []))
+    if pilot is None:
+        raise SystemExit(f"--plan: no A/A of {e['name']} to plan from: run ./perflab ab {e['name']} --aa first (the pilot)")
+    plans = [p for p in lifetimes.plan(pilot, target) if p["profile"] in e["profiles"]]
+    log(lifetimes.describe(plans, source))
+    if args.plan:
+        return True
+    lifetimes.apply(e, plans)
+    return False
 
 
 def commits_mode(e, args):

@@ -9,12 +9,16 @@
   cold-start      each round starts the app and k6 together; k6 fires the moment readiness answers (seed 000)
   interleaved     (an open or closed load with `interleave = true`) one app serves every variant, each request picks
                   one at random; a round is one k6 run, split by arm into one run per variant (ab/interleave.py)
+  duet            (an open or closed load with `duet = true`) an app per variant as usual, every variant's run of a
+                  round at once (ab/duet.py)
 """
+import concurrent.futures
 import contextlib
 import json
 import math
 import pathlib
 import subprocess
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -96,6 +100,7 @@ def primer_run(ctx, app, variant, load, cell, n):
     return measured_run(ctx, app, variant, f"primer{n}", load, cell)
 
 
+DUET_WAIT_S = 600  # a duet's runs wait this long for each other at most (a reset that hangs breaks the round)
 QUIET_CORES = 0.05  # an idle app (scrapes, pool housekeeping) uses well under 5 % of a core
 QUIET_WINDOW_S = 2.0
 
@@ -122,28 +127,44 @@ def settle(pids, load):
     return {name: settled[name] for name in pids}
 
 
-def measured_run(ctx, app, variant, round_no, load, cell):
-    """One k6 run of one variant, with its mechanisms, invariants, JFR and steady-state check."""
-    measured = _measure(ctx, app, variant, round_no, load, cell)
+def measured_run(ctx, app, variant, round_no, load, cell, together=None):
+    """One k6 run of one variant, with its mechanisms, invariants, JFR and steady-state check; in a duet its reset
+    is the caller's, and it starts when every variant's run is ready (`together`, a threading.Barrier)."""
+    measured = _measure(ctx, app, variant, round_no, load, cell, together)
     requests = k6io.read_requests(measured["paths"]["csv"], load.get("scenario"))
     return _record(ctx, app.label, round_no, load, measured, requests, invariants(ctx, variant))
 
 
 def interleaved_run(ctx, app, host, round_no, load, cell):
-    """One k6 run against the interleaved mode's one app (ab/interleave.py): every request picks a variant's arm at
-    random; each variant gets the run's requests of its arm, and its per-arm mechanisms, as a run of its own. The
+    """One k6 run against an app of the interleaved mode (ab/interleave.py): every request picks one of its arms at
+    random; each arm's requests, and its per-arm mechanisms, make a run of their own, labelled as host["arm_labels"]
+    says (the variant's label, or "<label> (alone)" in the leakage check's apps). The
     iterations k6 dropped carry no arm: each variant's error rate counts all of them."""
     measured = _measure(ctx, app, host, round_no, load, cell)
     checked = invariants(ctx, host)
     by_arm = k6io.requests_by_arm(measured["paths"]["csv"], load.get("scenario"))
-    arms = [interleave.arm(v["label"]) for v in ctx.e["variants"]]
-    return [_record(ctx, v["label"], round_no, load, measured, by_arm.get(arm, ([], [], [])), checked, arm=arm)
-            for v, arm in zip(ctx.e["variants"], arms)]
+    return [_record(ctx, label, round_no, load, measured, by_arm.get(arm, ([], [], [])), checked, arm=arm)
+            for arm, label in host["arm_labels"].items()]
 
 
-def _measure(ctx, app, variant, round_no, load, cell):
-    """Reset, then k6 inside the measurement window (scrapes, process CPU, JFR), with the file's fault if any."""
-    reset(ctx, variant)
+def duet_round(ctx, pairs, round_no, load, cell):
+    """A duet's round (ab/duet.py): every variant's reset, then every variant's run at once, each k6 against its own
+    app (pairs: [(app, variant)]), in threads that wait on k6; the runs in the variants' order."""
+    for _, variant in pairs:
+        reset(ctx, variant)
+    together = threading.Barrier(len(pairs), timeout=DUET_WAIT_S)
+    with concurrent.futures.ThreadPoolExecutor(len(pairs)) as pool:
+        futures = [pool.submit(measured_run, ctx, app, variant, round_no, load, cell, together) for app, variant in pairs]
+        return [f.result() for f in futures]
+
+
+def _measure(ctx, app, variant, round_no, load, cell, together=None):
+    """Reset (or, in a duet, wait for the other variants' runs), then k6 inside the measurement window (scrapes,
+    process CPU, JFR), with the file's fault if any."""
+    if together is None:
+        reset(ctx, variant)
+    else:
+        together.wait()
     testid = f"{ctx.e['name']}-{cell['tag']}-{app.instance}-r{round_no}"
     duration = ramp.total_seconds(load) if ramp.of(load) else seconds(load.get("duration", "30s"))
     fault = ctx.e.get("fault")

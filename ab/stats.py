@@ -15,6 +15,8 @@ Public API (what the comparison, the load shapes and the runner call):
 - holm(p_values)                     -> Holm-Bonferroni adjusted p-values (secondary metrics)
 - calibrate(a1, a2, rounds, lifetimes) -> A/A noise floor (over instance lifetimes), delta, false-positive rate
 - power(a, b, rounds, delta)         -> how often a planted effect is found at delta (the power check)
+- variance_components(values, groups) -> a pilot's variance between instance lifetimes and between rounds in one
+- lifetimes_plan(components, ...)     -> lifetimes and rounds in each for a target noise floor (Kalibera and Jones)
 - steady_state(series)               -> whether a run's per-second values still trend (e.g. JIT warm-up)
 """
 import math
@@ -482,6 +484,68 @@ def _lifetime_groups(a1, a2, lifetimes, warns):
         warns.append("one instance lifetime: the noise floor leaves out how much two instances differ")
         return None
     return groups
+
+
+# --- JVM lifetimes as the unit (Kalibera and Jones, "Rigorous benchmarking in reasonable time", ISMM 2013) --------
+
+def variance_components(values, groups):
+    """The two levels of a pilot's variance: one value per round (an A/A round's log A2/A1), grouped by the
+    instance lifetime it ran in. Returns a dict: within (the pooled variance of rounds inside a lifetime, Kalibera
+    and Jones' T1²), between (the variance of the lifetimes' own offsets: the variance of the lifetimes' means less
+    what their rounds explain, within / rounds per lifetime, floored at 0: their S2²), lifetimes, per_lifetime (mean
+    rounds in a lifetime), and `separable`: False when the pilot cannot tell the lifetimes' offsets from the rounds'
+    noise (one lifetime, or a between-lifetime estimate at or below 0)."""
+    x = np.asarray(values, dtype=float)
+    g = np.asarray(groups)
+    keep = np.isfinite(x)
+    x, g = x[keep], g[keep]
+    members = [x[g == k] for k in np.unique(g)]
+    members = [m for m in members if m.size]
+    if len(members) < 1 or sum(m.size - 1 for m in members) < 1:
+        raise ValueError("variance_components needs a lifetime with at least 2 rounds")
+    within = float(sum(((m - m.mean()) ** 2).sum() for m in members) / sum(m.size - 1 for m in members))
+    per_lifetime = float(np.mean([m.size for m in members]))
+    raw = float(np.var([m.mean() for m in members], ddof=1)) - within / per_lifetime if len(members) > 1 else 0.0
+    return {"within": within, "between": max(0.0, raw), "lifetimes": len(members), "per_lifetime": per_lifetime,
+            "separable": len(members) > 1 and raw > 0}
+
+
+def design_variance(components, lifetimes, per_lifetime):
+    """The variance of the mean over `lifetimes` lifetimes of `per_lifetime` rounds each, for these components."""
+    return (components["between"] + components["within"] / per_lifetime) / lifetimes
+
+
+def lifetimes_plan(components, pilot_floor, pilot_lifetimes, pilot_per_lifetime, target, round_seconds,
+                   lifetime_seconds, min_lifetimes=2, max_per_lifetime=40, max_lifetimes=200):
+    """How many instance lifetimes, and rounds in each, bring the noise floor down to `target`.
+
+    Rounds per lifetime: Kalibera and Jones' optimum, sqrt(c_L * within / (c_R * between)) (a lifetime costs c_L
+    seconds to start and warm, a round c_R), the number that buys the most precision per second; with no between-
+    lifetime variance the pilot could see, as many as the target needs up to `max_per_lifetime` (more lifetimes are
+    still cheaper than a hidden instance effect: at least `min_lifetimes`).
+    The floor is scaled from the pilot's own, calibrated one: a noise floor is a multiple of the standard error, so
+    floor = pilot_floor * sqrt(design_variance(plan) / design_variance(pilot's analysis)). That keeps the
+    estimator's efficiency and the tails of the real data, which a normal model would not.
+    Returns a dict: lifetimes, per_lifetime, rounds, predicted_floor, seconds, reachable (within max_lifetimes)."""
+    pilot_var = design_variance(components, pilot_lifetimes, pilot_per_lifetime)
+    need = pilot_var * (target / pilot_floor) ** 2  # the design variance that gives the target floor
+    between, within = components["between"], components["within"]
+
+    def up(x):  # the next whole number, not one more for a rounding error
+        return math.ceil(x - 1e-9)
+
+    if between > 0:
+        per = min(max_per_lifetime, max(1, up(math.sqrt(lifetime_seconds * within / (round_seconds * between)))))
+        lifetimes = max(min_lifetimes, up((between + within / per) / need))
+    else:
+        per = min(max_per_lifetime, max(1, up(within / (need * min_lifetimes))))
+        lifetimes = max(min_lifetimes, up(within / per / need))
+    per = max(per, up(MIN_ROUNDS / lifetimes))  # fewer rounds than MIN_ROUNDS: an interval too rough to scale
+    reachable = lifetimes <= max_lifetimes
+    lifetimes = min(lifetimes, max_lifetimes)
+    floor = pilot_floor * math.sqrt(design_variance(components, lifetimes, per) / pilot_var)
+    return {"lifetimes": lifetimes, "per_lifetime": per, "rounds": lifetimes * per, "predicted_floor": floor,
+            "seconds": lifetimes * (lifetime_seconds + per * round_seconds), "reachable": reachable, "target": target}
 
 
 # --- steady state ----------------------------------------------------------------------------------------

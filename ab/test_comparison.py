@@ -55,3 +55,27 @@ def test_a_co_primary_gets_its_own_calibration_and_delta_rests_on_the_primarys()
     assert [(c["metric"], bool(c.get("co_primary"))) for c in calibration] == [("p95", False), ("cpu (ms)", True)]
     assert calibration[1]["noise_floor"] < calibration[0]["noise_floor"]
     assert comparison.primary_calibrations(calibration) == calibration[:1]
+
+
+def test_the_leakage_check_compares_each_variant_interleaved_with_itself_alone():
+    e = {"variants": [{"label": "a"}, {"label": "b"}], "primary": {"metric": "p50"}, "mechanism": [], "interleave": True,
+         "load": {"shape": "open"}}
+    runs = [{"variant": label, "round": i, "p50": level * (1 + 0.001 * (i % 3))}
+            for i in range(1, 11) for label, level in (("a", 10.0), ("b", 8.0), ("a (alone)", 10.0), ("b (alone)", 6.0))]
+    a, b = comparison.leakage(e, runs, 0.03)
+    assert (a["baseline"], a["candidate"]) == ("a (alone)", "a") and a["primary"]["verdict"] == "no difference"
+    assert (b["baseline"], b["candidate"]) == ("b (alone)", "b") and b["primary"]["verdict"] == "worse"
+    assert b["primary"]["ratio"] == pytest.approx(8 / 6, rel=0.01)
+
+
+def test_repeated_runs_count_their_primary_verdicts_per_profile():
+    e = {"primary": {"metric": "p50", "expect": "worse"}}
+
+    def cell(profile, repeat, verdict, ratio):
+        return {"profile": profile, "repeat": repeat, "comparisons": [{"primary": {"verdict": verdict, "ratio": ratio}}]}
+
+    cells = [cell("localhost", i, "worse" if i < 9 else "inconclusive", 1.04 + i / 1000) for i in range(1, 11)]
+    cells.append({"profile": "localhost", "comparisons": []})  # a cell of no --repeat is not counted
+    (r,) = comparison.repeats(e, cells)
+    assert r["runs"] == 10 and r["met"] == 8 and r["verdicts"] == {"worse": 8, "inconclusive": 2}
+    assert r["expect"] == "worse" and min(r["ratios"]) == pytest.approx(1.041)

@@ -119,3 +119,12 @@ def test_the_copy_of_the_file_is_not_changed_by_host():
     before = copy.deepcopy(e["variants"])
     interleave.host(e, plant="1ms")
     assert e["variants"] == before
+
+
+def test_the_leakage_check_adds_an_app_per_variant_serving_its_arm_alone():
+    one, before, after = interleave.hosts(wallet(), leakage=True)
+    assert one["arm_labels"] == {"before": "before", "after": "after"}
+    assert before["label"] == "before (alone)" and before["arm_labels"] == {"before": "before (alone)"}
+    assert "--perflab.lab.interleave.arms=before" in before["args"] and before["env"]["ARMS"] == "before"
+    assert "--perflab.lab.interleave.sides.after=after" in after["args"] and after["env"]["ARMS"] == "after"
+    assert [h["label"] for h in interleave.hosts(wallet())] == ["interleaved"]

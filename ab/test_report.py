@@ -461,3 +461,24 @@ def test_a_cold_start_names_its_focus_as_the_mechanism_and_says_when_success_mov
     because = comparison.compare(e, runs, 0.03)[0]["because"]
     assert because == ("success (%) -17.2% (worse), mechanism not shown (declared: focus compile time (ms) 202.0 → 32.0): "
                        "the difference came from somewhere else")
+
+
+def test_the_leakage_check_is_a_section_of_the_report_on_the_claimed_metrics():
+    r = result()
+    cell = r["cells"][0]
+    alone = [dict(run, variant=f"{run['variant']} (alone)") for run in cell["runs"]]
+    cell["delta"] = 0.03
+    cell["leakage"] = comparison.leakage(r["experiment"], cell["runs"] + alone, 0.03)
+    section = report.leakage_section(r, cell)
+    assert [row[:2] for row in section["rows"]] == [("A-side", "p95 (ms)"), ("B-side", "p95 (ms)")]
+    assert all(row[-1] == "no difference" for row in section["rows"])
+    assert "Leakage" in report.markdown(r) and "interleaved/alone" in report.text(r)
+    assert report.leakage_section(result(), result()["cells"][0]) is None
+
+
+def test_repeated_runs_are_one_sentence_in_the_report():
+    r = result()
+    r["repeats"] = [{"profile": "localhost", "metric": "p50", "runs": 10, "expect": "worse", "met": 9,
+                     "verdicts": {"worse": 9, "inconclusive": 1}, "ratios": [1.04, 1.06]}]
+    sentence = "10 separate runs on localhost (p50): worse in 9, inconclusive in 1; worse in 9 of 10; B/A from 1.04 to 1.06"
+    assert sentence in report.text(r) and sentence in report.markdown(r)

@@ -92,3 +92,23 @@ def test_the_power_check_and_the_aa_are_two_runs():
 def test_plant_needs_an_interleaved_experiment():
     with pytest.raises(SystemExit, match="not interleaved"):
         runner.main(["wallet-fixed", "--plant", "5%"])
+
+
+def test_plan_refuses_an_interleaved_file_and_a_missing_pilot(monkeypatch, tmp_path):
+    monkeypatch.setattr(runner.results, "PUBLISHED", tmp_path)
+    monkeypatch.setattr(runner.results, "ROOT", tmp_path)
+    e = {"name": "x", "primary": {"metric": "p95"}, "profiles": ["localhost"]}
+    with pytest.raises(SystemExit, match="is interleaved"):
+        runner.plan_lifetimes(dict(e, interleave=True), types.SimpleNamespace(plan="5%", planned=None))
+    with pytest.raises(SystemExit, match="no A/A of x to plan from"):
+        runner.plan_lifetimes(e, types.SimpleNamespace(plan="5%", planned=None))
+    with pytest.raises(SystemExit, match="such as 5%"):
+        runner.plan_lifetimes(e, types.SimpleNamespace(plan="120%", planned=None))
+    with pytest.raises(SystemExit, match="give one"):
+        runner.plan_lifetimes(e, types.SimpleNamespace(plan="5%", planned="5%"))
+
+
+def test_the_run_says_how_many_rounds_it_plans():
+    assert runner.rounds_text({"rounds": 10, "max_rounds": 20}) == "10 round(s) per variant (cap 20)"
+    planned = {"rounds": 10, "max_rounds": 20, "planned": {"cross-zone": {"rounds": 28, "lifetimes": 2}}}
+    assert runner.rounds_text(planned) == "28 rounds per variant in 2 lifetimes on cross-zone (--planned)"

@@ -458,3 +458,45 @@ def test_the_geometric_mean_of_ratios_and_the_median_of_ratios_read_pairs():
     assert stats.ESTIMATORS["median of ratios"](a, b) == pytest.approx(1.0)
     assert stats.ESTIMATORS["ratio of medians"](a, b) == pytest.approx(1.0)
     assert stats.ESTIMATORS["median of ratios"](np.array([0.0, 1.0, 1.0]), np.array([0.0, 3.0, 3.0])) == pytest.approx(3.0)
+
+
+# --- JVM lifetimes as the unit: variance components and the plan -------------------------------------------
+
+def test_variance_components_separate_the_lifetimes_offsets_from_their_rounds_noise():
+    rng = np.random.default_rng(7)
+    offsets = 0.10 * rng.standard_normal(40)  # 40 lifetimes, each with its own offset (sd 10 %)
+    values = np.concatenate([o + 0.02 * rng.standard_normal(8) for o in offsets])  # 8 rounds each, sd 2 %
+    groups = np.repeat(np.arange(40), 8)
+    c = stats.variance_components(values, groups)
+    assert c["lifetimes"] == 40 and c["per_lifetime"] == 8 and c["separable"]
+    assert math.sqrt(c["within"]) == pytest.approx(0.02, rel=0.1)
+    assert math.sqrt(c["between"]) == pytest.approx(0.10, rel=0.25)
+
+
+def test_lifetimes_that_differ_no_more_than_their_rounds_explain_have_no_between_variance():
+    values = [0.1, -0.1, 0.1, -0.1, 0.0, 0.0]  # lifetime means 0 and 0: between estimated below 0
+    c = stats.variance_components(values, [0, 0, 0, 0, 1, 1])
+    assert c["between"] == 0.0 and not c["separable"] and c["within"] > 0
+    with pytest.raises(ValueError):
+        stats.variance_components([0.1, 0.2], [0, 1])  # no lifetime with two rounds
+
+
+def test_a_plan_spends_rounds_where_the_variance_is_and_scales_the_pilots_floor():
+    quiet_lifetimes = {"within": 0.01, "between": 0.0}
+    p = stats.lifetimes_plan(quiet_lifetimes, pilot_floor=0.10, pilot_lifetimes=2, pilot_per_lifetime=5, target=0.05,
+                             round_seconds=30, lifetime_seconds=300)
+    # floor ~ 1/sqrt(rounds): half the floor needs four times the pilot's 10 rounds, in the fewest lifetimes
+    assert (p["lifetimes"], p["per_lifetime"], p["rounds"]) == (2, 20, 40)
+    assert p["predicted_floor"] == pytest.approx(0.05) and p["reachable"]
+    assert p["seconds"] == 2 * (300 + 20 * 30)
+    noisy_lifetimes = {"within": 0.01, "between": 0.01}
+    q = stats.lifetimes_plan(noisy_lifetimes, 0.10, 2, 5, 0.05, round_seconds=30, lifetime_seconds=300)
+    # Kalibera and Jones: sqrt(300 * 0.01 / (30 * 0.01)) = 3.2 -> 4 rounds a lifetime, and lifetimes for the rest
+    assert q["per_lifetime"] == 4 and q["lifetimes"] > 2 and q["predicted_floor"] <= 0.05
+    far = stats.lifetimes_plan(noisy_lifetimes, 0.10, 2, 5, 0.001, 30, 300, max_lifetimes=50)
+    assert not far["reachable"] and far["lifetimes"] == 50 and far["predicted_floor"] > 0.001
+
+
+def test_a_plan_keeps_at_least_the_rounds_an_interval_needs():
+    p = stats.lifetimes_plan({"within": 0.01, "between": 0.0}, 0.10, 2, 5, 0.5, 30, 300)
+    assert p["rounds"] >= stats.MIN_ROUNDS and p["lifetimes"] == 2
