@@ -79,15 +79,16 @@ def host(e, plant=None):
 
 
 def hosts(e, plant=None, leakage=False):
-    """The apps of an interleaved run: the one app; with `leakage` also, per variant, an app serving that variant's
-    arm alone (label "<variant> (alone)", its runs labelled so too), run in the same schedule, so that each variant
-    interleaved can be compared with itself alone (what the other arms' requests do to it: the JIT's profile of
-    shared code, caches, the pool, GC, CPU)."""
+    """The apps of an interleaved run: the one app; with `leakage` also, per variant, an app like it whose load
+    sends every request to that variant's arm (label "<variant> (alone)", its runs labelled so too), run in the
+    same schedule at the same rate, so that each variant interleaved can be compared with itself alone: what the
+    other arms' requests do to it (the JIT's profile of shared code, caches, the pool, GC, CPU)."""
     apps = [host(e, plant)]
     if leakage:
         for v in e["variants"]:
-            app = host({**e, "variants": [v]})
+            app = host(e)
             app["label"] = alone(v["label"])
+            app["env"] = {**app["env"], "ARMS": arm(v["label"])}
             app["arm_labels"] = {arm(v["label"]): alone(v["label"])}
             apps.append(app)
     return apps

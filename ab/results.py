@@ -186,13 +186,14 @@ def unbacked_tables(path):
     return found
 
 
-def noise_floor(experiment, metric=None, lineage=()):
+def noise_floor(experiment, metric=None, lineage=(), mode=None):
     """The noise floors of the newest A/A calibration of this experiment, per network profile ({profile: floor}),
     and where they come from: published first, else results/. Without an A/A of its own, the newest A/A of the
     nearest file it extends (`lineage`) whose calibrated metric is this experiment's primary `metric`: the same
-    apps measured the same way are no less noisy in a sweep or a variant of the file. ({}, None) when there is
+    apps measured the same way are no less noisy in a sweep or a variant of the file. With a `mode` of separate JVMs
+    (runner.separate_jvm_mode: "duet", "planned"), that mode's A/A (<name>-<mode>-aa) first. ({}, None) when there is
     none."""
-    return _from_aa(experiment, metric, lineage, "noise_floor")
+    return _from_aa(experiment, metric, lineage, "noise_floor", mode)
 
 
 def aa_level(experiment, metric=None, lineage=()):
@@ -201,13 +202,16 @@ def aa_level(experiment, metric=None, lineage=()):
     return _from_aa(experiment, metric, lineage, "level")
 
 
-def newest_aa(experiment, metric=None, lineage=()):
+def newest_aa(experiment, metric=None, lineage=(), mode=None):
     """The newest A/A result of this experiment (published first, else results/), or of the nearest file it extends
     (`lineage`) whose calibrated primary metric is `metric`, and where it comes from; (None, None) when there is
-    none. The pilot that lifetimes.plan plans from, and what noise_floor and aa_level read."""
+    none. With a `mode`, that mode's A/A (<name>-<mode>-aa) before the plain one. The pilot that lifetimes.plan
+    plans from, and what noise_floor and aa_level read."""
     for name in (experiment, *lineage):
-        candidates = [PUBLISHED / f"{name}-aa" / "result.json"]
-        candidates += sorted((ROOT / "results").glob(f"*-{name}-aa/result.json"), reverse=True)
+        candidates = []
+        for stem in ([f"{name}-{mode}-aa"] if mode else []) + [f"{name}-aa"]:
+            candidates += [PUBLISHED / stem / "result.json"]
+            candidates += sorted((ROOT / "results").glob(f"*-{stem}/result.json"), reverse=True)
         for path in candidates:
             if not path.exists():
                 continue
@@ -225,8 +229,8 @@ def _primary_calibrations(result, experiment, metric):
             and (own or metric is None or c.get("metric") == metric)]
 
 
-def _from_aa(experiment, metric, lineage, what):
-    result, source = newest_aa(experiment, metric, lineage)
+def _from_aa(experiment, metric, lineage, what, mode=None):
+    result, source = newest_aa(experiment, metric, lineage, mode)
     if result is None:
         return {}, None
     return {c["profile"]: c["noise_floor"] if what == "noise_floor" else c["observed"]["median_a"]

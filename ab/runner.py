@@ -320,6 +320,12 @@ def margin():
     return delta_text(stats.MIN_DELTA)
 
 
+def separate_jvm_mode(e):
+    """The mode of separate JVMs a run is in, as its A/A's name says it (<name>-<mode>-aa), whose floor its δ takes:
+    "duet", "planned", "duet-planned", or None."""
+    return "-".join(m for m, on in (("duet", e.get("duet")), ("planned", e.get("planned"))) if on) or None
+
+
 def delta_for(e, args):
     """δ: --delta, else the file's min_effect, else per network profile the larger of stats.MIN_DELTA (3 %) and that
     profile's noise floor from the last A/A calibration. Returns (the default δ, where it comes from, {profile: δ})."""
@@ -327,7 +333,7 @@ def delta_for(e, args):
         return args.delta, "--delta", {}
     if "min_effect" in e["primary"]:
         return e["primary"]["min_effect"], f"experiments/{e['name']}.toml", {}
-    floors, source = results.noise_floor(e["name"], e["primary"].get("metric"), e.get("lineage", []))
+    floors, source = results.noise_floor(e["name"], e["primary"].get("metric"), e.get("lineage", []), separate_jvm_mode(e))
     per_profile = {profile: max(stats.MIN_DELTA, floor) for profile, floor in floors.items()}
     if not floors:
         return stats.MIN_DELTA, f"default ({margin()})", {}
@@ -360,10 +366,18 @@ def machine(env):
 
 
 def aa_variants(e):
-    """--aa: the candidate against itself, as two instances of the same configuration."""
+    """--aa: the candidate against itself, as two instances of the same configuration. In a duet the twin gets a copy
+    of the candidate's database (`<database>_twin`, seeded and reset alike), as an A/B's variants have databases of
+    their own: two loads at once on one data set would contend for its rows, as no A/B's do."""
     candidate = e["variants"][-1]
     twin = copy.deepcopy(candidate)
     twin["label"] = f"{candidate['label']} (A/A)"
+    if e.get("duet") and twin.get("database"):
+        own = f"{twin['database']}_twin"
+        for key in ("seed", "reset"):
+            if twin.get(key):
+                twin[key] = re.sub(rf"(?<![\w-]){re.escape(twin['database'])}(?![\w-])", own, twin[key])
+        twin["database"] = own
     return [copy.deepcopy(candidate), twin]
 
 
@@ -480,7 +494,8 @@ def main(argv=None):
         raise SystemExit("--plant runs the power check, an A/A with a known slowdown planted in the twin: leave --aa out")
     if args.aa or args.plant:
         e["variants"] = aa_variants(e)
-        e["name_suffix"] = "-power" if args.plant else "-aa"
+        mode = separate_jvm_mode(e)
+        e["name_suffix"] = "-power" if args.plant else f"-{mode}-aa" if mode else "-aa"
         e["check"] = []
     if args.plant:
         e["primary"]["expect"] = "worse"  # the twin's requests each burn the planted CPU
@@ -529,7 +544,10 @@ def main(argv=None):
     cells_planned = len(e["profiles"]) * len(points(e))
     rounds_planned = sum(d["rounds"] for d in e["planned"].values()) * len(points(e)) if e.get("planned") else cells_planned * e["rounds"]
     rounds_planned *= args.repeat or 1
-    ctx.progress = Progress(rounds_planned * (1 if e.get("interleave") or e.get("duet") else len(e["variants"])))
+    # what a round runs one after the other: every variant's app, one app (interleaved, a duet), or with --leakage
+    # the interleaved app and an app per variant alone
+    per_round = (1 + len(e["variants"]) if args.leakage else 1) if e.get("interleave") or e.get("duet") else len(e["variants"])
+    ctx.progress = Progress(rounds_planned * per_round)
     log(f"{'A/A' if args.aa else 'experiment'} {name}: {' vs '.join(v['label'] for v in e['variants'])}; "
         f"{e['load']['shape']} load, {rounds_text(e)}, profiles {', '.join(e['profiles'])}, "
         f"machine {e['machine']}" + (f", {pinning.text(ctx.pins)}" if ctx.pins else "")
@@ -615,7 +633,8 @@ def plan_lifetimes(e, args):
     if e.get("interleave"):
         raise SystemExit(f"--plan: {e['name']} is interleaved: its rounds share one lifetime, whose variance cancels "
                          "in each round's ratio; plan a file of separate JVMs")
-    pilot, source = results.newest_aa(e["name"], e["primary"].get("metric"), e.get("lineage", []))
+    pilot, source = results.newest_aa(e["name"], e["primary"].get("metric"), e.get("lineage", []),
+                                      "duet" if e.get("duet") else None)
     if pilot is None:
         raise SystemExit(f"--plan: no A/A of {e['name']} to plan from: run ./perflab ab {e['name']} --aa first (the pilot)")
     plans = [p for p in lifetimes.plan(pilot, target) if p["profile"] in e["profiles"]]

@@ -111,6 +111,19 @@ def test_the_noise_floor_is_read_from_the_newest_aa_of_the_experiment(tmp_path, 
     assert results.noise_floor("x") == ({"localhost": 0.1}, "results/20261102-000000-x-aa/result.json")
 
 
+def test_a_mode_of_separate_jvms_reads_its_own_aa_first(tmp_path, monkeypatch):
+    monkeypatch.setattr(results, "PUBLISHED", tmp_path / "published")
+    monkeypatch.setattr(results, "ROOT", tmp_path)
+    for stem, floor in (("x-aa", 0.25), ("x-duet-aa", 0.06)):
+        (tmp_path / "published" / stem).mkdir(parents=True)
+        aa = copy.deepcopy(test_report.result())
+        aa["calibration"] = [{"profile": "localhost", "metric": "p95", "noise_floor": floor}]
+        (tmp_path / "published" / stem / "result.json").write_text(json.dumps(aa))
+    assert results.noise_floor("x", mode="duet") == ({"localhost": 0.06}, "published/x-duet-aa/result.json")
+    assert results.noise_floor("x") == ({"localhost": 0.25}, "published/x-aa/result.json")
+    assert results.noise_floor("x", mode="planned")[1] == "published/x-aa/result.json"  # none of its own: the plain one
+
+
 def test_a_command_result_is_told_from_an_ab_one():
     assert model.is_command({"rows": [], "cells": []})
     assert not model.is_command(test_report.result())

@@ -45,6 +45,17 @@ def test_an_aa_runs_the_candidate_against_a_twin_of_itself():
     assert e["variants"][1]["args"] == ["-b"]
 
 
+def test_a_duets_twin_gets_a_copy_of_the_database_of_its_own():
+    b = {"label": "B", "database": "perflab_w", "seed": "./perflab seed wallet --db perflab_w ensure",
+         "reset": "./perflab seed wallet --db perflab_w reset"}
+    e = {"duet": True, "variants": [{"label": "A"}, b]}
+    original, twin = runner.aa_variants(e)
+    assert original == b and twin["database"] == "perflab_w_twin"
+    assert twin["seed"] == "./perflab seed wallet --db perflab_w_twin ensure"
+    assert twin["reset"] == "./perflab seed wallet --db perflab_w_twin reset"
+    assert runner.aa_variants(dict(e, duet=False))[1]["database"] == "perflab_w"
+
+
 def test_a_command_output_is_read_into_rows_with_numbers_where_they_read_as_one():
     e = {"metric": [{"name": "ops", "regex": r"^(?P<benchmark>\S+)\s+(?P<score>[\d,.]+)(?:\s+(?P<unit>\S+))?$"}]}
     rows = runner.command_rows(e, "decode 1,234.5 us/op\nencode 12\nnoise line here x y\n")
@@ -112,3 +123,9 @@ def test_the_run_says_how_many_rounds_it_plans():
     assert runner.rounds_text({"rounds": 10, "max_rounds": 20}) == "10 round(s) per variant (cap 20)"
     planned = {"rounds": 10, "max_rounds": 20, "planned": {"cross-zone": {"rounds": 28, "lifetimes": 2}}}
     assert runner.rounds_text(planned) == "28 rounds per variant in 2 lifetimes on cross-zone (--planned)"
+
+
+def test_a_runs_mode_of_separate_jvms_names_its_aa():
+    assert runner.separate_jvm_mode({}) is None
+    assert runner.separate_jvm_mode({"duet": True}) == "duet"
+    assert runner.separate_jvm_mode({"duet": True, "planned": {"localhost": {}}}) == "duet-planned"
