@@ -11,6 +11,7 @@ import pathlib
 import tomllib
 
 import model
+import stats
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DIR = ROOT / "experiments"
@@ -93,6 +94,8 @@ def load(name):
                 v[key] = dataset[key]
     if e["kind"] == "command":
         return e
+    if e.get("estimator", stats.DEFAULT_ESTIMATOR) not in stats.ESTIMATORS:
+        raise SystemExit(f"{path.name}: estimator {e['estimator']!r}; one of {', '.join(map(repr, stats.ESTIMATORS))}")
     load_ = e.setdefault("load", {})
     load_.setdefault("shape", "open")
     if load_["shape"] not in SHAPES:

@@ -207,9 +207,13 @@ def newest_aa(experiment, metric=None, lineage=(), mode=None):
     (`lineage`) whose calibrated primary metric is `metric`, and where it comes from; (None, None) when there is
     none. With a `mode`, that mode's A/A (<name>-<mode>-aa) before the plain one. The pilot that lifetimes.plan
     plans from, and what noise_floor and aa_level read."""
+    return _newest(experiment, metric, lineage, ([f"{mode}-aa"] if mode else []) + ["aa"])
+
+
+def _newest(experiment, metric, lineage, kinds):
     for name in (experiment, *lineage):
         candidates = []
-        for stem in ([f"{name}-{mode}-aa"] if mode else []) + [f"{name}-aa"]:
+        for stem in (f"{name}-{kind}" for kind in kinds):
             candidates += [PUBLISHED / stem / "result.json"]
             candidates += sorted((ROOT / "results").glob(f"*-{stem}/result.json"), reverse=True)
         for path in candidates:
@@ -230,8 +234,15 @@ def _primary_calibrations(result, experiment, metric):
 
 
 def _from_aa(experiment, metric, lineage, what, mode=None):
-    result, source = newest_aa(experiment, metric, lineage, mode)
-    if result is None:
-        return {}, None
-    return {c["profile"]: c["noise_floor"] if what == "noise_floor" else c["observed"]["median_a"]
-            for c in _primary_calibrations(result, experiment, metric)}, source
+    """Per profile, from the mode's own A/A, then for the profiles it has not, from the plain one."""
+    found, sources = {}, []
+    for kinds in ([[f"{mode}-aa"]] if mode else []) + [["aa"]]:
+        result, source = _newest(experiment, metric, lineage, kinds)
+        if result is None:
+            continue
+        new = {c["profile"]: c["noise_floor"] if what == "noise_floor" else c["observed"]["median_a"]
+               for c in _primary_calibrations(result, experiment, metric) if c["profile"] not in found}
+        if new:
+            found.update(new)
+            sources.append(source)
+    return found, "; ".join(sources) or None

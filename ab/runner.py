@@ -322,8 +322,9 @@ def margin():
 
 def separate_jvm_mode(e):
     """The mode of separate JVMs a run is in, as its A/A's name says it (<name>-<mode>-aa), whose floor its δ takes:
-    "duet", "planned", "duet-planned", or None."""
-    return "-".join(m for m, on in (("duet", e.get("duet")), ("planned", e.get("planned"))) if on) or None
+    "duet", "planned", "pinned", or several ("duet-planned"), or None."""
+    return "-".join(m for m, on in (("duet", e.get("duet")), ("planned", e.get("planned")), ("pinned", e.get("pinned")))
+                    if on) or None
 
 
 def delta_for(e, args):
@@ -479,6 +480,9 @@ def main(argv=None):
     machines.profile(e["machine"])  # an unknown profile stops the run before anything starts
     if args.sweep and e.get("sweep"):
         e["sweep"]["values"] = [float(v) if v.replace(".", "", 1).isdigit() else v for v in args.sweep.split(",")]
+    pins = pinning.parse(args.pin)  # before the run's name: a pinned A/A is <name>-pinned-aa
+    if pins:
+        e["pinned"] = pinning.text(pins)
     if args.duet:
         e["duet"] = True
     if e.get("duet"):
@@ -530,7 +534,7 @@ def main(argv=None):
         log("jars of the variants' commits:")
         refs.prepare(e, env.get("PERFLAB_DB_NAME", "perflab"))
     ctx = Context(e, args, env, out_dir)
-    ctx.pins = pinning.parse(args.pin)
+    ctx.pins = pins
     if ctx.pins and args.base_url:
         raise SystemExit("--pin: a remote lab's processes are not on this machine")
     if "load" in ctx.pins:

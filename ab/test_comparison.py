@@ -79,3 +79,9 @@ def test_repeated_runs_count_their_primary_verdicts_per_profile():
     (r,) = comparison.repeats(e, cells)
     assert r["runs"] == 10 and r["met"] == 8 and r["verdicts"] == {"worse": 8, "inconclusive": 2}
     assert r["expect"] == "worse" and min(r["ratios"]) == pytest.approx(1.041)
+
+
+def test_a_files_estimator_overrides_the_modes_and_an_unknown_one_is_refused(tmp_path, monkeypatch):
+    assert comparison.estimator({}) == "ratio of medians"
+    assert comparison.estimator({"duet": True}) == "geometric mean of ratios"
+    assert comparison.estimator({"estimator": "median of ratios", "interleave": True}) == "median of ratios"

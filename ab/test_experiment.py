@@ -108,3 +108,12 @@ def test_littles_law_is_scaled_by_the_ramps_peak(name):
     for m in e.get("mechanism", []):
         if "Little's law" in m["name"]:
             assert m["scale"] == max(e["load"]["ramp"]), f"{name}: {m['name']} scale {m['scale']}, ramp peak {max(e['load']['ramp'])}"
+
+
+def test_an_unknown_estimator_is_refused_with_the_known_ones(tmp_path, monkeypatch):
+    monkeypatch.setattr(experiments, "DIR", tmp_path)
+    (tmp_path / "t.toml").write_text('estimator = "geometric mean of ratios"\n' + BASE.format(variant="", load="", rest=""))
+    assert experiments.load("t")["estimator"] == "geometric mean of ratios"
+    (tmp_path / "t.toml").write_text('estimator = "mean"\n' + BASE.format(variant="", load="", rest=""))
+    with pytest.raises(SystemExit, match="estimator 'mean'; one of 'ratio of medians'"):
+        experiments.load("t")

@@ -122,6 +122,13 @@ def test_a_mode_of_separate_jvms_reads_its_own_aa_first(tmp_path, monkeypatch):
     assert results.noise_floor("x", mode="duet") == ({"localhost": 0.06}, "published/x-duet-aa/result.json")
     assert results.noise_floor("x") == ({"localhost": 0.25}, "published/x-aa/result.json")
     assert results.noise_floor("x", mode="planned")[1] == "published/x-aa/result.json"  # none of its own: the plain one
+    aa = copy.deepcopy(test_report.result())
+    aa["calibration"] = [{"profile": "localhost", "metric": "p95", "noise_floor": 0.25},
+                         {"profile": "cross-zone", "metric": "p95", "noise_floor": 0.08}]
+    (tmp_path / "published" / "x-aa" / "result.json").write_text(json.dumps(aa))
+    # a profile the mode's A/A did not run takes the plain A/A's floor, not the default δ
+    assert results.noise_floor("x", mode="duet") == ({"localhost": 0.06, "cross-zone": 0.08},
+                                                     "published/x-duet-aa/result.json; published/x-aa/result.json")
 
 
 def test_a_command_result_is_told_from_an_ab_one():

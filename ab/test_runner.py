@@ -129,3 +129,4 @@ def test_a_runs_mode_of_separate_jvms_names_its_aa():
     assert runner.separate_jvm_mode({}) is None
     assert runner.separate_jvm_mode({"duet": True}) == "duet"
     assert runner.separate_jvm_mode({"duet": True, "planned": {"localhost": {}}}) == "duet-planned"
+    assert runner.separate_jvm_mode({"pinned": "app on core 1"}) == "pinned"
