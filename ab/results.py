@@ -207,7 +207,7 @@ def newest_aa(experiment, metric=None, lineage=(), mode=None):
     (`lineage`) whose calibrated primary metric is `metric`, and where it comes from; (None, None) when there is
     none. With a `mode`, that mode's A/A (<name>-<mode>-aa) before the plain one. The pilot that lifetimes.plan
     plans from, and what noise_floor and aa_level read."""
-    return _newest(experiment, metric, lineage, ([f"{mode}-aa"] if mode else []) + ["aa"])
+    return _newest(experiment, metric, lineage, ([f"{mode}-aa"] if mode else []) + ["aa"])[:2]
 
 
 def _newest(experiment, metric, lineage, kinds):
@@ -220,15 +220,16 @@ def _newest(experiment, metric, lineage, kinds):
             if not path.exists():
                 continue
             result = model.migrate(json.loads(path.read_text()))
-            if _primary_calibrations(result, experiment, metric):
+            if _primary_calibrations(result, name == experiment, metric):
                 source = str(path.relative_to(ROOT))
-                return result, source if name == experiment else f"{source}, the A/A of {name}, which {experiment} extends"
-    return None, None
+                return (result, source if name == experiment else f"{source}, the A/A of {name}, which {experiment} extends",
+                        name == experiment)
+    return None, None, False
 
 
-def _primary_calibrations(result, experiment, metric):
-    """The A/A's calibrations of its primary metric that have a floor; of an A/A of another file only those of `metric`."""
-    own = result.get("experiment", {}).get("name", experiment) == experiment
+def _primary_calibrations(result, own, metric):
+    """The A/A's calibrations of its primary metric that have a floor; of an A/A of another file (not `own`) only
+    those of `metric`."""
     return [c for c in result.get("calibration", []) if c.get("noise_floor") is not None and not c.get("co_primary")
             and (own or metric is None or c.get("metric") == metric)]
 
@@ -237,11 +238,11 @@ def _from_aa(experiment, metric, lineage, what, mode=None):
     """Per profile, from the mode's own A/A, then for the profiles it has not, from the plain one."""
     found, sources = {}, []
     for kinds in ([[f"{mode}-aa"]] if mode else []) + [["aa"]]:
-        result, source = _newest(experiment, metric, lineage, kinds)
+        result, source, own = _newest(experiment, metric, lineage, kinds)
         if result is None:
             continue
         new = {c["profile"]: c["noise_floor"] if what == "noise_floor" else c["observed"]["median_a"]
-               for c in _primary_calibrations(result, experiment, metric) if c["profile"] not in found}
+               for c in _primary_calibrations(result, own, metric) if c["profile"] not in found}
         if new:
             found.update(new)
             sources.append(source)
