@@ -248,14 +248,13 @@ def repeats(e, cells):
     last variant; for the power check (--plant), how many called the planted twin worse, of the 8 in 10 it asks for."""
     out = []
     for profile in dict.fromkeys(c["profile"] for c in cells if c.get("repeat")):
-        verdicts = [c["comparisons"][-1]["primary"]["verdict"] for c in cells
-                    if c["profile"] == profile and c.get("repeat") and c.get("comparisons")]
-        ratios = [c["comparisons"][-1]["primary"]["ratio"] for c in cells
-                  if c["profile"] == profile and c.get("repeat") and c.get("comparisons")]
+        primaries = [c["comparisons"][-1]["primary"] for c in cells
+                     if c["profile"] == profile and c.get("repeat") and c.get("comparisons")]
+        verdicts = [p["verdict"] for p in primaries]
         expect = e["primary"].get("expect", "better")
         out.append({"profile": profile, "metric": e["primary"]["metric"], "runs": len(verdicts), "expect": expect,
                     "verdicts": {v: verdicts.count(v) for v in dict.fromkeys(verdicts)},
-                    "met": sum(meets(v, expect) for v in verdicts), "ratios": ratios})
+                    "met": sum(meets(v, expect) for v in verdicts), "ratios": [p["ratio"] for p in primaries]})
     return out
 
 

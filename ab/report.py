@@ -363,7 +363,7 @@ def leakage_section(result, cell):
     """The leakage check (--leakage): each variant interleaved against itself served alone, on the claimed metrics."""
     if not cell.get("leakage"):
         return None
-    claimed = [result["experiment"]["primary"]["metric"], *result["experiment"]["primary"].get("also", [])]
+    claimed = comparison.claimed_metrics(result["experiment"])
     rows = [(c["candidate"], label(r["metric"]), fmt(r["median_a"], r["metric"]), fmt(r["median_b"], r["metric"]),
              f"{fmt(r['ratio'])} ({pct(r['ratio'])})", interval_text(r), r["verdict"])
             for c in cell["leakage"] for r in c["rows"] if r["metric"] in claimed]

@@ -207,36 +207,25 @@ def run_cell(ctx, e, profile, parameter, value):
                 ctx.progress.step(f"{where}: {label} round {round_no}/{rounds} ({shape})")
                 began = time.time()
                 if label == DUET:
-                    for run in shapes.duet_round(ctx, [by_label[x] for x in started], round_no, load, cell):
-                        cell["runs"].append({**run, "lifetime": len(cell["lifetimes"]) - 1,
-                                             "seconds": round((time.time() - began) / len(started), 1)})
-                        log("    " + report.run_line(run))
-                        if run.get("aborted"):
-                            raise SystemExit(f"{run['variant']}: {run['aborted']}")
-                    continue
-                if cell_e.get("interleave"):
-                    lifetime = len(cell["lifetimes"]) - 1
-                    arm_runs = shapes.interleaved_run(ctx, app, variant, round_no, load, cell)
-                    for run in arm_runs:
-                        cell["runs"].append({**run, "lifetime": lifetime, "seconds": round((time.time() - began) / len(arm_runs), 1)})
-                        log("    " + report.run_line(run))
-                        if run.get("aborted"):
-                            raise SystemExit(f"{run['variant']}: {run['aborted']}")
-                    continue
-                if shape in ("open", "closed"):
-                    run = shapes.measured_run(ctx, app, variant, round_no, load, cell)
+                    runs = shapes.duet_round(ctx, [by_label[x] for x in started], round_no, load, cell)
+                elif cell_e.get("interleave"):
+                    runs = shapes.interleaved_run(ctx, app, variant, round_no, load, cell)
+                elif shape in ("open", "closed"):
+                    runs = [shapes.measured_run(ctx, app, variant, round_no, load, cell)]
                 elif shape == "capacity":
-                    run = shapes.capacity_run(ctx, app, variant, round_no, load, cell)
+                    runs = [shapes.capacity_run(ctx, app, variant, round_no, load, cell)]
                 elif shape == "first-request":
-                    run = shapes.first_request_run(ctx, app, variant, round_no, cell)
+                    runs = [shapes.first_request_run(ctx, app, variant, round_no, cell)]
                 else:
-                    run = shapes.cold_start_run(ctx, app, variant, round_no, load, cell)
-                run["lifetime"] = len(cell["lifetimes"]) - 1 if cell["lifetimes"] else None
-                run["seconds"] = round(time.time() - began, 1)  # what a round costs (lifetimes.costs)
-                cell["runs"].append(run)
-                log("    " + report.run_line(run))
-                if run.get("aborted"):
-                    raise SystemExit(f"{label}: {run['aborted']}")
+                    runs = [shapes.cold_start_run(ctx, app, variant, round_no, load, cell)]
+                lifetime = len(cell["lifetimes"]) - 1 if cell["lifetimes"] else None
+                seconds = round((time.time() - began) / len(runs), 1)  # what a run costs (lifetimes.costs)
+                for run in runs:
+                    run = {**run, "lifetime": lifetime, "seconds": seconds}
+                    cell["runs"].append(run)
+                    log("    " + report.run_line(run))
+                    if run.get("aborted"):
+                        raise SystemExit(f"{run['variant']}: {run['aborted']}")
             done = len(cell["runs"]) // len(labels)
             cell["delta"] = ctx.profile_delta.get(cell["profile"], ctx.delta)
             cell["comparisons"] = comparison.compare(cell_e, cell["runs"], cell["delta"])

@@ -500,8 +500,7 @@ def variance_components(values, groups):
     keep = np.isfinite(x)
     x, g = x[keep], g[keep]
     members = [x[g == k] for k in np.unique(g)]
-    members = [m for m in members if m.size]
-    if len(members) < 1 or sum(m.size - 1 for m in members) < 1:
+    if sum(m.size - 1 for m in members) < 1:
         raise ValueError("variance_components needs a lifetime with at least 2 rounds")
     within = float(sum(((m - m.mean()) ** 2).sum() for m in members) / sum(m.size - 1 for m in members))
     per_lifetime = float(np.mean([m.size for m in members]))
