@@ -25,7 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
         "perflab.lab.interleave.sides.fast=after"})
 class InterleavedLoginIT {
 
-    private static final AtomicInteger NEXT_USER = new AtomicInteger((int) (System.nanoTime() % 50_000) + 70_000);
+    /** A fresh student per run, kept inside the range the stub knows (user1..user100000): 70,000-95,000 and up. */
+    private static final AtomicInteger NEXT_USER =
+            new AtomicInteger((int) Math.floorMod(System.nanoTime(), 25_000L) + 70_000);
 
     @LocalServerPort
     int port;

@@ -19,7 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 abstract class LoginContract {
 
-    private static final AtomicInteger NEXT_USER = new AtomicInteger((int) (System.nanoTime() % 50_000) + 10_000);
+    /** A fresh student per run, inside the stub's user1..user100000 and apart from InterleavedLoginIT's range. */
+    private static final AtomicInteger NEXT_USER =
+            new AtomicInteger((int) Math.floorMod(System.nanoTime(), 50_000L) + 10_000);
 
     @LocalServerPort
     int port;
