@@ -5,7 +5,7 @@ stats.lifetimes_plan do the arithmetic).
 
 - pilot(result, cell, calibration) -> the pilot's per-round log A2/A1 with their lifetimes, floor and design
 - costs(result, cell)              -> seconds per round (every variant) and per lifetime (start, warm-up, primers)
-- plan(result, target)             -> per profile: the plan, or why there is none
+- plan(result, target, confidence) -> per profile: the plan, or why there is none
 - apply(e, plans)                  -> the experiment with each profile's rounds and lifetimes from its plan
 """
 import math
@@ -57,9 +57,15 @@ def costs(result, cell):
         f"modelled from the pilot's {result['took_seconds']:.0f} s (a run {run:.1f} s)"
 
 
-def plan(result, target):
-    """Per profile of the pilot A/A `result`: {"profile", "plan" (stats.lifetimes_plan), "components", "costs"}, or
-    {"profile", "why"} when it cannot be planned from it."""
+CAUTIOUS = 0.8  # the confidence --plan names beside its plan, when --confidence did not choose one
+
+
+def plan(result, target, confidence=None):
+    """Per profile of the pilot A/A `result`: {"profile", "plan" (stats.lifetimes_plan), "components", "costs",
+    "uncertainty"}, or {"profile", "why"} when it cannot be planned from it.
+    The pilot's variance is an estimate from a few lifetimes: with a `confidence` (e.g. 0.8) the plan is sized for
+    its upper confidence bound (stats.variance_inflation) instead of the estimate itself, so that the floor reaches
+    the target with that confidence if the machine stays as it was in the pilot."""
     out = []
     for calibration in comparison.primary_calibrations(result.get("calibration")):
         profile = calibration["profile"]
@@ -74,10 +80,14 @@ def plan(result, target):
             continue
         components = stats.variance_components(p["logs"], p["lifetimes"])
         round_s, lifetime_s, how = costs(result, cell)
-        design = stats.lifetimes_plan(components, p["floor"], p["rounds"] / components["per_lifetime"],
+        inflation, df = stats.variance_inflation(components, confidence or CAUTIOUS)
+        floor = p["floor"] * math.sqrt(inflation) if confidence else p["floor"]
+        design = stats.lifetimes_plan(components, floor, p["rounds"] / components["per_lifetime"],
                                       components["per_lifetime"], target, round_s, lifetime_s)
         out.append({"profile": profile, "metric": calibration["metric"], "plan": design, "components": components,
                     "pilot_floor": p["floor"], "pilot_rounds": p["rounds"],
+                    "uncertainty": {"confidence": confidence or CAUTIOUS, "df": df, "inflation": inflation,
+                                    "applied": bool(confidence)},
                     "costs": {"round": round_s, "lifetime": lifetime_s, "how": how}})
     return out
 
@@ -89,13 +99,18 @@ def describe(plans, source):
         if "why" in p:
             lines.append(f"  {p['profile']}: no plan: {p['why']}")
             continue
-        c, d, k = p["components"], p["plan"], p["costs"]
+        c, d, k, u = p["components"], p["plan"], p["costs"], p["uncertainty"]
         lines.append(
             f"  {p['profile']} ({p['metric']}): rounds vary {100 * math.sqrt(c['within']):.1f} % (sd of a round's A2/A1), "
             f"lifetimes {100 * math.sqrt(c['between']):.1f} % beyond that"
             + ("" if c["separable"] else " (the pilot's lifetimes differ no more than their rounds explain)")
             + f"; the pilot's floor {100 * p['pilot_floor']:.1f} % at {p['pilot_rounds']} rounds")
         lines.append(f"    a round {k['round']:.0f} s, a lifetime {k['lifetime']:.0f} s ({k['how']})")
+        freedom = f"{u['df']} degree{'' if u['df'] == 1 else 's'} of freedom"
+        bound = (f"its variance rests on {freedom}: at {100 * u['confidence']:.0f} % confidence it is up to "
+                 f"{u['inflation']:.2f}x the estimate")
+        lines.append(f"    {bound}; " + ("planned for that bound" if u["applied"] else
+                                         f"--confidence {100 * u['confidence']:.0f}% plans for that bound"))
         verb = "reaches" if d["reachable"] else "cannot reach"
         lines.append(f"    -> {d['lifetimes']} lifetimes x {d['per_lifetime']} rounds = {d['rounds']} rounds per variant, "
                      f"about {d['seconds'] / 60:.0f} min: predicted floor {100 * d['predicted_floor']:.1f} % "

@@ -13,6 +13,7 @@ and invariant holds), 1 otherwise, 2 on a usage error.
 import argparse
 import copy
 import datetime
+import math
 import os
 import pathlib
 import platform
@@ -258,7 +259,7 @@ def planted_cpu(e, plant, profile):
     if profile not in levels:
         raise SystemExit(f"--plant {plant}: no A/A of {e['name']} on {profile} to take {plant} of "
                          f"(./perflab ab {e['name']} --aa --publish {e['name']}-aa), or give a duration such as 150us")
-    micros = round(float(plant[:-1]) / 100 * levels[profile] * 1000)
+    micros = round(share(plant, "--plant", "a share such as 5% or a duration such as 150us") * levels[profile] * 1000)
     log(f"  planted: {micros}us of CPU per request of the twin, {plant} of the A/A's {e['primary']['metric']} "
         f"{levels[profile]:.3g} ms ({source})")
     return f"{micros}us"
@@ -409,6 +410,8 @@ def parse_args(argv):
                    "floor to FLOOR (e.g. 5%%), from the newest A/A's variance at each level, and how long that takes")
     p.add_argument("--planned", metavar="FLOOR", help="run with --plan FLOOR's lifetimes and rounds, per profile "
                    "(with --aa: check the planned floor)")
+    p.add_argument("--confidence", metavar="LEVEL", help="with --plan/--planned: size the plan for the upper LEVEL "
+                   "(e.g. 80%%) confidence bound of the pilot's variance instead of its estimate (default: the estimate)")
     p.add_argument("--repeat", type=int, metavar="N", help="N separate runs of the whole experiment (apps started afresh "
                    "each time), and how many gave each verdict: with --plant, the power check's 8 of 10")
     p.add_argument("--duet", action="store_true", help="duet: every variant's run of a round at once, each against its "
@@ -613,16 +616,24 @@ def rounds_text(e):
     return f"{e['rounds']} round(s) per variant (cap {e['max_rounds']})"
 
 
+def share(text, flag, what):
+    """A share as a flag gives it, "5%" or 0.05, strictly between 0 and 1; SystemExit naming the flag otherwise."""
+    try:
+        value = float(text.rstrip("%")) / 100 if text.endswith("%") else float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < 1:
+        raise SystemExit(f"{flag}: {what}, not {text}")
+    return value
+
+
 def plan_lifetimes(e, args):
     """--plan/--planned TARGET: lifetimes and rounds in each, for the noise floor to reach TARGET, planned from the
     newest A/A of separate JVMs (ab/lifetimes.py); printed, and with --planned applied to this run. True when the
     run ends here (--plan)."""
     if args.plan and args.planned:
         raise SystemExit("--plan prints the plan, --planned runs it: give one")
-    text = args.plan or args.planned
-    target = float(text.rstrip("%")) / 100 if text.endswith("%") else float(text)
-    if not 0 < target < 1:
-        raise SystemExit(f"--plan/--planned: a noise floor to reach, such as 5%, not {text}")
+    target = share(args.plan or args.planned, "--plan/--planned", "a noise floor to reach, such as 5%")
     if e.get("interleave"):
         raise SystemExit(f"--plan: {e['name']} is interleaved: its rounds share one lifetime, whose variance cancels "
                          "in each round's ratio; plan a file of separate JVMs")
@@ -630,7 +641,8 @@ def plan_lifetimes(e, args):
                                       "duet" if e.get("duet") else None)
     if pilot is None:
         raise SystemExit(f"--plan: no A/A of {e['name']} to plan from: run ./perflab ab {e['name']} --aa first (the pilot)")
-    plans = [p for p in lifetimes.plan(pilot, target) if p["profile"] in e["profiles"]]
+    confidence = share(args.confidence, "--confidence", "a confidence level, such as 80%") if args.confidence else None
+    plans = [p for p in lifetimes.plan(pilot, target, confidence) if p["profile"] in e["profiles"]]
     log(lifetimes.describe(plans, source))
     if args.plan:
         return True

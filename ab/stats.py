@@ -506,7 +506,19 @@ def variance_components(values, groups):
     per_lifetime = float(np.mean([m.size for m in members]))
     raw = float(np.var([m.mean() for m in members], ddof=1)) - within / per_lifetime if len(members) > 1 else 0.0
     return {"within": within, "between": max(0.0, raw), "lifetimes": len(members), "per_lifetime": per_lifetime,
-            "separable": len(members) > 1 and raw > 0}
+            "rounds": int(x.size), "separable": len(members) > 1 and raw > 0}
+
+
+def variance_inflation(components, confidence):
+    """How much larger than the pilot's estimate its design variance may be, at a one-sided `confidence` (e.g. 0.8):
+    df / chi2.ppf(1 - confidence, df), the upper confidence bound of a variance estimated on df degrees of freedom
+    (scipy.stats.chi2). The df are those of the level that carries the variance: the lifetimes' means (lifetimes - 1)
+    when the pilot separates the lifetimes' offsets, else the rounds within lifetimes (rounds - lifetimes).
+    Returns (inflation >= 1, df)."""
+    df = components["lifetimes"] - 1 if components["separable"] else components["rounds"] - components["lifetimes"]
+    if df < 1:
+        raise ValueError("variance_inflation: the pilot has no degrees of freedom left for its variance")
+    return float(df / sps.chi2.ppf(1 - confidence, df)), int(df)
 
 
 def design_variance(components, lifetimes, per_lifetime):

@@ -64,3 +64,16 @@ def test_apply_gives_each_planned_profile_its_rounds_and_lifetimes_and_refuses_t
     plans[0]["plan"]["reachable"] = False
     with pytest.raises(SystemExit, match="out of reach on localhost"):
         lifetimes.apply({"profiles": ["localhost"], "load": {}}, plans)
+
+
+def test_a_plan_at_a_confidence_is_sized_for_the_upper_bound_of_the_pilots_variance():
+    estimate = lifetimes.plan(pilot_result(seconds=True), 0.04)[0]
+    cautious = lifetimes.plan(pilot_result(seconds=True), 0.04, confidence=0.9)[0]
+    u = cautious["uncertainty"]
+    assert u["applied"] and not estimate["uncertainty"]["applied"]
+    assert u["inflation"] > estimate["uncertainty"]["inflation"] > 1  # 90 % asks more than the 80 % it names
+    # a variance up to `inflation` times larger needs about that many times the rounds for the same floor
+    assert cautious["plan"]["rounds"] >= estimate["plan"]["rounds"] * u["inflation"] * 0.9
+    text = lifetimes.describe([cautious], "docs/results/x-aa/result.json")
+    assert "90 % confidence" in text and "planned for that bound" in text
+    assert "--confidence 80% plans for that bound" in lifetimes.describe([estimate], "x")

@@ -110,13 +110,21 @@ def test_plan_refuses_an_interleaved_file_and_a_missing_pilot(monkeypatch, tmp_p
     monkeypatch.setattr(runner.results, "ROOT", tmp_path)
     e = {"name": "x", "primary": {"metric": "p95"}, "profiles": ["localhost"]}
     with pytest.raises(SystemExit, match="is interleaved"):
-        runner.plan_lifetimes(dict(e, interleave=True), types.SimpleNamespace(plan="5%", planned=None))
+        runner.plan_lifetimes(dict(e, interleave=True), types.SimpleNamespace(plan="5%", planned=None, confidence=None))
     with pytest.raises(SystemExit, match="no A/A of x to plan from"):
-        runner.plan_lifetimes(e, types.SimpleNamespace(plan="5%", planned=None))
+        runner.plan_lifetimes(e, types.SimpleNamespace(plan="5%", planned=None, confidence=None))
     with pytest.raises(SystemExit, match="such as 5%"):
-        runner.plan_lifetimes(e, types.SimpleNamespace(plan="120%", planned=None))
+        runner.plan_lifetimes(e, types.SimpleNamespace(plan="120%", planned=None, confidence=None))
     with pytest.raises(SystemExit, match="give one"):
-        runner.plan_lifetimes(e, types.SimpleNamespace(plan="5%", planned="5%"))
+        runner.plan_lifetimes(e, types.SimpleNamespace(plan="5%", planned="5%", confidence=None))
+
+
+def test_a_share_is_a_percentage_or_a_fraction_strictly_between_0_and_1():
+    assert runner.share("5%", "--plan", "a floor") == pytest.approx(0.05)
+    assert runner.share("0.8", "--confidence", "a level") == pytest.approx(0.8)
+    for bad in ("100%", "0", "eighty%", "-5%"):
+        with pytest.raises(SystemExit, match=f"--confidence: a level, not {bad}"):
+            runner.share(bad, "--confidence", "a level")
 
 
 def test_the_run_says_how_many_rounds_it_plans():

@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 import pytest
+from scipy import stats as sps
 
 import stats
 
@@ -468,7 +469,7 @@ def test_variance_components_separate_the_lifetimes_offsets_from_their_rounds_no
     values = np.concatenate([o + 0.02 * rng.standard_normal(8) for o in offsets])  # 8 rounds each, sd 2 %
     groups = np.repeat(np.arange(40), 8)
     c = stats.variance_components(values, groups)
-    assert c["lifetimes"] == 40 and c["per_lifetime"] == 8 and c["separable"]
+    assert c["lifetimes"] == 40 and c["per_lifetime"] == 8 and c["rounds"] == 320 and c["separable"]
     assert math.sqrt(c["within"]) == pytest.approx(0.02, rel=0.1)
     assert math.sqrt(c["between"]) == pytest.approx(0.10, rel=0.25)
 
@@ -495,6 +496,17 @@ def test_a_plan_spends_rounds_where_the_variance_is_and_scales_the_pilots_floor(
     assert q["per_lifetime"] == 4 and q["lifetimes"] > 2 and q["predicted_floor"] <= 0.05
     far = stats.lifetimes_plan(noisy_lifetimes, 0.10, 2, 5, 0.001, 30, 300, max_lifetimes=50)
     assert not far["reachable"] and far["lifetimes"] == 50 and far["predicted_floor"] > 0.001
+
+
+def test_the_pilots_variance_is_inflated_by_its_chi_square_bound_on_the_level_that_carries_it():
+    quiet = {"within": 0.01, "between": 0.0, "lifetimes": 4, "per_lifetime": 5, "rounds": 20, "separable": False}
+    inflation, df = stats.variance_inflation(quiet, 0.8)
+    assert df == 16 and inflation == pytest.approx(16 / sps.chi2.ppf(0.2, 16))  # the rounds within lifetimes
+    assert stats.variance_inflation(quiet, 0.95)[0] > inflation > stats.variance_inflation(quiet, 0.6)[0] > 1
+    separated = {**quiet, "between": 0.01, "separable": True}
+    assert stats.variance_inflation(separated, 0.8)[1] == 3  # the lifetimes' means: 4 lifetimes, 3 df
+    with pytest.raises(ValueError):
+        stats.variance_inflation({**separated, "lifetimes": 1}, 0.8)
 
 
 def test_a_plan_keeps_at_least_the_rounds_an_interval_needs():
