@@ -117,3 +117,15 @@ def test_an_unknown_estimator_is_refused_with_the_known_ones(tmp_path, monkeypat
     (tmp_path / "t.toml").write_text('estimator = "mean"\n' + BASE.format(variant="", load="", rest=""))
     with pytest.raises(SystemExit, match="estimator 'mean'; one of 'ratio of medians'"):
         experiments.load("t")
+
+
+@pytest.mark.parametrize("name", [n for n in experiments.names() if experiments.load(n).get("load", {}).get("script")
+                                  == "k6/transfer.js"])
+def test_a_smokes_transfer_warm_up_lasts_its_warmup(name):
+    """k6/transfer.js bounds a run by DURATION only in MODE=fixed; in its default ramp mode it runs 100-500/s for
+    100 s whatever the warm-up's duration (the wallet's smoke once warmed each app up that long)."""
+    import shapes
+    e = experiments.apply_smoke(experiments.load(name))
+    if e["load"].get("warmup"):
+        env = shapes.k6_env(e["load"], e["variants"][0], DURATION=e["load"]["warmup"], **e["load"].get("warmup_env", {}))
+        assert env.get("MODE") == "fixed", f"{name}: the smoke's warm-up runs MODE={env.get('MODE', 'ramp (default)')}"
