@@ -13,7 +13,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import labenv  # noqa: E402
 
 COMMANDS = ("up", "test", "down", "status", "stack", "app", "lb", "aot", "logs", "k6", "seed", "migrate", "ab", "python",
-            "chaos", "abuse", "newcomer", "help")
+            "chaos", "abuse", "contract", "newcomer", "help")
 ALIASES = {"-h": "help", "--help": "help"}
 
 

@@ -23,7 +23,7 @@ LAYERS = {
     5: ("analysis", ["comparison", "writeup", "lifetimes"]),  # every variant against the baseline, the because sentence, checks, verdict; lifetimes planned from a pilot
     6: ("rendering", ["report", "charts", "page", "screenshot"]),  # text, tables, SVG, report.html (and its picture)
     7: ("storage", ["results", "doclint"]),  # result.json, the published results, the docs' tables
-    8: ("commands", ["cli", "runner", "chaos", "abuse", "newcomer", "promql_check", "seeding"]),  # what ./perflab and CI run
+    8: ("commands", ["cli", "runner", "chaos", "abuse", "contract", "newcomer", "promql_check", "seeding"]),  # what ./perflab and CI run
 }
 DYNAMIC = {"__import__", "import_module"}  # importing a module by a name in a string hides it from this check
 

@@ -3,6 +3,7 @@ package dev.perflab.wallet;
 import java.math.BigDecimal;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.regex.Pattern;
 
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -29,6 +30,20 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 @Service
 public class Transfers {
+
+    /**
+     * A phone number as a request may spell it: 9 to 15 digits, with hyphens and ASCII white space anywhere (stripped
+     * before use). Written for Java and ECMA-262 alike: the OpenAPI description ({@link WalletApiDocs}) declares it.
+     */
+    static final String PHONE_PATTERN = "^[-\\t\\n\\x0B\\f\\r ]*(?:[0-9][-\\t\\n\\x0B\\f\\r ]*){9,15}$";
+    /** A value that holds something besides white space (a search, not a whole match): the PIN's only rule. */
+    static final String NOT_BLANK = "\\S";
+    /** Amounts have at most this many decimals: they are multiples of {@link #AMOUNT_STEP}. */
+    static final int AMOUNT_DECIMALS = 2;
+    static final BigDecimal AMOUNT_STEP = BigDecimal.ONE.movePointLeft(AMOUNT_DECIMALS);
+    private static final Pattern PHONE = Pattern.compile(PHONE_PATTERN);
+    private static final Pattern SEPARATORS = Pattern.compile("[-\\t\\n\\x0B\\f\\r ]");
+    private static final Pattern NOT_BLANK_CHARACTER = Pattern.compile(NOT_BLANK);
 
     private final TransferService service;
     private final MemberDirectory members;
@@ -113,7 +128,8 @@ public class Transfers {
             MemberRef receiver = members.byPhone(phone).orElseThrow(() -> new ApiException(HttpStatus.NOT_FOUND,
                     "receiver-not-found", "No member has this phone number."));
             if (receiver.id() == senderId) {
-                throw new ApiException(HttpStatus.BAD_REQUEST, "self-transfer", "You cannot send money to yourself.");
+                // 409, not 400: the request is well formed; the receiver's phone is the sender's own (the state, not the syntax)
+                throw new ApiException(HttpStatus.CONFLICT, "self-transfer", "You cannot send money to yourself.");
             }
             TransferCommand command = new TransferCommand(senderId, receiver, key, requestHash,
                     UUID.randomUUID().toString(), amount, pins.hash(senderId, pin)); // hashed before a connection is taken
@@ -155,7 +171,7 @@ public class Transfers {
     }
 
     private BigDecimal amount(BigDecimal amount) {
-        if (amount == null || amount.signum() <= 0 || amount.stripTrailingZeros().scale() > 2) {
+        if (amount == null || amount.signum() <= 0 || amount.stripTrailingZeros().scale() > AMOUNT_DECIMALS) {
             throw new ApiException(HttpStatus.BAD_REQUEST, "invalid-amount",
                     "amount must be a positive number with at most two decimals.");
         }
@@ -168,15 +184,15 @@ public class Transfers {
 
     /** Digits only: "010-0000-0001" and "01000000001" are the same phone. */
     static String phone(String raw) {
-        String digits = required(raw, "receiverPhone").replaceAll("[-\\s]", "");
-        if (!digits.matches("\\d{9,15}")) {
+        String phone = required(raw, "receiverPhone");
+        if (!PHONE.matcher(phone).matches()) {
             throw new ApiException(HttpStatus.BAD_REQUEST, "invalid-phone", "A phone number has 9 to 15 digits.");
         }
-        return digits;
+        return SEPARATORS.matcher(phone).replaceAll("");
     }
 
     private static String required(String value, String field) {
-        if (value == null || value.isBlank()) {
+        if (value == null || !NOT_BLANK_CHARACTER.matcher(value).find()) {
             throw new ApiException(HttpStatus.BAD_REQUEST, "invalid-request", field + " is required.");
         }
         return value;

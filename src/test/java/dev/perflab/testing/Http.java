@@ -71,6 +71,16 @@ public final class Http {
                 .PUT(HttpRequest.BodyPublishers.ofString(json)));
     }
 
+    /** Any method, with a body of the given content type (null: no body). */
+    public Response send(String method, String path, String contentType, String body, String... headers) {
+        HttpRequest.Builder builder = request(path, headers);
+        if (contentType != null) {
+            builder.header("Content-Type", contentType);
+        }
+        return send(builder.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString(body)));
+    }
+
     private HttpRequest.Builder request(String path, String... headers) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
         if (headers.length > 0) {

@@ -233,7 +233,7 @@ abstract class TransferContract {
                 Arguments.of("three decimals", 400, "invalid-amount"),
                 Arguments.of("an amount over the limit", 400, "amount-over-limit"),
                 Arguments.of("an unknown receiver", 404, "receiver-not-found"),
-                Arguments.of("a transfer to oneself", 400, "self-transfer"),
+                Arguments.of("a transfer to oneself", 409, "self-transfer"),
                 Arguments.of("insufficient funds", 409, "insufficient-funds"),
                 Arguments.of("malformed JSON", 400, "malformed-body"),
                 Arguments.of("no Idempotency-Key", 400, "missing-header"),

@@ -9,7 +9,9 @@ import java.util.TreeMap;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.examples.Example;
+import io.swagger.v3.oas.models.headers.Header;
 import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.IntegerSchema;
 import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.responses.ApiResponse;
@@ -17,20 +19,30 @@ import io.swagger.v3.oas.models.responses.ApiResponses;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
 
 import org.springdoc.core.customizers.OpenApiCustomizer;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.server.PathContainer;
+import org.springframework.web.util.pattern.PathPattern;
+import org.springframework.web.util.pattern.PathPatternParser;
 
 import dev.perflab.support.problem.ProblemResponses;
+import dev.perflab.support.security.AccessRules;
 
 /**
- * Adds to every operation its problem answers from {@link ProblemCatalog}, one response per status whose
- * examples are the codes, plus {@code unauthorized} (401) and the Bearer requirement on every {@code /api/**}
- * path but the login, and {@code internal} (500) everywhere.
+ * Adds to every operation its problem answers: the codes {@link ProblemCatalog} lists for it, {@code unauthorized}
+ * (401) and the Bearer requirement on every {@code /api/**} path but the login, {@code forbidden} (403) on every path
+ * {@link AccessRules#ADMIN_PATHS} reserves for the admin (the list the security filter enforces), and
+ * {@code internal} (500) everywhere; one response per status, whose examples are the codes, all referring to the one
+ * {@code Problem} schema that this customizer also declares. (The schema is added here, not on the {@code OpenAPI}
+ * bean: springdoc drops a bean's schema that no operation refers to before the customizers add the references.)
  */
 class ProblemResponsesCustomizer implements OpenApiCustomizer {
 
-    private static final String OPEN_PATH = "/api/auth/login";
+    private static final List<PathPattern> ADMIN = AccessRules.ADMIN_PATHS.stream()
+            .map(PathPatternParser.defaultInstance::parse).toList();
 
     @Override
     public void customise(OpenAPI openApi) {
+        openApi.getComponents().addSchemas(OpenApiConfiguration.PROBLEM, ProblemSchema.schema());
         if (openApi.getPaths() == null) {
             return;
         }
@@ -40,9 +52,12 @@ class ProblemResponsesCustomizer implements OpenApiCustomizer {
 
     private static void document(String key, String path, Operation operation) {
         List<ProblemCatalog.Problem> problems = new ArrayList<>(ProblemCatalog.BY_OPERATION.getOrDefault(key, List.of()));
-        if (path.startsWith("/api/") && !path.equals(OPEN_PATH)) {
+        if (path.startsWith("/api/") && !path.equals(AccessRules.LOGIN_PATH)) {
             operation.addSecurityItem(new SecurityRequirement().addList(OpenApiConfiguration.BEARER));
             problems.add(new ProblemCatalog.Problem(401, "unauthorized"));
+        }
+        if (adminOnly(path)) {
+            problems.add(new ProblemCatalog.Problem(403, "forbidden"));
         }
         problems.add(new ProblemCatalog.Problem(500, "internal"));
         if (operation.getResponses() == null) {
@@ -53,6 +68,12 @@ class ProblemResponsesCustomizer implements OpenApiCustomizer {
             codesByStatus.computeIfAbsent(problem.status(), s -> new ArrayList<>()).add(problem.code());
         }
         codesByStatus.forEach((status, codes) -> operation.getResponses().addApiResponse(String.valueOf(status), response(status, codes)));
+    }
+
+    /** Whether the security filter reserves {@code path} (an OpenAPI template) for the admin. */
+    static boolean adminOnly(String path) {
+        PathContainer concrete = PathContainer.parsePath(path.replaceAll("\\{[^}/]+}", "1"));
+        return ADMIN.stream().anyMatch(pattern -> pattern.matches(concrete));
     }
 
     private static ApiResponse response(int status, List<String> codes) {
@@ -67,8 +88,13 @@ class ProblemResponsesCustomizer implements OpenApiCustomizer {
         MediaType problemJson = new MediaType()
                 .schema(new Schema<>().$ref("#/components/schemas/" + OpenApiConfiguration.PROBLEM))
                 .examples(examples);
-        return new ApiResponse()
+        ApiResponse response = new ApiResponse()
                 .description("problem: " + String.join(", ", codes))
                 .content(new Content().addMediaType("application/problem+json", problemJson));
+        if (status == 429 || status == 503) {
+            response.addHeaderObject(HttpHeaders.RETRY_AFTER, new Header()
+                    .description("seconds to wait before trying again").schema(new IntegerSchema().minimum(java.math.BigDecimal.ZERO)));
+        }
+        return response;
     }
 }
