@@ -29,12 +29,20 @@ class RenderTest(unittest.TestCase):
         config = lb.write("lb", 8280, lb.parse_backends(["app-1=8281", "app-2=10.0.0.2:8282"]), self.dir).read_text()
 
         self.assertIn("bind 127.0.0.1:8280", config)
-        self.assertIn("server app-1 127.0.0.1:8281 check", config)
-        self.assertIn("server app-2 10.0.0.2:8282 check", config)
+        self.assertIn("server app-1 127.0.0.1:8281 check source 127.0.0.2", config)
+        self.assertIn("server app-2 10.0.0.2:8282 check\n", config)
         self.assertIn("option httpchk GET /actuator/health/readiness", config)
         self.assertIn("http-check expect status 200", config)
         self.assertIn(f"stats socket {self.dir.resolve() / 'lb.sock'}", config)
         self.assertIn("option redispatch", config)
+
+    def test_a_client_s_own_forwarded_for_is_dropped_and_the_address_haproxy_saw_is_sent(self):
+        config = lb.write("lb", 8280, lb.parse_backends(["app-1=8281"]), self.dir).read_text()
+        frontend = config[config.index("frontend perflab"):config.index("backend ")]
+
+        self.assertLess(frontend.index("http-request del-header X-Forwarded-For"), frontend.index("option forwardfor"))
+        self.assertEqual(lb.source("127.0.0.1"), f" source {lb.PROXY_SOURCE}")
+        self.assertEqual(lb.source("db.internal"), "")
 
     @unittest.skipUnless(shutil.which("haproxy"), "haproxy is not installed (stack/native.sh install-lb)")
     def test_haproxy_accepts_the_rendered_config(self):
