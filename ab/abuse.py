@@ -13,6 +13,12 @@ Redis database PERFLAB_ABUSE_REDIS_DB (7):
   login    wrong passwords for one login id through POST /api/auth/login, spread and waited out the same way: 401
            up to the limit, then 429 too-many-login-failures with Retry-After, the right password too; another user
            still logs in.
+  pin-burst   120 wrong PINs for a fresh member sent at once (a thread pool, each with its own token and
+           Idempotency-Key, over the instances): at most the limit of 403, the rest 429 too-many-pin-failures.
+  login-burst 120 wrong passwords for one login id sent at once: at most the limit of 401, the rest 429.
+  ttl      after the guessing, every guess:* key in Redis has a TTL (a count without one would never expire).
+  redis-down  (last) Redis stopped (stack/native.sh down redis; started again in any case): 20 wrong PINs for a fresh
+           member get at most the limit of 403 per instance (each counts locally while Redis is down), then 429.
   tokens   a token signed with each development secret committed in the repository is refused (401); one signed
            with the generated secret is accepted.
   admin    a plain member gets 403 from /api/lab/dependency and the route ceiling, the admin 200; after 20
@@ -29,6 +35,7 @@ Environment: the stack's PERFLAB_* ports, PERFLAB_ABUSE_APP_PORT, PERFLAB_ABUSE_
 ADMIN_PASSWORD (the stub's perflab-admin account by default).
 """
 import argparse
+import concurrent.futures
 import email.utils
 import json
 import os
@@ -51,6 +58,8 @@ ABSURD_BATCHES = 2147483647
 ROUTE_UNIV = 11          # a small university (500 routes), loaded into the abuse database
 USER_PASSWORD = "perflab-pass"  # the stub's password of user1..user100000
 WRONG_PIN = "9999"
+BURST = 120              # guesses sent at once by the burst scenarios
+REDIS_DOWN_GUESSES = 20
 
 
 def log(message):
@@ -117,6 +126,32 @@ def judge_guessing(answers, refused, refused_code, limit, wait_limit=WAIT_LIMIT)
              "none" if a.retry_after is None else f"{a.retry_after:.0f}" for a in guarded) + " s"
          + ("" if locked else "; the last answer did not lock the guesser out")),
     ]
+
+
+def statuses(answers: list) -> dict:
+    """How many answers had each status, e.g. {403: 5, 429: 115}."""
+    counts: dict = {}
+    for answer in answers:
+        counts[answer.status] = counts.get(answer.status, 0) + 1
+    return counts
+
+
+def judge_burst(answers: list, refused: int, refused_code: str, limit: int) -> list:
+    """The checks of guesses sent at once: (name, ok, figure) for 1..`limit` answers `refused` and every other answer
+    a 429 `refused_code` with a Retry-After."""
+    counts = statuses(answers)
+    checked = counts.get(refused, 0)
+    others = [a for a in answers if a.status != refused]
+    guarded = all(a.status == 429 and a.code == refused_code and a.retry_after is not None for a in others)
+    return [(f"{len(answers)} guesses at once: at most {limit} answered {refused}, the rest 429 {refused_code}",
+             1 <= checked <= limit and guarded,
+             ", ".join(f"{n} x {status}" for status, n in sorted(counts.items(), key=lambda kv: str(kv[0])))
+             + ("" if guarded else "; not all the others are a 429 " + refused_code + " with Retry-After"))]
+
+
+def keys_without_ttl(ttls: dict) -> list:
+    """The keys whose PTTL (ms; -1 no TTL, -2 gone) says they would never expire."""
+    return sorted(key for key, ttl in ttls.items() if ttl == -1)
 
 
 class Verdicts:
@@ -267,6 +302,69 @@ def login_guessing(lab, verdicts, scope):
                  f"{other}: {describe(someone)}")
 
 
+def burst(lab: "Lab", send, count: int = BURST) -> list:
+    """`count` calls of send(index) -> Answer released at once from a thread pool: the answers."""
+    start = threading.Event()
+
+    def one(index: int) -> Answer:
+        start.wait()
+        return send(index)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=count) as pool:
+        futures = [pool.submit(one, i) for i in range(count)]
+        start.set()
+        return [f.result() for f in futures]
+
+
+def pin_transfer(lab: "Lab", member: dict, receiver: dict, pin: str, index: int) -> Answer:
+    """One transfer with a fresh token and Idempotency-Key, to the instances in turn."""
+    return call(lab.instance_urls[index % len(lab.instance_urls)], "POST", "/api/transfers",
+                {"receiverPhone": receiver["phone"], "amount": 1.00, "pin": pin},
+                {**bearer(lab.fresh_token(member)), "Idempotency-Key": str(uuid.uuid4())})
+
+
+def pin_burst(lab: "Lab", verdicts: Verdicts, scope: str) -> None:
+    member, receiver = lab.members[2], lab.members[1]
+    before = lab.books([member["id"], receiver["id"]])
+    answers = burst(lab, lambda i: pin_transfer(lab, member, receiver, f"{9000 + i:04d}", i))  # never chaos.PIN
+    log(f"  {len(answers)} PINs at once: {statuses(answers)}")
+    verdicts.extend(scope, judge_burst(answers, 403, "too-many-pin-failures", PIN_MAX_FAILURES))
+    after = lab.books([member["id"], receiver["id"]])
+    verdicts.add(scope, "no money moved", after == before, f"balances {after['balances']}")
+
+
+def login_burst(lab: "Lab", verdicts: Verdicts, scope: str) -> None:
+    target = "user4245"
+    answers = burst(lab, lambda i: call(lab.instance_urls[i % len(lab.instance_urls)], "POST", "/api/auth/login",
+                                        {"loginId": target, "password": f"wrong-{i}"}))
+    log(f"  {len(answers)} passwords at once: {statuses(answers)}")
+    verdicts.extend(scope, judge_burst(answers, 401, "too-many-login-failures", LOGIN_MAX_FAILURES))
+
+
+def counts_expire(lab: "Lab", verdicts: Verdicts, scope: str) -> None:
+    keys = [k.decode() for k in lab.stack.redis(lab.redis_db, "KEYS", "guess:*") or []]
+    ttls = {key: lab.stack.redis(lab.redis_db, "PTTL", key) for key in keys}
+    never = keys_without_ttl(ttls)
+    verdicts.add(scope, "every guess:* key in Redis has a TTL", bool(keys) and not never,
+                 f"{len(keys)} keys" + (f", without a TTL: {', '.join(never)}" if never else ", all expiring"))
+
+
+def redis_down(lab: "Lab", verdicts: Verdicts, scope: str) -> None:
+    member, receiver = lab.members[3], lab.members[1]
+    limit = PIN_MAX_FAILURES * len(lab.instance_urls)  # each instance counts on its own while Redis is down
+    lab.stack.native("down", "redis")
+    try:
+        answers = [pin_transfer(lab, member, receiver, WRONG_PIN, i) for i in range(REDIS_DOWN_GUESSES)]
+    finally:
+        lab.stack.native("up", "redis")
+    log(f"  {len(answers)} PINs with Redis down: {', '.join(map(describe, answers))}")
+    checked = statuses(answers).get(403, 0)
+    others = [describe(a) for a in answers if a.status not in (403, 429)]
+    verdicts.add(scope, f"with Redis down, at most {limit} of {len(answers)} wrong PINs are checked, the rest 429",
+                 1 <= checked <= limit and not others, f"{statuses(answers)}"
+                 + (f"; unexpected: {', '.join(others)}" if others else ""))
+
+
 def forged_tokens(lab, verdicts, scope):
     member = lab.members[1]
     own = call(lab.url, "GET", "/api/auth/me", headers=bearer(lab.fresh_token(member)))
@@ -396,8 +494,9 @@ def refused_at_startup(lab, verdicts, scope):
                      + (" and shows the value" if value in text else ""))
 
 
-SCENARIOS = (("pin", pin_guessing), ("login", login_guessing), ("tokens", forged_tokens), ("admin", admin_only),
-             ("cache", tampered_cache))
+SCENARIOS = (("pin", pin_guessing), ("login", login_guessing), ("pin-burst", pin_burst), ("login-burst", login_burst),
+             ("ttl", counts_expire), ("tokens", forged_tokens), ("admin", admin_only), ("cache", tampered_cache),
+             ("redis-down", redis_down))
 
 
 # ------------------------------------------------------------------------------------------- one preset
@@ -425,7 +524,7 @@ def run_preset(preset, args, stack, verdicts, first=True):
                          or instances.urls)
         lab = Lab(stack, database, redis_db, instances.urls[0], instance_urls, labsecrets.jwt_secret(),
                   ["--profile", instances.profile, *instances.app_args()], port + 10)
-        lab.members = chaos.create_members(stack, database, 2, lab.secret, labsecrets.hash_secret(), prefix="abuse",
+        lab.members = chaos.create_members(stack, database, 4, lab.secret, labsecrets.hash_secret(), prefix="abuse",
                                            phone_prefix="0991")
         for name, scenario in SCENARIOS + ((("startup", refused_at_startup),) if first else ()):
             log(f"scenario {name}")

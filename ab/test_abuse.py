@@ -121,3 +121,33 @@ class VerdictsTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class BurstTest(unittest.TestCase):
+
+    def test_at_most_the_limit_checked_and_the_rest_guarded_429s_pass(self):
+        answers = [Answer(403, "wrong-pin")] * 5 + [Answer(429, "too-many-pin-failures", 1.0)] * 115
+
+        (name, ok, figure), = abuse.judge_burst(answers, 403, "too-many-pin-failures", 5)
+
+        self.assertTrue(ok, figure)
+        self.assertEqual(figure, "5 x 403, 115 x 429")
+        self.assertEqual(abuse.statuses(answers), {403: 5, 429: 115})
+
+    def test_more_checked_than_the_limit_none_checked_or_an_unguarded_answer_fail(self):
+        for answers in ([Answer(403, "wrong-pin")] * 6 + [Answer(429, "too-many-pin-failures", 1.0)] * 114,
+                        [Answer(429, "too-many-pin-failures", 1.0)] * 120,
+                        [Answer(403, "wrong-pin")] * 5 + [Answer(503, "auth-api-unavailable", 1.0)],
+                        [Answer(403, "wrong-pin")] * 5 + [Answer(429, "too-many-pin-failures", None)]):
+            with self.subTest(answers=abuse.statuses(answers)):
+                (_, ok, _), = abuse.judge_burst(answers, 403, "too-many-pin-failures", 5)
+                self.assertFalse(ok)
+
+
+class KeysWithoutTtlTest(unittest.TestCase):
+
+    def test_only_a_key_without_ttl_is_named(self):
+        self.assertEqual(abuse.keys_without_ttl({"guess:a:fails": 3_599_000, "guess:b:fails": -1,
+                                                 "guess:c:block": -2, "guess:d:fails": -1}),
+                         ["guess:b:fails", "guess:d:fails"])
+        self.assertEqual(abuse.keys_without_ttl({}), [])

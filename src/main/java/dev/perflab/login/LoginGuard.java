@@ -1,14 +1,13 @@
 package dev.perflab.login;
 
-import java.text.Normalizer;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 
 import dev.perflab.support.security.KeyedHash;
+import dev.perflab.support.security.guard.Guess;
 import dev.perflab.support.security.guard.GuessCounter;
 import dev.perflab.support.security.guard.GuessPolicy;
-import dev.perflab.support.security.guard.TooManyFailuresException;
+import dev.perflab.support.security.guard.Reservation;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -16,10 +15,13 @@ import org.springframework.stereotype.Component;
 
 /**
  * Limits password guessing per login id and per client address, counted in Redis ({@link GuessCounter}) so that
- * every instance behind a load balancer counts the same. Only failures count: the benchmarks log in hundreds of times
- * a second from one address and are never refused. A login costs one Redis MGET; no SQL. The login id is
- * folded (NFKC, trimmed, lower case) before it is keyed, so that {@code User1} and {@code user1 } are guessed
- * against the same count; keys are HMACs, so Redis holds no id or address.
+ * every instance behind a load balancer counts the same. A try is reserved against both before the password is
+ * checked ({@link #reserve}, one Redis script), kept when the password is wrong and handed back otherwise ({@link #settle}): so only failures (and tries in flight) count, the benchmarks log in hundreds of times
+ * a second from one address and are never refused, and passwords sent at once are checked at most
+ * {@code max-failures-per-login} per window. No SQL. The login id is folded ({@link LoginKeys}: NFKC, no
+ * default-ignorable code points, trimmed, lower case) before it is keyed, so that {@code User1}, {@code user1 } and
+ * {@code user\u200B1} are guessed against the same count; an IPv6 address counts per /64; keys are HMACs, so Redis
+ * holds no id or address.
  * {@code perflab_guard_failures_total{guard="login-id"|"login-address"}} and {@code perflab_guard_refusals_total}.
  */
 @Component
@@ -35,30 +37,27 @@ public class LoginGuard {
         this.properties = properties;
     }
 
-    /** Throws 429 {@code too-many-login-failures} when this login id or this address is blocked. */
-    public void check(String loginId, String address) {
-        long now = System.currentTimeMillis();
-        String loginKey = loginKey(loginId);
-        counter.longestBlock(List.of(loginKey, addressKey(address)), now).ifPresent(longest -> {
-            counter.refused(longest.key().equals(loginKey) ? "login-id" : "login-address");
-            throw new TooManyFailuresException("too-many-login-failures",
-                    "Too many failed logins: try again after Retry-After.", longest.untilMs(), now);
-        });
+    /**
+     * Counts one try against this login id and this address before the password is checked; throws 429
+     * {@code too-many-login-failures} when either is paused or has its window's tries in use.
+     */
+    public Reservation reserve(String loginId, String address) {
+        return counter.reserveOrRefuse(List.of(new Guess("login-id", loginKey(loginId), properties.perLogin()),
+                new Guess("login-address", addressKey(address), properties.perAddress())),
+                "too-many-login-failures", "Too many failed logins: try again after Retry-After.");
     }
 
-    /** Counts one failed login against the login id and the address. */
-    public void recordFailure(String loginId, String address) {
-        counter.recordFailure("login-id", loginKey(loginId), properties.perLogin());
-        counter.recordFailure("login-address", addressKey(address), properties.perAddress());
+    /** Settles the reserved login: kept when the password was wrong, else handed back. */
+    public void settle(Reservation reservation, boolean wrongPassword) {
+        counter.settle(reservation, wrongPassword);
     }
 
     private String loginKey(String loginId) {
-        return "login-id:" + keyed.hex("login-id:"
-                + Normalizer.normalize(loginId, Normalizer.Form.NFKC).strip().toLowerCase(Locale.ROOT));
+        return "login-id:" + keyed.hex("login-id:" + LoginKeys.loginId(loginId));
     }
 
     private String addressKey(String address) {
-        return "login-address:" + keyed.hex("login-address:" + address);
+        return "login-address:" + keyed.hex("login-address:" + LoginKeys.address(address));
     }
 
     /**

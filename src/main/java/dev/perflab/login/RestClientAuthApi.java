@@ -5,7 +5,6 @@ import java.util.Optional;
 
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
@@ -32,7 +31,7 @@ public class RestClientAuthApi implements AuthApi {
     public Optional<ExternalProfile> authenticate(Credentials credentials) {
         return guarded(() -> http.post().uri("/auth").contentType(MediaType.APPLICATION_JSON).body(credentials)
                 .exchange((request, response) -> {
-                    if (response.getStatusCode().isSameCodeAs(HttpStatus.UNAUTHORIZED)) {
+                    if (refusesCredentials(response.getStatusCode().value())) {
                         return Optional.<ExternalProfile>empty();
                     }
                     requireOk(response.getStatusCode().value());
@@ -68,6 +67,15 @@ public class RestClientAuthApi implements AuthApi {
             requireOk(response.getStatusCode().value());
             return Boolean.TRUE;
         });
+    }
+
+    /**
+     * The auth API's answer refuses these credentials: 401, and any other 4xx but 408 and 429 (400, 403, 404...),
+     * which depends on what was sent, not on the API's health. Each is a wrong password to {@link LoginGuard}
+     * (counted, 401), not an uncounted 503 that would answer guesses without limit.
+     */
+    static boolean refusesCredentials(int status) {
+        return status >= 400 && status < 500 && status != 408 && status != 429;
     }
 
     private static void requireOk(int status) {

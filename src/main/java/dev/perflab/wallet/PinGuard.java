@@ -7,9 +7,10 @@ import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
 
+import dev.perflab.support.security.guard.Guess;
 import dev.perflab.support.security.guard.GuessCounter;
 import dev.perflab.support.security.guard.GuessPolicy;
-import dev.perflab.support.security.guard.TooManyFailuresException;
+import dev.perflab.support.security.guard.Reservation;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -18,9 +19,11 @@ import org.springframework.stereotype.Component;
 /**
  * Limits online PIN guessing per member, counted in Redis ({@link GuessCounter}, key {@code pin:<database>:<member id>}), so
  * that every instance behind a load balancer sees the same count and a fresh token changes nothing. {@link Transfers}
- * asks {@link #check} before the transfer takes a pool connection (one Redis MGET, no SQL statement) and refuses a
- * blocked member with 429 whatever the PIN; a wrong PIN is counted after the transfer's transaction has rolled back,
- * and changes no table. {@code perflab_guard_failures_total{guard="pin"}} and
+ * reserves a try ({@link #reserve}) before the transfer takes a pool connection (one Redis script, no SQL statement)
+ * and refuses a blocked member, or one whose window's tries are all in use, with 429 whatever the PIN; a wrong PIN
+ * keeps its try counted and pauses the next ones ({@link #settle}, after the transaction has rolled back, changing no
+ * table); any other outcome hands the try back. So PINs sent at once are checked at most
+ * {@code max-failures} per window. {@code perflab_guard_failures_total{guard="pin"}} and
  * {@code perflab_guard_refusals_total{guard="pin"}}.
  */
 @Component
@@ -52,19 +55,18 @@ public class PinGuard {
         return query < 0 ? url.substring(slash + 1) : url.substring(slash + 1, query);
     }
 
-    /** Throws 429 {@code too-many-pin-failures} while this member's transfers are blocked; the PIN does not matter. */
-    public void check(long memberId) {
-        long now = System.currentTimeMillis();
-        counter.longestBlock(List.of(key(memberId)), now).ifPresent(block -> {
-            counter.refused(GUARD);
-            throw new TooManyFailuresException("too-many-pin-failures",
-                    "Too many wrong PINs: transfers are paused; see Retry-After.", block.untilMs(), now);
-        });
+    /**
+     * Counts one PIN try of this member before the PIN is checked; throws 429 {@code too-many-pin-failures} while
+     * this member's transfers are paused or its window's tries are used up (the PIN does not matter then).
+     */
+    public Reservation reserve(long memberId) {
+        return counter.reserveOrRefuse(List.of(new Guess(GUARD, key(memberId), policy)), "too-many-pin-failures",
+                "Too many wrong PINs: transfers are paused; see Retry-After.");
     }
 
-    /** Counts one wrong PIN of this member. */
-    public void recordFailure(long memberId) {
-        counter.recordFailure(GUARD, key(memberId), policy);
+    /** Settles the reserved try: kept when the PIN was wrong, else handed back. */
+    public void settle(Reservation reservation, boolean wrongPin) {
+        counter.settle(reservation, wrongPin);
     }
 
     private String key(long memberId) {

@@ -13,6 +13,7 @@ import dev.perflab.support.interleave.Arm;
 import dev.perflab.support.parse.IdempotencyKeyParser;
 import dev.perflab.support.problem.ApiException;
 import dev.perflab.support.security.KeyedHash;
+import dev.perflab.support.security.guard.Reservation;
 import dev.perflab.support.sql.SqlStatements;
 
 import org.springframework.dao.DuplicateKeyException;
@@ -23,8 +24,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * What both variants share around one transfer: input checks, the receiver lookup (before any connection
- * is taken from the pool), the retry of the transaction on a deadlock, the idempotent replay, the count of wrong PINs
- * ({@link PinGuard}), and the mechanism metrics
+ * is taken from the pool), the retry of the transaction on a deadlock, the idempotent replay, the PIN try reserved before
+ * the PIN is checked and settled after ({@link PinGuard}), and the mechanism metrics
  * ({@code perflab_wallet_transfer_seconds{outcome}} and {@code perflab_wallet_transfer_statements{outcome}},
  * the SQL statements each transfer sent, counted by the MyBatis interceptor).
  */
@@ -121,9 +122,11 @@ public class Transfers {
         String phone = phone(request.receiverPhone());
         String pin = required(request.pin(), "pin");
         String requestHash = requestHashes.hex(phone + "|" + amount.toPlainString() + "|" + pin); // keyed: covers the PIN
+        Reservation pinTry = null;
+        boolean wrongPin = false;
         try {
             if (!dryRun) {
-                pinGuard.check(senderId); // before any connection is taken: a blocked member's transfer costs no SQL
+                pinTry = pinGuard.reserve(senderId); // before any connection is taken: a refused try costs no SQL
             }
             MemberRef receiver = members.byPhone(phone).orElseThrow(() -> new ApiException(HttpStatus.NOT_FOUND,
                     "receiver-not-found", "No member has this phone number."));
@@ -137,16 +140,18 @@ public class Transfers {
         } catch (DuplicateKeyException e) {
             return replay(senderId, key, requestHash).orElseThrow(() -> e);
         } catch (ApiException e) {
-            countGuessing(senderId, e, dryRun);
+            wrongPin = TransferPlan.WRONG_PIN.equals(e.code());
             // a key that already succeeded gets its stored response even if the same request would fail now
             return replay(senderId, key, requestHash).orElseThrow(() -> e);
+        } finally {
+            settle(pinTry, wrongPin);
         }
     }
 
-    /** A wrong PIN counts against the sender (after the transfer's transaction has rolled back). */
-    private void countGuessing(long senderId, ApiException e, boolean dryRun) {
-        if (TransferPlan.WRONG_PIN.equals(e.code()) && !dryRun) {
-            pinGuard.recordFailure(senderId);
+    /** A wrong PIN keeps its try counted against the sender (after the transaction has rolled back); else handed back. */
+    private void settle(Reservation pinTry, boolean wrongPin) {
+        if (pinTry != null) {
+            pinGuard.settle(pinTry, wrongPin);
         }
     }
 

@@ -37,6 +37,25 @@ class LoginGuardIT {
     @Autowired
     StringRedisTemplate redis;
 
+    /**
+     * Reserve, then verify: 120 wrong passwords for one login id sent at once get at most 5 checks (401) and 429 for
+     * the rest; before the fix 100 were checked.
+     */
+    @Test
+    void wrongPasswordsSentAtOnceAreCheckedAtMostFiveTimes() {
+        Http http = new Http(port);
+        String victim = "guard-victim-" + java.util.UUID.randomUUID(); // the stub refuses it: no account to lock
+
+        java.util.Map<Integer, Long> statuses = Http.concurrently(120, i -> http.post("/api/auth/login",
+                LoginContract.credentials(victim, "guess-" + i))).stream()
+                .collect(java.util.stream.Collectors.groupingBy(Http.Response::status, java.util.stream.Collectors.counting()));
+
+        assertThat(statuses.keySet()).as(statuses.toString()).containsOnly(401, 429);
+        assertThat(statuses.get(401)).as(statuses.toString()).isBetween(1L, 5L);
+        assertThat(redis.keys("guess:login-id:*:fails")).allSatisfy(key ->
+                assertThat(redis.getExpire(key)).as(key + " TTL").isPositive());
+    }
+
     @Test
     void fiveWrongPasswordsLockTheLoginIdForItsWindowButNotTheOtherMembers() {
         Http http = new Http(port);

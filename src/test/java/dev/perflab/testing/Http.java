@@ -38,19 +38,28 @@ public final class Http {
      * in the order they arrived.
      */
     public List<Response> getConcurrently(int clients, String path, String... headers) {
+        return concurrently(clients, i -> get(path, headers));
+    }
+
+    /**
+     * {@code clients} calls ({@code call} given 0..clients-1), released together, one client thread each: the answers
+     * in the order they arrived.
+     */
+    public static List<Response> concurrently(int clients, java.util.function.IntFunction<Response> call) {
         CountDownLatch start = new CountDownLatch(1);
         ConcurrentLinkedQueue<Response> arrived = new ConcurrentLinkedQueue<>();
         List<Future<?>> calls = new ArrayList<>();
         try (ExecutorService pool = Executors.newFixedThreadPool(clients)) {
             for (int i = 0; i < clients; i++) {
+                int index = i;
                 calls.add(pool.submit(() -> {
                     start.await();
-                    return arrived.add(get(path, headers));
+                    return arrived.add(call.apply(index));
                 }));
             }
             start.countDown();
-            for (Future<?> call : calls) {
-                call.get();
+            for (Future<?> one : calls) {
+                one.get();
             }
         } catch (ExecutionException e) {
             throw new IllegalStateException(e.getCause());

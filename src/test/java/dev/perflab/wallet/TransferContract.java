@@ -133,6 +133,26 @@ abstract class TransferContract {
                 .isZero();
     }
 
+    /**
+     * Reserve, then verify: 120 wrong PINs for one member sent at once, each with its own Idempotency-Key, get at most
+     * 5 PIN checks (403) and 429 for the rest; before the fix all 120 were checked.
+     */
+    @Test
+    void wrongPinsSentAtOnceAreCheckedAtMostFiveTimes() {
+        var alice = fixtures.account("100.00");
+        var bob = fixtures.account("0.00");
+        String auth = token(alice);
+
+        Map<Integer, Long> statuses = Http.concurrently(120, i -> http().post("/api/transfers",
+                body(bob.phone(), "1.00", String.format("%04d", i)), "Authorization", auth, "Idempotency-Key", key()))
+                .stream().collect(java.util.stream.Collectors.groupingBy(Http.Response::status,
+                        java.util.stream.Collectors.counting()));
+
+        assertThat(statuses.keySet()).as(statuses.toString()).containsOnly(403, 429);
+        assertThat(statuses.get(403)).as(statuses.toString()).isBetween(1L, 5L);
+        assertThat(fixtures.balance(alice.id())).isEqualByComparingTo("100.00");
+    }
+
     @Test
     void theStoredPinIsKeyedSoTheUnkeyedHashOfTheRightPinDoesNotMatchIt() {
         var alice = fixtures.account("1.00");

@@ -6,16 +6,18 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Which logins get the admin role ({@code roles: ["admin"]} in their token) when the auth API accepts them.
- * The stub defines the account {@code perflab-admin} (wiremock/mappings/auth-admin.json); members
- * ({@code user1..user100000}) never get the role.
+ * Which accounts get the admin role ({@code roles: ["admin"]} in their token) when the auth API accepts them, named by
+ * the auth API's own id of the account (its {@code studentId}), never by the login id a client typed: a login id is
+ * only what the client sent, and any spelling the auth API folds to the admin's account would otherwise differ from
+ * the configured string or, worse, match it. The stub's admin account ({@code perflab-admin},
+ * wiremock/mappings/auth-admin.json) answers with {@code A-perflab-admin}; members ({@code S-user…}) never get the role.
  *
- * @param logins login ids that are admins; {@code PERFLAB_SECURITY_ADMIN_LOGINS} overrides the default
+ * @param ids the auth API's ids of the admins; {@code PERFLAB_SECURITY_ADMIN_IDS} overrides the default
  */
 @ConfigurationProperties("perflab.security.admin")
-public record AdminAccounts(@DefaultValue("perflab-admin") List<String> logins) {
+public record AdminAccounts(@DefaultValue("A-perflab-admin") List<String> ids) {
 
-    public boolean isAdmin(String loginId) {
-        return loginId != null && logins.contains(loginId);
+    public boolean isAdmin(String authApiId) {
+        return authApiId != null && ids.contains(authApiId);
     }
 }

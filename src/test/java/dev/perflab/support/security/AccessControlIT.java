@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Issue 14, finding 4: who may call what. The admin role comes from the {@code roles} claim, which login writes
- * only for {@code perflab.security.admin.logins} (the stub's {@code perflab-admin}); a member gets 403 problem+json.
+ * only for {@code perflab.security.admin.ids} (the stub's {@code perflab-admin}, id {@code A-perflab-admin}); a member gets 403 problem+json.
  */
 @IntegrationTest
 class AccessControlIT {

@@ -1,132 +1,150 @@
 package dev.perflab.support.security.guard;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.dao.DataAccessException;
-import org.springframework.data.redis.connection.RedisStringCommands;
-import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.types.Expiration;
 import org.springframework.stereotype.Component;
 
 /**
- * Counts wrong guesses per key in Redis, which every instance behind a load balancer shares, and says which keys are
- * blocked: {@code guess:<key>:fails} counts the window's failures (it expires with the window) and
- * {@code guess:<key>:block} holds the time until which tries are refused (it expires then). Nothing is written to
- * MariaDB, so a wrong PIN or password changes no table; a try costs one MGET, a failure one pipelined round trip and
- * one SET. While Redis is unreachable the guards let tries through (the transfers and logins they guard go on, as the
- * wallet's caches do) and skip Redis for {@value #SKIP_MS} ms after each failure, counted in
- * {@code perflab_guard_unavailable_total}.
+ * Reserve, then verify: a try of a guessable secret is counted ({@link #reserve}) before the secret is checked, and
+ * refused when the secret is paused or its window's tries are used up; a wrong secret then pauses further tries
+ * ({@link #failed}), a right one (or one never checked) hands its try back ({@link #release}). So tries sent at once
+ * are checked at most {@code max-failures} per window, whatever the concurrency. Counted in Redis
+ * ({@link RedisGuessStore}), shared by every instance; while Redis is unreachable (an error, or within
+ * {@value #SKIP_MS} ms of one) in this instance's {@link LocalGuessStore}, so guessing stays bounded: never let
+ * through uncounted. No SQL. {@code perflab_guard_failures_total{guard}}, {@code perflab_guard_refusals_total{guard}};
+ * the fallback's use shows only to the admin, in {@code /actuator/health}'s {@code guards} ({@link GuardsHealth}).
  */
 @Component
 public class GuessCounter {
 
     private static final Logger log = LoggerFactory.getLogger(GuessCounter.class);
     static final long SKIP_MS = 5_000;
+    static final long BUSY_WAIT_MS = 2_000;
+    static final long BUSY_POLL_MS = 10;
 
-    private final StringRedisTemplate redis;
+    private final RedisGuessStore redis;
+    private final LocalGuessStore local;
     private final GuardMetrics metrics;
-    private final Counter unavailable;
     private final AtomicLong skipUntil = new AtomicLong();
+    private final LongAdder fallbacks = new LongAdder();
 
-    GuessCounter(StringRedisTemplate redis, GuardMetrics metrics, MeterRegistry registry) {
+    GuessCounter(RedisGuessStore redis, LocalGuessStore local, GuardMetrics metrics) {
         this.redis = redis;
+        this.local = local;
         this.metrics = metrics;
-        this.unavailable = Counter.builder("perflab.guard.unavailable")
-                .description("guard look-ups or counts skipped because Redis was unreachable").register(registry);
     }
 
-    /** Counts one wrong guess of {@code key} under {@code policy}; {@code guard} names it in the metrics. */
-    public void recordFailure(String guard, String key, GuessPolicy policy) {
-        metrics.failed(guard);
-        if (skipping()) {
+    /**
+     * Counts one try of every secret at once, or refuses it (counted in {@code perflab_guard_refusals_total}). While
+     * the window's last places are held by tries being checked (a member's own concurrent transfers, or a burst of
+     * guesses), it asks again every {@value #BUSY_POLL_MS} ms for up to {@value #BUSY_WAIT_MS} ms: a right try hands
+     * its place back within milliseconds, a wrong one pauses the secret, and either settles the answer.
+     */
+    public Reservation reserve(List<Guess> guesses) {
+        long deadline = System.currentTimeMillis() + BUSY_WAIT_MS;
+        Reservation reservation = reserveIn(guesses, System.currentTimeMillis());
+        while (reservation.busy() && System.currentTimeMillis() < deadline && pause()) {
+            reservation = reserveIn(guesses, System.currentTimeMillis());
+        }
+        reservation.refusal().ifPresent(refusal -> metrics.refused(refusal.guess().guard()));
+        return reservation;
+    }
+
+    /** {@link #reserve}, throwing 429 {@code code} (with {@code Retry-After}) when the try is refused. */
+    public Reservation reserveOrRefuse(List<Guess> guesses, String code, String detail) {
+        long now = System.currentTimeMillis();
+        Reservation reservation = reserve(guesses);
+        reservation.refusal().ifPresent(refusal -> {
+            throw new TooManyFailuresException(code, detail, refusal.untilMs(), now);
+        });
+        return reservation;
+    }
+
+    /** {@link #failed} when the secret was wrong, else {@link #release}. */
+    public void settle(Reservation reservation, boolean wrong) {
+        if (wrong) {
+            failed(reservation);
+        } else {
+            release(reservation);
+        }
+    }
+
+    private static boolean pause() {
+        try {
+            Thread.sleep(BUSY_POLL_MS);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** The reserved try was wrong: it stays counted, and pauses the next tries as the policies say. */
+    public void failed(Reservation reservation) {
+        if (reservation.refusal().isPresent()) {
             return;
         }
-        byte[] fails = bytes("guess:" + key + ":fails");
-        try {
-            long now = System.currentTimeMillis();
-            List<Object> replies = redis.executePipelined((RedisCallback<Object>) connection -> {
-                connection.stringCommands().set(fails, bytes("0"), Expiration.milliseconds(policy.window().toMillis()),
-                        RedisStringCommands.SetOption.ifAbsent());
-                connection.stringCommands().incr(fails);
-                connection.keyCommands().pTtl(fails, TimeUnit.MILLISECONDS);
-                return null;
-            });
-            int count = ((Long) replies.get(1)).intValue();
-            long windowEnd = now + Math.max(0, (Long) replies.get(2));
-            long until = policy.blockedUntil(count, now, windowEnd);
-            if (until > now) {
-                redis.opsForValue().set("guess:" + key + ":block", Long.toString(until), until - now, TimeUnit.MILLISECONDS);
-            }
-        } catch (DataAccessException e) {
-            redisFailed(e);
-        }
-    }
-
-    /** The longest block among these keys at {@code nowMs}, as (key, until), if any. */
-    public Optional<Block> longestBlock(List<String> keys, long nowMs) {
-        if (skipping()) {
-            return Optional.empty();
+        reservation.guesses().forEach(guess -> metrics.failed(guess.guard()));
+        long now = System.currentTimeMillis();
+        if (reservation.local()) {
+            local.failed(reservation, now);
+            return;
         }
         try {
-            List<String> values = redis.opsForValue().multiGet(keys.stream().map(k -> "guess:" + k + ":block").toList());
-            Block longest = null;
-            for (int i = 0; values != null && i < keys.size(); i++) {
-                long until = parse(values.get(i));
-                if (until > nowMs && (longest == null || until > longest.untilMs())) {
-                    longest = new Block(keys.get(i), until);
-                }
-            }
-            return Optional.ofNullable(longest);
+            redis.failed(reservation, now);
         } catch (DataAccessException e) {
-            redisFailed(e);
-            return Optional.empty();
+            redisFailed(e); // the try is counted in Redis already; only its pause is lost
         }
     }
 
-    /** Counts a try refused with 429. */
-    public void refused(String guard) {
-        metrics.refused(guard);
+    /** The reserved try was right, or never checked: it is handed back. */
+    public void release(Reservation reservation) {
+        if (reservation.refusal().isPresent()) {
+            return;
+        }
+        if (reservation.local()) {
+            local.release(reservation, System.currentTimeMillis());
+            return;
+        }
+        try {
+            redis.release(reservation);
+        } catch (DataAccessException e) {
+            redisFailed(e); // the try stays counted: on the safe side
+        }
     }
 
-    /** A blocked key and until when (epoch ms). */
-    public record Block(String key, long untilMs) {
-    }
-
-    private boolean skipping() {
+    /** Whether tries are counted in this instance only, for now. */
+    public boolean fallingBack() {
         return System.currentTimeMillis() < skipUntil.get();
     }
 
+    /** How many tries were counted locally because Redis did not answer, since startup. */
+    public long fallbacks() {
+        return fallbacks.sum();
+    }
+
+    private Reservation reserveIn(List<Guess> guesses, long now) {
+        if (!fallingBack()) {
+            try {
+                return redis.reserve(guesses, now);
+            } catch (DataAccessException e) {
+                redisFailed(e);
+            }
+        }
+        fallbacks.increment();
+        return local.reserve(guesses, now);
+    }
+
     private void redisFailed(DataAccessException e) {
-        unavailable.increment();
         long previous = skipUntil.getAndSet(System.currentTimeMillis() + SKIP_MS);
         if (previous == 0 || System.currentTimeMillis() - previous > 60_000) {
-            log.warn("guess guards: Redis is unreachable ({}); tries are let through for now", e.toString());
+            log.warn("guess guards: Redis is unreachable ({}); tries are counted in this instance for now", e.toString());
         }
-    }
-
-    /** A value that is not a number (tampered) blocks nothing: a block is only ever shortened by it, never made. */
-    private static long parse(String value) {
-        if (value == null) {
-            return 0;
-        }
-        try {
-            return Long.parseLong(value);
-        } catch (NumberFormatException e) {
-            return 0;
-        }
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }
