@@ -5,7 +5,7 @@ import appctl
 import labenv
 from labenv import ROOT
 
-SYNOPSIS = "contract [--preset wallet-before|wallet-after] [--max-examples N] [--seed N] [--keep DIR]"
+SYNOPSIS = "contract [--preset wallet-before|wallet-after] [--role member|admin|both] [--max-examples N] [--seed N] [--keep DIR]"
 SUMMARY = """the OpenAPI description validated, then Schemathesis as a member and as the
 admin with every check on: what the description allows must be accepted, what it
 forbids refused, every answer declared (ab/contract.py; its own database and port 8200)"""
