@@ -25,6 +25,9 @@ Redis database PERFLAB_ABUSE_REDIS_DB (7):
            concurrent member calls the admin still logs in; /actuator/health shows its details to the admin only.
   cache    a route manifest in Redis rewritten to announce 2,147,483,647 batches: the route is still served (200,
            the same data) from the database, the rejection is counted, later requests are served.
+  slow-readers  six clients read a 50,000-route university at a trickle (two per member, the member limit): another
+           member's read answers 200 within 10 s, a member's third read in flight is 429 too-many-route-reads,
+           health answers.
   startup  (first preset only) an app given a committed JWT or hash secret exits during startup, its log naming
            the property, never the value; it would run on PERFLAB_ABUSE_APP_PORT+10.
 The app runs the preset with route-after added (the route cache is route-after's); --instances N starts abuse-1..N
@@ -39,10 +42,12 @@ import concurrent.futures
 import email.utils
 import json
 import os
+import socket
 import subprocess
 import sys
 import threading
 import time
+import urllib.parse
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -494,9 +499,105 @@ def refused_at_startup(lab, verdicts, scope):
                      + (" and shows the value" if value in text else ""))
 
 
+# ------------------------------------------------------------------------------------------- slow readers
+
+SLOW_UNIV = 12               # a university as big as the seeded ones (50,000 routes, ~4 MB answer), abuse db only
+SLOW_ROUTES = 50000
+SLOW_MEMBERS = (880001, 880002, 880003)  # route reads need no member row: a signed token is enough
+SLOW_PER_MEMBER = 2          # perflab.route.member-concurrency: each member at its limit, none over it
+SLOW_BOUND = 10.0            # issue 46: another member's read answers in under 10 s
+SLOW_RECEIVE_BUFFER = 1024   # the kernel rounds it up to its minimum: the server's window closes after a few KB
+
+
+def slow_request(path: str, host: str, port: int, token: str) -> bytes:
+    """A route GET as a slow reader sends it on a raw socket: HTTP/1.1, keep-alive, the member's Bearer token."""
+    return (f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {token}\r\n"
+            "Accept: application/json\r\n\r\n").encode("ascii")
+
+
+def judge_slow_readers(stalled: int, readers: int, other: Answer, other_seconds: float, third: Answer,
+                       health: Answer, bound: float = SLOW_BOUND) -> list[tuple[str, bool, str]]:
+    """The checks of a slow-readers run: every reader's answer began and stalled, another member's read was 200 within
+    `bound` seconds, a member's read beyond its limit was 429 too-many-route-reads with Retry-After, health answered
+    UP meanwhile."""
+    status = health.body.get("status") if isinstance(health.body, dict) else health.status
+    return [
+        (f"{readers} slow readers' answers began (the server is writing to them)", stalled == readers,
+         f"{stalled} of {readers} status lines read"),
+        (f"another member's route read answers 200 in under {bound:.0f} s", other.status == 200
+         and other_seconds < bound, f"{describe(other)} after {other_seconds:.1f} s"),
+        ("a member's read beyond its limit is 429 too-many-route-reads with Retry-After",
+         third.status == 429 and third.code == "too-many-route-reads" and third.retry_after is not None,
+         f"{describe(third)}, Retry-After {third.retry_after}"),
+        ("health answers UP while they read", status == "UP", f"health {status}"),
+    ]
+
+
+class SlowReader:
+    """One raw socket that asks for a route, reads its status line, then stops reading: the server's write blocks."""
+
+    def __init__(self, url: str, path: str, token: str) -> None:
+        parts = urllib.parse.urlsplit(url)
+        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
+        self.request = slow_request(path, self.host, self.port, token)
+        self.socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.status_line = ""
+        self.thread = threading.Thread(target=self._ask, daemon=True)
+
+    def _ask(self) -> None:
+        try:
+            self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, SLOW_RECEIVE_BUFFER)
+            self.socket.settimeout(120)
+            self.socket.connect((self.host, self.port))
+            self.socket.sendall(self.request)
+            head = b""
+            while len(head) < 12 and (chunk := self.socket.recv(12 - len(head))):
+                head += chunk
+            self.status_line = head.decode("ascii", "replace")
+        except OSError:
+            pass  # closed by close(), or refused: no status line, judged by the checks
+
+    def close(self) -> None:
+        self.socket.close()
+        self.thread.join(5)
+
+
+def slow_readers(lab: Lab, verdicts: Verdicts, scope: str) -> None:
+    """Six clients (two per member, each member at its limit) read a big university's routes at a trickle on one
+    instance; meanwhile another member's read of it must answer within SLOW_BOUND, a third read of a member at its limit
+    must be refused (429), and health must answer. Issue 46, finding 6: measured 58.8 s before the permit covered
+    the build alone."""
+    seeded = subprocess.run([str(ROOT / "perflab"), "seed", "route", "--db", lab.database, "--univs", str(SLOW_UNIV),
+                             "--routes", str(SLOW_ROUTES), "ensure"], capture_output=True, text=True)
+    if seeded.returncode != 0:
+        raise RuntimeError(f"./perflab seed route: {(seeded.stderr or seeded.stdout).strip()[-500:]}")
+    url, path = lab.instance_urls[0], f"/api/universities/{SLOW_UNIV}/routes"
+    token = {m: chaos.token(lab.secret, m, f"slow{m}", jti=uuid.uuid4().hex) for m in (*SLOW_MEMBERS, 880009)}
+    warm = call(url, "GET", path, headers=bearer(token[880009]), timeout=120)  # loads the cache: a read like any other
+    log(f"  {path}: {describe(warm)} before the slow readers")
+    readers = [SlowReader(url, path, token[m]) for m in SLOW_MEMBERS for _ in range(SLOW_PER_MEMBER)]
+    try:
+        for reader in readers:
+            reader.thread.start()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and any(r.thread.is_alive() for r in readers):
+            time.sleep(0.1)
+        stalled = sum(1 for r in readers if r.status_line.startswith("HTTP/1.1 200"))
+        started = time.monotonic()
+        other = call(url, "GET", path, headers=bearer(token[880009]), timeout=120)
+        other_seconds = time.monotonic() - started
+        third = call(url, "GET", path, headers=bearer(token[SLOW_MEMBERS[0]]), timeout=120)
+        health = call(url, "GET", "/actuator/health", timeout=30)
+    finally:
+        for reader in readers:
+            reader.close()
+    log(f"  another member's read with {len(readers)} trickle readers: {describe(other)} in {other_seconds:.1f} s")
+    verdicts.extend(scope, judge_slow_readers(stalled, len(readers), other, other_seconds, third, health))
+
+
 SCENARIOS = (("pin", pin_guessing), ("login", login_guessing), ("pin-burst", pin_burst), ("login-burst", login_burst),
              ("ttl", counts_expire), ("tokens", forged_tokens), ("admin", admin_only), ("cache", tampered_cache),
-             ("redis-down", redis_down))
+             ("slow-readers", slow_readers), ("redis-down", redis_down))  # redis-down last: it stops the shared Redis
 
 
 # ------------------------------------------------------------------------------------------- one preset

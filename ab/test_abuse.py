@@ -151,3 +151,37 @@ class KeysWithoutTtlTest(unittest.TestCase):
                                                  "guess:c:block": -2, "guess:d:fails": -1}),
                          ["guess:b:fails", "guess:d:fails"])
         self.assertEqual(abuse.keys_without_ttl({}), [])
+
+
+class SlowReadersTest(unittest.TestCase):
+
+    def judge(self, stalled=6, other=Answer(200), seconds=0.4, third=Answer(429, "too-many-route-reads", 1.0),
+              health=Answer(200, body={"status": "UP"})):
+        return {name: ok for name, ok, _ in abuse.judge_slow_readers(stalled, 6, other, seconds, third, health)}
+
+    def test_a_fast_answer_beside_six_stalled_readers_passes_every_check(self):
+        self.assertTrue(all(self.judge().values()), self.judge())
+
+    def test_the_measured_stall_fails(self):
+        checks = self.judge(seconds=58.8)
+
+        self.assertFalse(checks["another member's route read answers 200 in under 10 s"])
+
+    def test_a_refused_or_missing_answer_fails_however_fast(self):
+        for other in (Answer(503, "routes-busy"), Answer("no answer")):
+            with self.subTest(other=other):
+                self.assertFalse(self.judge(other=other)["another member's route read answers 200 in under 10 s"])
+
+    def test_readers_that_never_began_or_a_third_read_served_fail(self):
+        self.assertFalse(self.judge(stalled=4)["6 slow readers' answers began (the server is writing to them)"])
+        for third in (Answer(200), Answer(429, "too-many-route-reads"), Answer(429, "too-many-pin-failures", 1.0)):
+            with self.subTest(third=third):
+                self.assertFalse(self.judge(third=third)[
+                    "a member's read beyond its limit is 429 too-many-route-reads with Retry-After"])
+
+    def test_the_raw_request_carries_the_path_host_and_token(self):
+        request = abuse.slow_request("/api/universities/12/routes", "127.0.0.1", 8181, "a.b.c")
+
+        self.assertTrue(request.startswith(b"GET /api/universities/12/routes HTTP/1.1\r\nHost: 127.0.0.1:8181\r\n"))
+        self.assertIn(b"\r\nAuthorization: Bearer a.b.c\r\n", request)
+        self.assertTrue(request.endswith(b"\r\n\r\n"))

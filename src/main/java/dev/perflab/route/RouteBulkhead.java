@@ -8,17 +8,17 @@ import java.util.function.Supplier;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
-
-import dev.perflab.support.problem.ApiException;
 
 /**
  * Bounds how many route requests build a graph at once ({@code perflab.route.concurrency}), for both variants.
  * One request holds tens of megabytes while it decodes and builds (50,000 routes); 50 of them at once on two cores
  * only share the CPU ever more thinly, fill a 1 GB heap and time out their Redis and database calls. Waiting here is
- * cheap and fair; after {@code concurrency-wait} the answer is 503 {@code routes-busy}.
+ * cheap and fair; after {@code concurrency-wait} the answer is 503 {@code routes-busy}. The permit covers the build
+ * only, never the answer's write to the socket, which lasts as long as the client takes to read it: four slow readers
+ * holding the four permits stalled every route read (issue 46, finding 6); {@link RouteReadsPerMember} bounds the
+ * writes instead.
  * Metrics: {@code perflab_route_bulkhead_waiting}, {@code perflab_route_bulkhead_active}.
  */
 @Component
@@ -55,17 +55,10 @@ public class RouteBulkhead {
     }
 
     /** 503 with Retry-After: too many route requests are waiting. */
-    static final class Busy extends ApiException {
+    static final class Busy extends RetryLater {
 
         Busy() {
             super(HttpStatus.SERVICE_UNAVAILABLE, "routes-busy", "Too many route requests are in progress; retry later.");
-        }
-
-        @Override
-        public HttpHeaders headers() {
-            HttpHeaders headers = new HttpHeaders();
-            headers.set(HttpHeaders.RETRY_AFTER, "1");
-            return headers;
         }
     }
 }

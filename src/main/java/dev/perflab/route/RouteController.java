@@ -1,7 +1,6 @@
 package dev.perflab.route;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 
@@ -17,10 +16,21 @@ import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
+import dev.perflab.support.security.CurrentMember;
+
 /**
  * {@code GET /api/universities/{univId}/routes}: the university's core routes, built from its routes on every
  * request. {@code PUT /api/admin/universities/{univId}/routes/{routeId}}: change one route (bumps the version).
  * Both need a Bearer token, like every {@code /api/**} path.
+ * <p>
+ * A read takes a slot of its member's ({@link RouteReadsPerMember}, 429 beyond {@code member-concurrency}) for the
+ * whole request, and a {@link RouteBulkhead} permit for the build alone (load and compress): the answer is written
+ * after the permit is given back. The write streams to the client at the client's pace, so a permit held through it
+ * let four slow readers stall every route read for {@code concurrency-wait} (issue 46, finding 6: 58.8 s). The
+ * answer is still streamed, not built into a byte array first: each writer's work and memory per request are what
+ * {@code route-writer} and {@code route-gc} measure ({@code perflab_route_phase_seconds{phase="write"}}, promoted
+ * bytes per request), so only the permit's release point moved. Metrics: {@code perflab_route_phase_seconds{phase}},
+ * {@code perflab_route_bulkhead_active}, {@code perflab_route_reads_in_flight}.
  */
 @RestController
 class RouteController {
@@ -28,37 +38,49 @@ class RouteController {
     private final RouteLoader loader;
     private final RouteRepository repository;
     private final RouteBulkhead bulkhead;
+    private final RouteReadsPerMember members;
     private final RouteResponseWriter writer;
     private final Timer loadTimer;
     private final Timer compressTimer;
     private final Timer writeTimer;
 
-    RouteController(RouteLoader loader, RouteRepository repository, RouteBulkhead bulkhead, RouteResponseWriter writer,
-            MeterRegistry registry) {
+    RouteController(RouteLoader loader, RouteRepository repository, RouteBulkhead bulkhead,
+            RouteReadsPerMember members, RouteResponseWriter writer, MeterRegistry registry) {
         this.loader = loader;
         this.writer = writer;
         this.repository = repository;
         this.bulkhead = bulkhead;
+        this.members = members;
         this.loadTimer = phase(registry, "load");
         this.compressTimer = phase(registry, "compress");
         this.writeTimer = phase(registry, "write");
     }
 
     @GetMapping("/api/universities/{univId}/routes")
-    void routes(@PathVariable long univId, HttpServletResponse response) {
-        bulkhead.run(() -> {
-            RouteGraph graph = new RouteGraph();
-            long version = loadTimer.record(() -> loader.load(univId, graph::add));
-            List<RouteGraph.CoreRoute> cores = compressTimer.record(graph::coreRoutes);
-            response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-            Timer.Sample sample = Timer.start();
-            try {
-                writer.write(response.getOutputStream(), univId, version, graph, cores);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            return sample.stop(writeTimer);
-        });
+    void routes(@PathVariable long univId, HttpServletResponse response) throws IOException {
+        try (RouteReadsPerMember.Slot slot = members.enter(CurrentMember.id())) {
+            Built built = bulkhead.run(() -> build(univId));
+            write(response, built);
+        }
+    }
+
+    /** Load and compress, under the bulkhead's permit: the CPU- and memory-heavy part, bounded. */
+    private Built build(long univId) {
+        RouteGraph graph = new RouteGraph();
+        long version = loadTimer.record(() -> loader.load(univId, graph::add));
+        List<RouteGraph.CoreRoute> cores = compressTimer.record(graph::coreRoutes);
+        return new Built(univId, version, graph, cores);
+    }
+
+    /** Stream the answer, outside the permit: it lasts as long as the client takes to read it. */
+    private void write(HttpServletResponse response, Built built) throws IOException {
+        response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+        Timer.Sample sample = Timer.start();
+        writer.write(response.getOutputStream(), built.univId(), built.version(), built.graph(), built.cores());
+        sample.stop(writeTimer);
+    }
+
+    private record Built(long univId, long version, RouteGraph graph, List<RouteGraph.CoreRoute> cores) {
     }
 
     @PutMapping("/api/admin/universities/{univId}/routes/{routeId}")

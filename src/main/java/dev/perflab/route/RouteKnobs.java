@@ -22,6 +22,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param redisTimeout    command timeout of that pool, and the longest wait for one of its connections
  * @param concurrency     route requests that build a graph at once (0 = twice the CPUs); the rest wait their turn
  * @param concurrencyWait the longest such wait before a 503
+ * @param memberConcurrency route reads one member may have in flight on an instance, their answers' writing
+ *                        included (0 = no limit); one more is refused with 429 at once ({@link RouteReadsPerMember})
  */
 @ConfigurationProperties("perflab.route")
 public record RouteKnobs(
@@ -36,7 +38,8 @@ public record RouteKnobs(
         @DefaultValue("8") int redisPoolSize,
         @DefaultValue("5s") Duration redisTimeout,
         @DefaultValue("0") int concurrency,
-        @DefaultValue("60s") Duration concurrencyWait) {
+        @DefaultValue("60s") Duration concurrencyWait,
+        @DefaultValue("2") int memberConcurrency) {
 
     public RouteKnobs {
         if (batchSize < 1) {
@@ -44,6 +47,9 @@ public record RouteKnobs(
         }
         if (redisPoolSize < 1) {
             throw new IllegalArgumentException("perflab.route.redis-pool-size must be at least 1");
+        }
+        if (memberConcurrency < 0) {
+            throw new IllegalArgumentException("perflab.route.member-concurrency must be 0 (no limit) or more");
         }
     }
 

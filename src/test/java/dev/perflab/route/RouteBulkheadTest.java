@@ -20,7 +20,7 @@ class RouteBulkheadTest {
         RouteKnobs knobs = new RouteKnobs(RouteKnobs.Cache.OFF, RouteKnobs.Layout.SINGLE, RouteKnobs.Codec.JACKSON,
                 RouteKnobs.Writer.FASTJSON2, 2500,
                 Duration.ofMinutes(30), Duration.ofSeconds(5), Duration.ofSeconds(30), 8, Duration.ofSeconds(5), 1,
-                Duration.ofMillis(50));
+                Duration.ofMillis(50), 2);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         RouteBulkhead bulkhead = new RouteBulkhead(knobs, registry);
         CountDownLatch inside = new CountDownLatch(1);

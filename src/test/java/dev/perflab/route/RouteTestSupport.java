@@ -35,11 +35,20 @@ abstract class RouteTestSupport {
     }
 
     String[] auth() {
-        return new String[] {"Authorization", "Bearer " + tokens.issue(1, "route-test").accessToken()};
+        return authAs(1);
+    }
+
+    /** A member's token: route reads are limited per member ({@code perflab.route.member-concurrency}). */
+    String[] authAs(long memberId) {
+        return new String[] {"Authorization", "Bearer " + tokens.issue(memberId, "route-test-" + memberId).accessToken()};
     }
 
     Http.Response routes(long univId) {
-        return http().get("/api/universities/" + univId + "/routes", auth());
+        return routesAs(univId, 1);
+    }
+
+    Http.Response routesAs(long univId, long memberId) {
+        return http().get("/api/universities/" + univId + "/routes", authAs(memberId));
     }
 
     /** A token with the admin role, as login gives {@code perflab-admin}. */
