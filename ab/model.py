@@ -239,7 +239,9 @@ class Result(Record):
     `rows`; a command experiment (kind "command": JMH, a benchmark's rows) writes name, command, started, exit,
     rows, cells (empty), machine and checks. `experiment` is the experiment as run (experiment.load, then the
     command line's overrides); cells, calibration, power (the power check's, --plant), repeats (--repeat's count of verdicts), reanalysed (--reanalyse: which checkout recomputed the
-    statistics from the runs), checks, verdict and reproduction are plain data."""
+    statistics from the runs), checks, verdict and reproduction are plain data. `timings` (an A/B's, from issue 50 on:
+older results lack it, so no new schema version) is where the run's time went, in seconds: set-up (data sets, app
+starts), warm-up, resets, measurement, analysis and the total (phases.Timings)."""
     schema_version: int
     experiment: Mapping
     name: str
@@ -248,6 +250,7 @@ class Result(Record):
     machine: Machine
     started: str | None = None
     took_seconds: float | int | None = None
+    timings: Mapping | None = None
     exit: int | None = None
     delta: float | int | None = None
     delta_source: str | None = None

@@ -35,6 +35,7 @@ import lifetimes  # noqa: E402
 import machine as machines  # noqa: E402
 import measure  # noqa: E402
 import network  # noqa: E402
+import phases  # noqa: E402
 import pinning  # noqa: E402
 import refs  # noqa: E402
 import report  # noqa: E402
@@ -111,6 +112,7 @@ class Context:
         prometheus = f"http://127.0.0.1:{env['PERFLAB_PROMETHEUS_PORT']}"
         self.prometheus_rw = f"{prometheus}/api/v1/write" if observe and port_open(int(env["PERFLAB_PROMETHEUS_PORT"])) else None
         self.progress = None
+        self.timings = phases.Timings()  # where the run's time goes (result.json's timings, the last line)
 
 
 def port_open(port):
@@ -283,22 +285,26 @@ def start_instances(ctx, cell, by_label, labels, load, where):
     for label in order:
         app, variant = by_label[label]
         log(f"  starting {app.label} on :{app.port} ({where}" + (f", instance lifetime {lifetime + 1}" if lifetime else "") + ")")
-        app.start()
+        with ctx.timings.timing("app_starts"):
+            app.start()
         if "app" in ctx.pins:
             pinning.pin(app.pid(), ctx.pins["app"])
-        shapes.warm_up(ctx, app, variant, load)
+        with ctx.timings.timing("warmup"):
+            shapes.warm_up(ctx, app, variant, load)
     primers = int(load.get("primer", 0))  # true counts as 1
     for label in order:
         app, variant = by_label[label]
         for n in range(primers):
             log(f"  {label}: discarded run {n + 1}/{primers} of the measured load ({where})")
-            shapes.primer_run(ctx, app, variant, load, cell, n + 1)
+            with ctx.timings.timing("warmup"):
+                shapes.primer_run(ctx, app, variant, load, cell, n + 1)
     for label in order:  # the warm-ups' writes go now, so that MariaDB purges them before the first round
         shapes.reset(ctx, by_label[label][1])
     processes = {label: by_label[label][0].pid() for label in order}
     if by_label[order[0]][0].pid():  # a local lab: its MariaDB too
         processes["MariaDB"] = measure.mariadb_pid()
-    settled = shapes.settle(processes, load)
+    with ctx.timings.timing("warmup"):
+        settled = shapes.settle(processes, load)
     for name, s in settled.items():
         if s["seconds"] >= shapes.QUIET_WINDOW_S * 2 or not s["quiet"]:
             log(f"  {name}: {'quiet' if s['quiet'] else 'still busy'} after {s['seconds']:g} s of settling (JIT queue, GC, purge)")
@@ -552,7 +558,10 @@ def main(argv=None):
     for variant in e["variants"]:
         if variant.get("seed"):
             log(f"data set for {variant['label']}: {variant['seed']}")
-            launcher.run_data_command(variant["seed"], variant, env, "the data set")
+            with ctx.timings.timing("data_sets"):
+                began = time.monotonic()
+                output = launcher.run_data_command(variant["seed"], variant, env, "the data set")
+            log(f"  {ready_line(variant, output, time.monotonic() - began)}")
     if any(v.get("aot") for v in e["variants"]):
         if "fresh" not in subprocess.run([str(ROOT / "perflab"), "aot", "status"], cwd=ROOT, capture_output=True, text=True).stdout:
             log("building the AOT cache first (./perflab aot build)")
@@ -560,6 +569,7 @@ def main(argv=None):
     started = time.time()
     info = machine(env)
     cells = []
+    rounds_began = time.monotonic()
     try:
         for repeat in range(1, (args.repeat or 1) + 1):  # --repeat: separate runs, each with apps of its own
             for profile in e["profiles"]:
@@ -573,6 +583,8 @@ def main(argv=None):
     finally:
         if not args.base_url:
             ctx.toxiproxy.clear()
+    ctx.timings.rounds_took(time.monotonic() - rounds_began)
+    analysis_began = time.monotonic()
     info["load_after"] = os.getloadavg()
     result = {"experiment": e, "name": name, "args": {k: v for k, v in vars(args).items()},
               "command": "./perflab ab " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:])),
@@ -591,6 +603,8 @@ def main(argv=None):
     result["verdict"] = comparison.overall(e, cells, args.aa, result.get("calibration"))
     if args.publish:
         result["reproduction"] = results.reproduction(args.publish, result["verdict"])
+    ctx.timings.add("analysis", time.monotonic() - analysis_began)
+    result["timings"] = ctx.timings.record()
     result = results.write(result, out_dir)
     log("")
     log(report.text(result))
@@ -601,11 +615,24 @@ def main(argv=None):
     if args.smoke:
         passed, failed = result["checks"]["passed"], result["checks"]["failed"]
         log(f"smoke {name}: {passed} passed, {len(failed)} failed")
+        log(phases.line(result["timings"]))
         return 1 if failed else 0
     if result["checks"]["failed"]:
         log("invariants broken: " + "; ".join(result["checks"]["failed"]))
+        log(phases.line(result["timings"]))
         return 1
+    log(phases.line(result["timings"]))
     return 0 if result["verdict"]["ok"] else 1
+
+
+def ready_line(variant, output, seconds):
+    """How long a variant's database took to be ready: the seeder's own line when it cloned the data set
+    (ab/seedclone.py), else the command's time, in place or loaded."""
+    said = [line.split("] ", 1)[-1] for line in output.splitlines() if " ready in " in line and "database " in line]
+    if said:
+        return said[-1]
+    how = "in place" if "in place" in output else "loaded"
+    return f"database {variant.get('database', 'perflab')} ready in {seconds:.1f} s ({how})"
 
 
 def rounds_text(e):

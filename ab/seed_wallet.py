@@ -39,6 +39,7 @@ import time
 
 import innodb_locks
 import labsecrets
+import seedclone
 import seedlib
 
 MEMBERS, TRANSFERS = 100_000, 500_000
@@ -154,6 +155,9 @@ def present_sql(members, transfers):
 
 INDEX_SQL = ("SELECT IF(MIN(non_unique) = 0, 'unique', 'non-unique') FROM information_schema.statistics\n"
              "    WHERE table_schema = DATABASE() AND table_name = 'wallet' AND column_name = 'member_id'")
+
+# what V3_1__wallet_member_index.sql runs for the unique index (a clone of the non-unique template gets it so)
+UNIQUE_INDEX_SQL = "ALTER TABLE wallet ADD CONSTRAINT ux_wallet_member_id UNIQUE (member_id), DROP INDEX idx_wallet_member_id"
 
 TRUNCATE_SQL = ("SET foreign_key_checks = 0;\n"
                 "    TRUNCATE idempotency_key; TRUNCATE ledger_entry; TRUNCATE wallet_transaction; TRUNCATE wallet; "
@@ -298,6 +302,9 @@ class Wallet:
 
     def ensure(self):
         lab = self.lab
+        if self.index and seedclone.enabled() and not lab.database_exists() and lab.db != self.template():
+            self.clone()
+            return
         if lab.schema_current() and self.present():
             if self.index and self.index_of() != self.index:
                 self.require_schema()
@@ -306,6 +313,31 @@ class Wallet:
             return
         lab.say(f"wallet data set: not in {lab.db}; loading it (once)")
         self.load()
+
+    def template(self):
+        """The template database this data set is loaded into once (its size in the name when not the seed's)."""
+        size = "" if (self.members, self.transfers) == (MEMBERS, TRANSFERS) else f"{self.members}_{self.transfers}"
+        return seedclone.template_name("wallet", size)
+
+    def clone(self):
+        """A new database as a copy of the template (loaded first when it is not, with the non-unique index of
+        V3__wallet.sql), then given the index asked for by the same statement as V3_1__wallet_member_index.sql,
+        its PIN hashes keyed and the Redis db's wallet keys deleted, as after a load; says how long the copy took."""
+        lab = self.lab
+        template = Wallet(seedlib.Lab(self.template()), "non-unique", self.redis.db, self.members, self.transfers,
+                          self.seed_dir)
+        template.lab.started = lab.started
+        template.ensure()
+        watch = seedclone.Stopwatch()
+        lab.say(f"wallet data set: cloning {template.lab.db} into {lab.db}")
+        how = seedclone.clone(lab, template.lab.db, lab.say)
+        if self.index == "unique" and self.index_of() != "unique":
+            lab.sql("-e", UNIQUE_INDEX_SQL)
+        self.require_schema()
+        self.keyed_pins()
+        self.clear_redis()
+        lab.say(f"wallet data set loaded into {lab.db}")
+        lab.say(seedclone.ready_line(lab.db, watch.seconds(), f"cloned from template {template.lab.db}, {how}"))
 
     def load(self):
         lab, seed_dir = self.lab, pathlib.Path(self.seed_dir)

@@ -70,7 +70,10 @@ class Jfr:
 
 def reset(ctx, variant):
     if variant.get("reset"):
+        began = time.monotonic()
         launcher.run_data_command(variant["reset"], variant, ctx.env, "reset")
+        if hasattr(ctx, "timings"):
+            ctx.timings.add("resets", time.monotonic() - began)
 
 
 def warm_up(ctx, app, variant, load):

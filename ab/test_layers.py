@@ -13,12 +13,12 @@ LAYERS = {
     # what a result holds (typed, versioned, migrated), how its values read, and the statistics: pure, importing
     # nothing of ab/; stats sits here because measurement summarizes each run with it (summarize, steady_state), and ramp (a ramped
     # run's stages) with it
-    1: ("model", ["model", "words", "stats", "ramp"]),
+    1: ("model", ["model", "words", "stats", "ramp", "phases"]),
     2: ("configuration", ["experiment", "interleave", "duet"]),  # experiments/*.toml -> an experiment; one app for every variant
     # the apps (a commit's build: refs), load balancers, proxies, load, secrets, CPU limits (machine); .env, the services and the lab's processes (labenv); the data
     # sets' loaders; compose's override files from the machine and network profiles (compose_settings)
     3: ("lab control", ["labenv", "machine", "pinning", "appctl", "lbctl", "launcher", "lb", "network", "labsecrets", "k6io", "prom", "refs",
-                        "seedlib", "innodb_locks", "seed_wallet", "seed_route", "compose_settings"]),
+                        "seedlib", "seedclone", "innodb_locks", "seed_wallet", "seed_route", "compose_settings"]),
     4: ("measurement", ["measure", "shapes", "jfr", "flame"]),  # one run: its window, its load shape, its profile
     5: ("analysis", ["comparison", "writeup", "lifetimes"]),  # every variant against the baseline, the because sentence, checks, verdict; lifetimes planned from a pilot
     6: ("rendering", ["report", "charts", "page", "screenshot"]),  # text, tables, SVG, report.html (and its picture)

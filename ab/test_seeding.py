@@ -18,6 +18,7 @@ import pytest
 import labsecrets
 import seed_route
 import seed_wallet
+import seedclone
 import seeding
 import seedlib
 
@@ -432,6 +433,8 @@ def fresh(tmp_path):
     """The test's own database, absent at the start and dropped at the end; its Redis db empty; its seed files."""
     def clean():
         mariadb(f"DROP DATABASE IF EXISTS {DB}", database=None)
+        # the template a small data set's clones come from (ab/seedclone.py): this test's size only
+        mariadb(f"DROP DATABASE IF EXISTS {seedclone.template_name('wallet', '1000_2000')}", database=None)
         if shutil.which("redis-cli") and seedlib.service_up("redis"):
             redis("FLUSHDB")
     clean()
