@@ -327,10 +327,11 @@ class Wallet:
         template = Wallet(seedlib.Lab(self.template()), "non-unique", self.redis.db, self.members, self.transfers,
                           self.seed_dir)
         template.lab.started = lab.started
-        template.ensure()
-        watch = seedclone.Stopwatch()
-        lab.say(f"wallet data set: cloning {template.lab.db} into {lab.db}")
-        how = seedclone.clone(lab, template.lab.db, lab.say)
+        with seedclone.template_lock(template.lab.db):
+            template.ensure()
+            watch = seedclone.Stopwatch()
+            lab.say(f"wallet data set: cloning {template.lab.db} into {lab.db}")
+            how = seedclone.clone(lab, template.lab.db, lab.say)
         if self.index == "unique" and self.index_of() != "unique":
             lab.sql("-e", UNIQUE_INDEX_SQL)
         self.require_schema()

@@ -14,13 +14,15 @@ Two ways, the faster first:
 PERFLAB_CLONE=copy forces the second, PERFLAB_CLONE=off loads every database as before. Python standard library
 only, as the rest of the seeders.
 """
+import contextlib
+import fcntl
 import os
 import pathlib
 import re
 import shutil
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import seedlib
 
@@ -39,6 +41,19 @@ def enabled() -> bool:
 def template_name(kind: str, shape: str = "") -> str:
     """The template database of a data set (within the perflab% grant): perflab_template_<kind>[_<shape>]."""
     return "perflab_template_" + re.sub(r"[^0-9a-z_]", "_", (kind + (f"_{shape}" if shape else "")).lower())
+
+
+@contextlib.contextmanager
+def template_lock(template: str) -> Iterator[None]:
+    """One seeder at a time loads or copies a template on this machine (the runner's variants seed one after the
+    other, but two commands may not): a file lock in TMPDIR."""
+    path = pathlib.Path(seedlib.env("TMPDIR", "/tmp")) / f"{template}.lock"
+    with open(path, "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(held, fcntl.LOCK_UN)
 
 
 def quoted(name: str) -> str:

@@ -109,3 +109,14 @@ def test_a_clone_has_the_templates_rows_indexes_foreign_keys_and_invariants(temp
     assert sql("SELECT balance FROM wallet WHERE id = 1", template) == "1000000.00"
     with pytest.raises(subprocess.CalledProcessError):  # the foreign key came along
         sql("INSERT INTO wallet (member_id, balance) VALUES (9999, 1)", COPY)
+
+
+def test_the_template_lock_is_held_by_one_seeder_at_a_time(tmp_path, monkeypatch):
+    import fcntl
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    with seedclone.template_lock("perflab_template_x"):
+        with open(tmp_path / "perflab_template_x.lock") as other:
+            with pytest.raises(BlockingIOError):
+                fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    with open(tmp_path / "perflab_template_x.lock") as other:
+        fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)  # free again
