@@ -275,13 +275,19 @@ def pod_labels(doc: dict) -> dict:
 
 
 def check_network_policies(docs: list[dict], report: Report):
-    """MariaDB, Redis and WireMock, when rendered, are selected by a NetworkPolicy of type Ingress (so every
+    """The app's pods are selected by a NetworkPolicy of type Ingress. MariaDB, Redis and WireMock, when rendered, are
+    selected by a NetworkPolicy of type Ingress (so every
     ingress not allowed is denied) whose every rule admits only pods of the app, from the same namespace, and
     the service's port is among what it admits. Pods of other workloads (k6, the services themselves) must not match."""
     workloads = [doc for doc in docs if doc.get("kind") in ("Deployment", "StatefulSet", "DaemonSet")]
     app = next((doc for doc in workloads if doc["metadata"]["name"] == "perflab"), None)
     others = [pod_labels(doc) for doc in workloads if doc is not app]
     policies = [doc for doc in docs if doc.get("kind") == "NetworkPolicy"]
+    if app is not None and not any(selects(policy["spec"].get("podSelector"), pod_labels(app))
+                                   and "Ingress" in (policy["spec"].get("policyTypes") or ["Ingress"])
+                                   for policy in policies):
+        report.add(app, "no NetworkPolicy selects its pods: any pod in the cluster can send it logins and transfers "
+                        "from an address of its choosing (base/app/networkpolicy.yaml)")
     for workload in workloads:
         name = workload["metadata"]["name"]
         if name not in APP_ONLY:
