@@ -28,6 +28,9 @@ Redis database PERFLAB_ABUSE_REDIS_DB (7):
   slow-readers  six clients read a 50,000-route university at a trickle (two per member, the member limit): another
            member's read answers 200 within 10 s, a member's third read in flight is 429 too-many-route-reads,
            health answers.
+  forwarded-for  a client (from 127.0.0.6) sends wrong passwords for ever new login ids, each with another
+           X-Forwarded-For: still counted under its own address (at most 100 401s, then 429); another client
+           (127.0.0.7) still logs in. Behind the balancer too: HAProxy drops the header and names the client it saw.
   startup  (first preset only) an app given a committed JWT or hash secret exits during startup, its log naming
            the property, never the value; it would run on PERFLAB_ABUSE_APP_PORT+10.
 The app runs the preset with route-after added (the route cache is route-after's); --instances N starts abuse-1..N
@@ -192,12 +195,13 @@ class Verdicts:
 
 # ------------------------------------------------------------------------------------------- HTTP
 
-def call(base_url, method, path, body=None, headers=None, timeout=30):
-    """One request; the answer with its problem code, Retry-After in seconds and parsed JSON body."""
+def call(base_url, method, path, body=None, headers=None, timeout=30, source=None):
+    """One request (from the local address `source` if given); the answer with its problem code, Retry-After in
+    seconds and parsed JSON body."""
     data = None if body is None else json.dumps(body)
     status, parsed, response_headers = chaos.request(
         base_url, method, path, data, {**({"Content-Type": "application/json"} if data else {}), **(headers or {})},
-        timeout)
+        timeout, source)
     if status == "no answer":
         return Answer(status, parsed, where=base_url)
     code = parsed.get("code") if isinstance(parsed, dict) else None
@@ -595,9 +599,55 @@ def slow_readers(lab: Lab, verdicts: Verdicts, scope: str) -> None:
     verdicts.extend(scope, judge_slow_readers(stalled, len(readers), other, other_seconds, third, health))
 
 
+# ------------------------------------------------------------------------------------------- the client's address
+
+ADDRESS_MAX_FAILURES = 100  # perflab.security.login-guard.max-failures-per-address
+SPOOFER, BYSTANDER = "127.0.0.6", "127.0.0.7"  # two clients on this machine, neither the balancer's 127.0.0.2
+
+
+def spoofed_address(index: int) -> str:
+    """The address a spoofing client claims for its index-th try (TEST-NET-3, 203.0.113.0/24, then onwards)."""
+    return f"203.0.{113 + index // 250}.{1 + index % 250}"
+
+
+def judge_forwarded_for(answers: list, bystander: Answer, limit: int = ADDRESS_MAX_FAILURES,
+                        behind_balancer: bool = False) -> list[tuple[str, bool, str]]:
+    """The checks of a spoofing run: a client that names a new X-Forwarded-For address on every wrong password, each
+    for another login id, is still counted under its own address (at most `limit` 401s, then 429
+    too-many-login-failures); another client on the same proxy or host still logs in."""
+    counts = statuses(answers)
+    refused = [a for a in answers if a.status == 429 and a.code == "too-many-login-failures"]
+    where = "behind the balancer" if behind_balancer else "straight to the app"
+    return [
+        (f"a client's own X-Forwarded-For does not spread its guesses over addresses ({where})",
+         counts.get(401, 0) <= limit and bool(refused) and set(counts) <= {401, 429},
+         ", ".join(f"{n} x {status}" for status, n in sorted(counts.items(), key=lambda kv: str(kv[0])))),
+        (f"another client on the same {'proxy' if behind_balancer else 'host'} still logs in (200)",
+         bystander.status == 200, describe(bystander)),
+    ]
+
+
+def forwarded_for(lab: "Lab", verdicts: "Verdicts", scope: str) -> None:
+    """One client (SPOOFER) sends wrong passwords for ever new login ids, each with a new X-Forwarded-For, until its
+    address is refused or limit + 10 tries have gone; then another client (BYSTANDER) logs in. Straight to the app the
+    header is not trusted (only the balancer's address is); behind the balancer HAProxy drops it and names the
+    client it saw, so the two clients stay apart."""
+    answers = []
+    for index in range(ADDRESS_MAX_FAILURES + 10):
+        answer = call(lab.url, "POST", "/api/auth/login", {"loginId": f"spoof{index}", "password": f"wrong-{index}"},
+                      {"X-Forwarded-For": spoofed_address(index)}, source=SPOOFER)
+        answers.append(answer)
+        if answer.status == 429:
+            break
+    bystander = call(lab.url, "POST", "/api/auth/login", {"loginId": "user4244", "password": USER_PASSWORD},
+                     source=BYSTANDER)
+    verdicts.extend(scope, judge_forwarded_for(answers, bystander, behind_balancer=len(lab.instance_urls) > 1))
+
+
 SCENARIOS = (("pin", pin_guessing), ("login", login_guessing), ("pin-burst", pin_burst), ("login-burst", login_burst),
              ("ttl", counts_expire), ("tokens", forged_tokens), ("admin", admin_only), ("cache", tampered_cache),
-             ("slow-readers", slow_readers), ("redis-down", redis_down))  # redis-down last: it stops the shared Redis
+             ("slow-readers", slow_readers), ("forwarded-for", forwarded_for),
+             ("redis-down", redis_down))  # redis-down last: it stops the shared Redis
 
 
 # ------------------------------------------------------------------------------------------- one preset

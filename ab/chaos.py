@@ -403,11 +403,13 @@ class Clients:
             float(retry_after) if retry_after and retry_after.isdigit() else None
 
 
-def request(base_url, method, path, body=None, headers=None, timeout=15):
-    """One HTTP request to `base_url` (http://host:port): (status, the body, parsed when it is JSON, the response's
-    headers), or ("no answer", the error, {}) when there is no answer."""
+def request(base_url, method, path, body=None, headers=None, timeout=15, source=None):
+    """One HTTP request to `base_url` (http://host:port), from the local address `source` if given (127.0.0.x: another
+    client on this machine): (status, the body, parsed when it is JSON, the response's headers), or ("no answer", the
+    error, {}) when there is no answer."""
     url = urllib.parse.urlsplit(base_url)
-    connection = http.client.HTTPConnection(url.hostname, url.port, timeout=timeout)
+    connection = http.client.HTTPConnection(url.hostname, url.port, timeout=timeout,
+                                            source_address=(source, 0) if source else None)
     try:
         connection.request(method, path, body=body, headers=headers or {})
         response = connection.getresponse()
