@@ -65,7 +65,6 @@ import network
 
 ROOT = Path(__file__).resolve().parent.parent
 START_BALANCE = Decimal("1000.00")
-PIN = "1234"
 
 
 env = labenv.env
@@ -367,7 +366,7 @@ class Clients:
 
     def transfer(self, sender, receiver, amount, pick):
         key = str(uuid.uuid4())
-        body = f'{{"receiverPhone":"{receiver["phone"]}","amount":{amount},"pin":"{PIN}"}}'
+        body = f'{{"receiverPhone":"{receiver["phone"]}","amount":{amount},"pin":"{labsecrets.member_pin()}"}}'
         headers = {"Authorization": f"Bearer {sender['token']}", "Idempotency-Key": key,
                    "Content-Type": "application/json"}
         deadline = time.monotonic() + self.give_up
@@ -491,13 +490,13 @@ def faults(stack, instances, tally, hold, calm):
 # ------------------------------------------------------------------------------------------- data and checks
 
 def create_members(stack, database, count, secret, hash_secret, prefix="chaos", phone_prefix="0990"):
-    """`count` members <prefix>-1..N with a wallet of START_BALANCE and the PIN 1234 hashed as the app does (keyed
+    """`count` members <prefix>-1..N with a wallet of START_BALANCE and the install's PIN hashed as the app does (keyed
     with `hash_secret`); each one's id, login, phone and a token signed with `secret`."""
     stack.sql(database, f"DELETE FROM member WHERE login_id LIKE '{prefix}-%'")
     rows = ",".join(f"('{prefix}-{i}', '{prefix.title()} {i}', '{phone_prefix}{i:07d}')" for i in range(1, count + 1))
     stack.sql(database, f"INSERT INTO member (login_id, name, phone) VALUES {rows}")
     stack.sql(database, f"INSERT INTO wallet (member_id, balance, pin_hash) SELECT id, {START_BALANCE}, "
-                        f"{labsecrets.pin_hash_sql(hash_secret, 'id', PIN)} FROM member WHERE login_id LIKE '{prefix}-%'")
+                        f"{labsecrets.pin_hash_sql(hash_secret, 'id', labsecrets.member_pin())} FROM member WHERE login_id LIKE '{prefix}-%'")
     members = []
     for member_id, login, phone in stack.sql(database, "SELECT id, login_id, phone FROM member "
                                                        f"WHERE login_id LIKE '{prefix}-%' ORDER BY id"):
