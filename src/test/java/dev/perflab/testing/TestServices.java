@@ -38,6 +38,10 @@ public final class TestServices implements ApplicationContextInitializer<Configu
     @Override
     public void initialize(ConfigurableApplicationContext context) {
         context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("perflabTestServices", properties()));
+        // the tests' wallets have the test-only PIN 1234 (WalletFixtures), not the install's: the warm-up's dry-run
+        // transfers use theirs
+        context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("perflabTestPin",
+                Map.of("perflab.wallet.warmup-pin", "1234")));
         // the guards' counts (in Redis) outlive a test: a few deliberate wrong passwords and PINs per test must not add
         // up to a lockout of shared accounts (user1, perflab-admin) or of a hostile test's member. Lowest precedence,
         // so a test's own properties (TransferContract, LoginGuardIT) set the real limits. The stub's admin is an admin
