@@ -338,6 +338,7 @@ class Clients:
     def __init__(self, urls, members, tally, threads, give_up_seconds):
         self.urls, self.members, self.tally = urls, members, tally
         self.threads, self.give_up = threads, give_up_seconds
+        self.pin = labsecrets.member_pin()  # the install's, read once: every member has it
         self.stop = threading.Event()
         self.workers = []
 
@@ -366,7 +367,7 @@ class Clients:
 
     def transfer(self, sender, receiver, amount, pick):
         key = str(uuid.uuid4())
-        body = f'{{"receiverPhone":"{receiver["phone"]}","amount":{amount},"pin":"{labsecrets.member_pin()}"}}'
+        body = f'{{"receiverPhone":"{receiver["phone"]}","amount":{amount},"pin":"{self.pin}"}}'
         headers = {"Authorization": f"Bearer {sender['token']}", "Idempotency-Key": key,
                    "Content-Type": "application/json"}
         deadline = time.monotonic() + self.give_up
