@@ -397,7 +397,7 @@ def repository_credentials(lab: "Lab", verdicts: Verdicts, scope: str) -> None:
                                      ("user1", member_pass, "user1 with the repository's member password")):
         answer = settled(login_id, password)
         verdicts.add(scope, f"{what} is refused (401)", answer.status == 401, describe(answer))
-    answer = settled("user4245", labsecrets.member_password())
+    answer = settled("user4246", labsecrets.member_password())  # not a guessing scenario's target (user4242..4245)
     verdicts.add(scope, "a member with this install's password logs in (200)", answer.status == 200, describe(answer))
     answer = settled(labsecrets.admin_login(), labsecrets.admin_password())
     verdicts.add(scope, "the admin with this install's login and password logs in (200)", answer.status == 200,
