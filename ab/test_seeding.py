@@ -503,7 +503,7 @@ def test_the_wallet_data_set_loads_once_resets_a_runs_writes_and_verifies(fresh)
     got = lines(out)
     assert got[:5] == [f"database {DB}, wallet.member_id index: non-unique", "deleting what the runs added",
                        f"Redis db {REDIS_DB}: kept 1 phone cache entries the reset left right, deleted 2 wallet:* keys",
-                       "keying the wallets' PIN hashes with this checkout's hash secret", "reset"]
+                       "keying the wallets' PIN hashes with this checkout's hash secret and PIN", "reset"]
     assert re.search(r"\| +1000 \| +1000 \| +4000 \| +8000 \| +0 \|", out), out
     assert sorted(redis("--scan").split()) == ["wallet:member-by-phone::01000000005"]
     assert mariadb("SELECT phone FROM member WHERE id = 3") == "01000000003"
