@@ -48,7 +48,11 @@ CRD_SHA256 = {
 # Secrets the user creates before applying (docs/deployment-security.md), never rendered from the repository:
 # name -> the keys a workload may refer to. A reference to one passes the reference check; rendering one fails.
 USER_SUPPLIED_SECRETS = {
-    "perflab-secrets": {"perflab.security.jwt.secret", "perflab.security.hash.secret", "spring.data.redis.password"},
+    "perflab-secrets": {"perflab.security.jwt.secret", "perflab.security.hash.secret", "spring.data.redis.password",
+                        "member-password", "member-pin", "admin-login", "admin-password",
+                        "perflab.login.auth-api.warmup.password", "perflab.security.admin.ids",
+                        "spring.ssl.bundle.pem.auth-api.truststore.certificate"},
+    "wiremock-tls": {"auth-api.p12", "password"},
 }
 
 # Names under which a secret of the app would be committed: as a config-tree key or as an environment variable.
@@ -462,6 +466,7 @@ def validate(target: Path, kustomize: str, crds: dict, kubernetes_version: str) 
     check_profiles(docs, report)
     check_dashboards(docs, report)
     check_files_in(docs, report, "wiremock-mappings", ROOT / "wiremock" / "mappings", "*.json")
+    check_files_in(docs, report, "wiremock-templates", ROOT / "wiremock" / "templates", "*.json")
     check_k6(docs, report)
     check_no_committed_secrets(docs, report)
     check_network_policies(docs, report)
