@@ -28,14 +28,19 @@ Redis database PERFLAB_ABUSE_REDIS_DB (7):
   slow-readers  six clients read a 50,000-route university at a trickle (two per member, the member limit): another
            member's read answers 200 within 10 s, a member's third read in flight is 429 too-many-route-reads,
            health answers.
+  forwarded-for  a client (from 127.0.0.6) sends wrong passwords for ever new login ids, each with another
+           X-Forwarded-For: still counted under its own address (at most 100 401s, then 429); another client
+           (127.0.0.7) still logs in. Behind the balancer too: HAProxy drops the header and names the client it saw.
   startup  (first preset only) an app given a committed JWT or hash secret exits during startup, its log naming
            the property, never the value; it would run on PERFLAB_ABUSE_APP_PORT+10.
 The app runs the preset with route-after added (the route cache is route-after's); --instances N starts abuse-1..N
 on PERFLAB_ABUSE_APP_PORT+1.. behind a load balancer on PERFLAB_ABUSE_APP_PORT (8180), and the guessing goes to the
 instances in turn (the guards are counted in the shared database). Reuses the chaos suite's stack helpers, member
 creation and launcher (ab/chaos.py). Stdlib only; needs the `mariadb` client.
+  repository credentials  the repository's admin (perflab-admin / perflab-admin-pass) and member password
+           (perflab-pass) get 401 and its PIN 1234 moves no money; this install's (stack/secrets.sh) log in.
 Environment: the stack's PERFLAB_* ports, PERFLAB_ABUSE_APP_PORT, PERFLAB_ABUSE_REDIS_DB, ADMIN_LOGIN and
-ADMIN_PASSWORD (the stub's perflab-admin account by default).
+ADMIN_PASSWORD (this install's admin-login and admin-password by default).
 """
 import argparse
 import concurrent.futures
@@ -61,7 +66,6 @@ LOGIN_MAX_FAILURES = 5   # perflab.security.login-guard.max-failures-per-login
 WAIT_LIMIT = 10.0        # a Retry-After up to this many seconds is waited out; a longer one means locked
 ABSURD_BATCHES = 2147483647
 ROUTE_UNIV = 11          # a small university (500 routes), loaded into the abuse database
-USER_PASSWORD = "perflab-pass"  # the stub's password of user1..user100000
 WRONG_PIN = "9999"
 BURST = 120              # guesses sent at once by the burst scenarios
 REDIS_DOWN_GUESSES = 20
@@ -192,12 +196,13 @@ class Verdicts:
 
 # ------------------------------------------------------------------------------------------- HTTP
 
-def call(base_url, method, path, body=None, headers=None, timeout=30):
-    """One request; the answer with its problem code, Retry-After in seconds and parsed JSON body."""
+def call(base_url, method, path, body=None, headers=None, timeout=30, source=None):
+    """One request (from the local address `source` if given); the answer with its problem code, Retry-After in
+    seconds and parsed JSON body."""
     data = None if body is None else json.dumps(body)
     status, parsed, response_headers = chaos.request(
         base_url, method, path, data, {**({"Content-Type": "application/json"} if data else {}), **(headers or {})},
-        timeout)
+        timeout, source)
     if status == "no answer":
         return Answer(status, parsed, where=base_url)
     code = parsed.get("code") if isinstance(parsed, dict) else None
@@ -221,8 +226,10 @@ def login(base_url, login_id, password, tries=3):
 
 
 def admin_login(base_url):
-    """The stub's admin account (ADMIN_LOGIN, ADMIN_PASSWORD), as k6/lib/preconditions.js logs in."""
-    return login(base_url, chaos.env("ADMIN_LOGIN", "perflab-admin"), chaos.env("ADMIN_PASSWORD", "perflab-admin-pass"))
+    """The stub's admin account (ADMIN_LOGIN, ADMIN_PASSWORD; by default this install's admin-login and
+    admin-password), as k6/lib/preconditions.js logs in."""
+    return login(base_url, os.environ.get("ADMIN_LOGIN") or labsecrets.admin_login(),
+                 os.environ.get("ADMIN_PASSWORD") or labsecrets.admin_password())
 
 
 # ------------------------------------------------------------------------------------------- scenarios
@@ -283,7 +290,7 @@ def pin_guessing(lab, verdicts, scope):
 
     def transfer(right, index):  # a fresh token and Idempotency-Key each time, the instances in turn
         return call(lab.instance_urls[index % len(lab.instance_urls)], "POST", "/api/transfers",
-                    {"receiverPhone": receiver["phone"], "amount": 1.00, "pin": chaos.PIN if right else WRONG_PIN},
+                    {"receiverPhone": receiver["phone"], "amount": 1.00, "pin": labsecrets.member_pin() if right else WRONG_PIN},
                     {**bearer(lab.fresh_token(member)), "Idempotency-Key": str(uuid.uuid4())})
 
     guessing(lab, verdicts, scope, "PIN", transfer, 403, "too-many-pin-failures", PIN_MAX_FAILURES)
@@ -298,10 +305,10 @@ def login_guessing(lab, verdicts, scope):
 
     def attempt(right, index):
         return login(lab.instance_urls[index % len(lab.instance_urls)], target,
-                     USER_PASSWORD if right else f"wrong-{index}")
+                     labsecrets.member_password() if right else f"wrong-{index}")
 
     guessing(lab, verdicts, scope, "password", attempt, 401, "too-many-login-failures", LOGIN_MAX_FAILURES)
-    someone = login(lab.url, other, USER_PASSWORD)
+    someone = login(lab.url, other, labsecrets.member_password())
     verdicts.add(scope, "another user still logs in (200)",
                  someone.status == 200 and isinstance(someone.body, dict) and bool(someone.body.get("accessToken")),
                  f"{other}: {describe(someone)}")
@@ -331,7 +338,7 @@ def pin_transfer(lab: "Lab", member: dict, receiver: dict, pin: str, index: int)
 def pin_burst(lab: "Lab", verdicts: Verdicts, scope: str) -> None:
     member, receiver = lab.members[2], lab.members[1]
     before = lab.books([member["id"], receiver["id"]])
-    answers = burst(lab, lambda i: pin_transfer(lab, member, receiver, f"{9000 + i:04d}", i))  # never chaos.PIN
+    answers = burst(lab, lambda i: pin_transfer(lab, member, receiver, f"{9000 + i:04d}", i))  # never the install's PIN (never 9xxx)
     log(f"  {len(answers)} PINs at once: {statuses(answers)}")
     verdicts.extend(scope, judge_burst(answers, 403, "too-many-pin-failures", PIN_MAX_FAILURES))
     after = lab.books([member["id"], receiver["id"]])
@@ -370,6 +377,46 @@ def redis_down(lab: "Lab", verdicts: Verdicts, scope: str) -> None:
                  + (f"; unexpected: {', '.join(others)}" if others else ""))
 
 
+def repository_credentials(lab: "Lab", verdicts: Verdicts, scope: str) -> None:
+    """What a copy of the repository knew opens nothing (issue 46, finding 2): its admin and member passwords get 401,
+    its PIN moves no money; this install's (stack/secrets.sh) log in."""
+    known = labsecrets.REPOSITORY_CREDENTIALS
+    admin_name, admin_pass = known[labsecrets.ADMIN_LOGIN], known[labsecrets.ADMIN_PASSWORD]
+    member_pass, pin = known[labsecrets.MEMBER_PASSWORD], known[labsecrets.MEMBER_PIN]
+
+    def settled(login_id: str, password: str) -> Answer:
+        """The login's answer once a short backoff the earlier scenarios' wrong passwords left is waited out."""
+        answer = login(lab.url, login_id, password)
+        for _ in range(3):
+            step, seconds = guard_step(answer, 429)
+            if step != "wait":
+                break
+            time.sleep(seconds)
+            answer = login(lab.url, login_id, password)
+        return answer
+
+    for login_id, password, what in ((admin_name, admin_pass, "the repository's admin and password"),
+                                     (admin_name, labsecrets.admin_password(), "the repository's admin login"),
+                                     (labsecrets.admin_login(), admin_pass, "the repository's admin password"),
+                                     ("user1", member_pass, "user1 with the repository's member password")):
+        answer = settled(login_id, password)
+        verdicts.add(scope, f"{what} is refused (401)", answer.status == 401, describe(answer))
+    answer = settled("user4246", labsecrets.member_password())  # not a guessing scenario's target (user4242..4245)
+    verdicts.add(scope, "a member with this install's password logs in (200)", answer.status == 200, describe(answer))
+    answer = settled(labsecrets.admin_login(), labsecrets.admin_password())
+    verdicts.add(scope, "the admin with this install's login and password logs in (200)", answer.status == 200,
+                 describe(answer))
+    if labsecrets.member_pin() == pin:
+        verdicts.add(scope, f"this install's PIN is not the repository's {pin}", False, "stack/secrets.sh never makes it")
+        return
+    member, receiver = lab.members[4], lab.members[0]  # its own member: one wrong PIN, no other scenario's count
+    before = lab.books([member["id"], receiver["id"]])
+    answer = pin_transfer(lab, member, receiver, pin, 0)
+    after = lab.books([member["id"], receiver["id"]])
+    verdicts.add(scope, f"the repository's PIN {pin} is refused (403 wrong-pin)", answer.status == 403, describe(answer))
+    verdicts.add(scope, f"the repository's PIN {pin} moves no money", after == before, f"balances {after['balances']}")
+
+
 def forged_tokens(lab, verdicts, scope):
     member = lab.members[1]
     own = call(lab.url, "GET", "/api/auth/me", headers=bearer(lab.fresh_token(member)))
@@ -386,7 +433,7 @@ def forged_tokens(lab, verdicts, scope):
 
 
 def admin_only(lab, verdicts, scope):
-    member = login(lab.url, "user4244", USER_PASSWORD)
+    member = login(lab.url, "user4244", labsecrets.member_password())
     admin = admin_login(lab.url)
     if member.status != 200 or admin.status != 200:
         verdicts.add(scope, "a member and the admin log in", False, f"member {member.status} {member.code}, "
@@ -595,9 +642,56 @@ def slow_readers(lab: Lab, verdicts: Verdicts, scope: str) -> None:
     verdicts.extend(scope, judge_slow_readers(stalled, len(readers), other, other_seconds, third, health))
 
 
+# ------------------------------------------------------------------------------------------- the client's address
+
+ADDRESS_MAX_FAILURES = 100  # perflab.security.login-guard.max-failures-per-address
+SPOOFER, BYSTANDER = "127.0.0.6", "127.0.0.7"  # two clients on this machine, neither the balancer's 127.0.0.2
+
+
+def spoofed_address(index: int) -> str:
+    """The address a spoofing client claims for its index-th try (TEST-NET-3, 203.0.113.0/24, then onwards)."""
+    return f"203.0.{113 + index // 250}.{1 + index % 250}"
+
+
+def judge_forwarded_for(answers: list, bystander: Answer, limit: int = ADDRESS_MAX_FAILURES,
+                        behind_balancer: bool = False) -> list[tuple[str, bool, str]]:
+    """The checks of a spoofing run: a client that names a new X-Forwarded-For address on every wrong password, each
+    for another login id, is still counted under its own address (at most `limit` 401s, then 429
+    too-many-login-failures); another client on the same proxy or host still logs in."""
+    counts = statuses(answers)
+    refused = [a for a in answers if a.status == 429 and a.code == "too-many-login-failures"]
+    where = "behind the balancer" if behind_balancer else "straight to the app"
+    return [
+        (f"a client's own X-Forwarded-For does not spread its guesses over addresses ({where})",
+         counts.get(401, 0) <= limit and bool(refused) and set(counts) <= {401, 429},
+         ", ".join(f"{n} x {status}" for status, n in sorted(counts.items(), key=lambda kv: str(kv[0])))),
+        (f"another client on the same {'proxy' if behind_balancer else 'host'} still logs in (200)",
+         bystander.status == 200, describe(bystander)),
+    ]
+
+
+def forwarded_for(lab: "Lab", verdicts: "Verdicts", scope: str) -> None:
+    """One client (SPOOFER) sends wrong passwords for ever new login ids, each with a new X-Forwarded-For, until its
+    address is refused or limit + 10 tries have gone; then another client (BYSTANDER) logs in. Straight to the app the
+    header is not trusted (only the balancer's address is); behind the balancer HAProxy drops it and names the
+    client it saw, so the two clients stay apart."""
+    answers = []
+    for index in range(ADDRESS_MAX_FAILURES + 10):
+        answer = call(lab.url, "POST", "/api/auth/login", {"loginId": f"spoof{index}", "password": f"wrong-{index}"},
+                      {"X-Forwarded-For": spoofed_address(index)}, source=SPOOFER)
+        answers.append(answer)
+        if answer.status == 429:
+            break
+    bystander = call(lab.url, "POST", "/api/auth/login",
+                     {"loginId": "user4247", "password": labsecrets.member_password()}, source=BYSTANDER)
+    verdicts.extend(scope, judge_forwarded_for(answers, bystander, behind_balancer=len(lab.instance_urls) > 1))
+
+
 SCENARIOS = (("pin", pin_guessing), ("login", login_guessing), ("pin-burst", pin_burst), ("login-burst", login_burst),
-             ("ttl", counts_expire), ("tokens", forged_tokens), ("admin", admin_only), ("cache", tampered_cache),
-             ("slow-readers", slow_readers), ("redis-down", redis_down))  # redis-down last: it stops the shared Redis
+             ("ttl", counts_expire), ("tokens", forged_tokens), ("admin", admin_only),
+             ("repository credentials", repository_credentials), ("cache", tampered_cache),
+             ("slow-readers", slow_readers), ("forwarded-for", forwarded_for),
+             ("redis-down", redis_down))  # redis-down last: it stops the shared Redis
 
 
 # ------------------------------------------------------------------------------------------- one preset
@@ -625,7 +719,7 @@ def run_preset(preset, args, stack, verdicts, first=True):
                          or instances.urls)
         lab = Lab(stack, database, redis_db, instances.urls[0], instance_urls, labsecrets.jwt_secret(),
                   ["--profile", instances.profile, *instances.app_args()], port + 10)
-        lab.members = chaos.create_members(stack, database, 4, lab.secret, labsecrets.hash_secret(), prefix="abuse",
+        lab.members = chaos.create_members(stack, database, 5, lab.secret, labsecrets.hash_secret(), prefix="abuse",
                                            phone_prefix="0991")
         for name, scenario in SCENARIOS + ((("startup", refused_at_startup),) if first else ()):
             log(f"scenario {name}")

@@ -234,6 +234,9 @@ def launch(options):
         die(f"the app '{instance.name}' already runs (pid {instance.pid()}); "
             f"./perflab app stop --instance {instance.name} first")
     env = {**os.environ, **options.env}
+    # natively the app listens on loopback only (HAProxy and every client here reach it there); PERFLAB_APP_BIND
+    # opens it wider. Compose and Kubernetes do not start it here: in their containers it listens on every interface
+    env["SERVER_ADDRESS"] = env.get("PERFLAB_APP_BIND") or "127.0.0.1"
     build_jar(env)
     STATE.mkdir(parents=True, exist_ok=True)
     labenv.ensure_secrets()

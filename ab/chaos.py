@@ -65,7 +65,6 @@ import network
 
 ROOT = Path(__file__).resolve().parent.parent
 START_BALANCE = Decimal("1000.00")
-PIN = "1234"
 
 
 env = labenv.env
@@ -339,6 +338,7 @@ class Clients:
     def __init__(self, urls, members, tally, threads, give_up_seconds):
         self.urls, self.members, self.tally = urls, members, tally
         self.threads, self.give_up = threads, give_up_seconds
+        self.pin = labsecrets.member_pin()  # the install's, read once: every member has it
         self.stop = threading.Event()
         self.workers = []
 
@@ -367,7 +367,7 @@ class Clients:
 
     def transfer(self, sender, receiver, amount, pick):
         key = str(uuid.uuid4())
-        body = f'{{"receiverPhone":"{receiver["phone"]}","amount":{amount},"pin":"{PIN}"}}'
+        body = f'{{"receiverPhone":"{receiver["phone"]}","amount":{amount},"pin":"{self.pin}"}}'
         headers = {"Authorization": f"Bearer {sender['token']}", "Idempotency-Key": key,
                    "Content-Type": "application/json"}
         deadline = time.monotonic() + self.give_up
@@ -403,11 +403,13 @@ class Clients:
             float(retry_after) if retry_after and retry_after.isdigit() else None
 
 
-def request(base_url, method, path, body=None, headers=None, timeout=15):
-    """One HTTP request to `base_url` (http://host:port): (status, the body, parsed when it is JSON, the response's
-    headers), or ("no answer", the error, {}) when there is no answer."""
+def request(base_url, method, path, body=None, headers=None, timeout=15, source=None):
+    """One HTTP request to `base_url` (http://host:port), from the local address `source` if given (127.0.0.x: another
+    client on this machine): (status, the body, parsed when it is JSON, the response's headers), or ("no answer", the
+    error, {}) when there is no answer."""
     url = urllib.parse.urlsplit(base_url)
-    connection = http.client.HTTPConnection(url.hostname, url.port, timeout=timeout)
+    connection = http.client.HTTPConnection(url.hostname, url.port, timeout=timeout,
+                                            source_address=(source, 0) if source else None)
     try:
         connection.request(method, path, body=body, headers=headers or {})
         response = connection.getresponse()
@@ -491,13 +493,13 @@ def faults(stack, instances, tally, hold, calm):
 # ------------------------------------------------------------------------------------------- data and checks
 
 def create_members(stack, database, count, secret, hash_secret, prefix="chaos", phone_prefix="0990"):
-    """`count` members <prefix>-1..N with a wallet of START_BALANCE and the PIN 1234 hashed as the app does (keyed
+    """`count` members <prefix>-1..N with a wallet of START_BALANCE and the install's PIN hashed as the app does (keyed
     with `hash_secret`); each one's id, login, phone and a token signed with `secret`."""
     stack.sql(database, f"DELETE FROM member WHERE login_id LIKE '{prefix}-%'")
     rows = ",".join(f"('{prefix}-{i}', '{prefix.title()} {i}', '{phone_prefix}{i:07d}')" for i in range(1, count + 1))
     stack.sql(database, f"INSERT INTO member (login_id, name, phone) VALUES {rows}")
     stack.sql(database, f"INSERT INTO wallet (member_id, balance, pin_hash) SELECT id, {START_BALANCE}, "
-                        f"{labsecrets.pin_hash_sql(hash_secret, 'id', PIN)} FROM member WHERE login_id LIKE '{prefix}-%'")
+                        f"{labsecrets.pin_hash_sql(hash_secret, 'id', labsecrets.member_pin())} FROM member WHERE login_id LIKE '{prefix}-%'")
     members = []
     for member_id, login, phone in stack.sql(database, "SELECT id, login_id, phone FROM member "
                                                        f"WHERE login_id LIKE '{prefix}-%' ORDER BY id"):

@@ -10,8 +10,8 @@ usage: ./perflab contract [--preset wallet-before|wallet-after] [--role member|a
 The app runs the preset with route-after added (so the admin's route ceiling harness is in the description) on
 PERFLAB_CONTRACT_APP_PORT (8200), against a fresh database of its own (${PERFLAB_DB_NAME}_contract) with a small
 university (11, 500 routes) and Redis database PERFLAB_CONTRACT_REDIS_DB (9). The member is a wallet of its own
-(PIN 1234, a token signed with the generated secret); the admin logs in through the auth API (ADMIN_LOGIN,
-ADMIN_PASSWORD). Schemathesis runs its examples, coverage and fuzzing phases (the description has no links, so no
+(the install's PIN, a token signed with the generated secret); the admin logs in through the auth API
+(ADMIN_LOGIN, ADMIN_PASSWORD; by default the install's admin-login and admin-password). Schemathesis runs its examples, coverage and fuzzing phases (the description has no links, so no
 stateful phase) with --checks all; --seed makes a run repeatable, and --keep DIR keeps each role's JUnit report and output.
 """
 from __future__ import annotations

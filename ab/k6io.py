@@ -73,9 +73,10 @@ def _children_cpu():
 
 
 def start(script, base_url, env, testid, variant, out_dir=None, dashboard=False, prometheus_rw=None, segment=None):
-    # JWT_SECRET: the app's generated secret, for the scripts that sign tokens (k6/lib/route-auth.js); in k6's
-    # environment rather than on its command line, where ps shows it
-    full_env = dict(os.environ, JWT_SECRET=labsecrets.jwt_secret())
+    # JWT_SECRET: the app's generated secret, for the scripts that sign tokens (k6/lib/route-auth.js), and the
+    # install's stub credentials and PIN (labsecrets.k6_env); in k6's environment rather than on its command line,
+    # where ps shows it
+    full_env = {**labsecrets.k6_env(), **os.environ, "JWT_SECRET": labsecrets.jwt_secret()}
     full_env.update(BASE_URL=base_url, VARIANT=variant, TESTID=testid, **{k: str(v) for k, v in env.items()})
     # --address "": no REST API port, so that runs side by side (segments, other checkouts) do not collide
     command = [binary(), "run", "--quiet", "--no-color", "--address", "", "--tag", f"testid={testid}", "--tag", f"variant={variant}"]

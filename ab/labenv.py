@@ -159,6 +159,16 @@ def jwt_secret():
     return labsecrets.jwt_secret()
 
 
+def k6_secrets() -> dict[str, str]:
+    """What k6 needs from the secrets, for its environment (never its command line, where ps shows it): JWT_SECRET
+    and this install's credentials (MEMBER_PASSWORD, MEMBER_PIN, ADMIN_LOGIN, ADMIN_PASSWORD; one set in the
+    environment wins)."""
+    import labsecrets
+    secret = jwt_secret()
+    return {**labsecrets.k6_env(), **{k: v for k, v in os.environ.items() if k in labsecrets.K6_VARIABLES},
+            "JWT_SECRET": secret}
+
+
 def tail(path, lines):
     """The last `lines` lines of a text file ('' when it cannot be read)."""
     try:

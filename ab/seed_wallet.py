@@ -43,7 +43,6 @@ import seedclone
 import seedlib
 
 MEMBERS, TRANSFERS = 100_000, 500_000
-PIN = "1234"  # every seed wallet's PIN
 USAGE = ("usage: ./perflab seed wallet [--db NAME] [--index unique|non-unique] [--redis-db N] [--members N] "
          "[--transfers N] [ensure|load|reset|verify|check|status]\n"
          "       ./perflab seed wallet [--db NAME] locks [--transfer naive|optimized | --port N] [--member N]")
@@ -126,14 +125,23 @@ def hash_key():
         raise seedlib.Exit(failed.returncode) from None
 
 
+def pin() -> str:
+    """Every seed wallet's PIN: this install's member-pin (stack/secrets.sh; compose's secrets service writes the seed
+    image's)."""
+    try:
+        return labsecrets.member_pin()
+    except subprocess.CalledProcessError as failed:
+        raise seedlib.Exit(failed.returncode) from None
+
+
 def pin_expression(key):
     """The SQL of each wallet's keyed PIN hash, for its member_id column."""
-    return pin_sql().expression("member_id", PIN, key)
+    return pin_sql().expression("member_id", pin(), key)
 
 
 def fingerprint(key):
-    """What perflab_meta's pin_key records of the key: the first 16 hex digits of member 0's PIN hash."""
-    return labsecrets.pin_hash(key.decode(), 0, PIN)[:16]
+    """What perflab_meta's pin_key records of the key and the PIN: the first 16 hex digits of member 0's PIN hash."""
+    return labsecrets.pin_hash(key.decode(), 0, pin())[:16]
 
 
 def rekey_sql(key, members):
@@ -382,12 +390,12 @@ class Wallet:
                 self.lab.say(f"      {loaded} of {total} rows")
 
     def keyed_pins(self, key=None):
-        """The seed's PIN hashes are keyed with this checkout's hash secret (stack/secrets.sh). A data set loaded by
-        another checkout, or before the secret changed, gets its hashes written again (the seed's PIN is 1234 for
-        every wallet): one UPDATE of the seed's wallets, recorded as a fingerprint of the key in perflab_meta."""
+        """The seed's PIN hashes are keyed with this checkout's hash secret and hold its PIN (stack/secrets.sh). A data
+        set loaded by another checkout, or before the secret or PIN changed, gets its hashes written again: one UPDATE
+        of the seed's wallets, recorded as a fingerprint of the key in perflab_meta."""
         key = key or hash_key()
         if self.lab.value("SELECT value FROM perflab_meta WHERE name = 'pin_key'") != fingerprint(key):
-            self.lab.say("keying the wallets' PIN hashes with this checkout's hash secret")
+            self.lab.say("keying the wallets' PIN hashes with this checkout's hash secret and PIN")
             self.lab.sql("-e", rekey_sql(key, self.members))
 
     def clear_redis(self):

@@ -25,6 +25,7 @@ import urllib.request
 
 import interleave
 import k6io
+import labsecrets
 import launcher
 import measure
 import ramp
@@ -290,8 +291,17 @@ def served_at(steps, held):
     return next((s["served"] for s in steps if s["held"] and s["rate"] == held), 0.0)
 
 
+def request_body(spec: dict, n: int) -> bytes | None:
+    """[request] body with {n} the request's number and {member_password} this install's (stack/secrets.sh), so that
+    the experiment files and their results never hold a credential."""
+    body = spec.get("body", "").replace("{n}", str(n))
+    if "{member_password}" in body:
+        body = body.replace("{member_password}", labsecrets.member_password())
+    return body.encode() or None
+
+
 def timed_request(url, spec, n):
-    body = spec.get("body", "").replace("{n}", str(n)).encode() or None
+    body = request_body(spec, n)
     request = urllib.request.Request(url + spec["path"], data=body, method=spec.get("method", "GET"),
                                      headers={"Content-Type": "application/json"})
     started = time.perf_counter()

@@ -185,3 +185,28 @@ class SlowReadersTest(unittest.TestCase):
         self.assertTrue(request.startswith(b"GET /api/universities/12/routes HTTP/1.1\r\nHost: 127.0.0.1:8181\r\n"))
         self.assertIn(b"\r\nAuthorization: Bearer a.b.c\r\n", request)
         self.assertTrue(request.endswith(b"\r\n\r\n"))
+
+
+class ForwardedForTest(unittest.TestCase):
+
+    def test_a_spoofer_refused_at_its_address_limit_and_a_bystander_let_in_pass(self):
+        answers = [Answer(401, "bad-credentials")] * 60 + [Answer(429, "too-many-login-failures", 2.0)]
+
+        checks = abuse.judge_forwarded_for(answers, Answer(200, None), limit=100)
+
+        self.assertEqual([ok for _, ok, _ in checks], [True, True])
+
+    def test_a_spoofer_never_refused_or_over_the_limit_or_a_bystander_locked_out_fail(self):
+        never = [Answer(401, "bad-credentials")] * 110
+        over = [Answer(401, "bad-credentials")] * 101 + [Answer(429, "too-many-login-failures", 2.0)]
+        for answers, bystander, failing in ((never, Answer(200, None), 0), (over, Answer(200, None), 0),
+                                            (over[-2:], Answer(429, "too-many-login-failures", 1.0), 1)):
+            with self.subTest(failing=failing, tries=len(answers)):
+                checks = abuse.judge_forwarded_for(answers, bystander, limit=100)
+                self.assertFalse(checks[failing][1])
+
+    def test_each_try_claims_another_address(self):
+        addresses = {abuse.spoofed_address(i) for i in range(600)}
+        self.assertEqual(len(addresses), 600)
+        self.assertEqual(abuse.spoofed_address(0), "203.0.113.1")
+

@@ -24,6 +24,8 @@ def mariadb_up():
 
 
 TRUST = "spring.ssl.bundle.pem.auth-api.truststore.certificate"
+WARMUP_PASSWORD = "perflab.login.auth-api.warmup.password"
+ADMIN_IDS = "perflab.security.admin.ids"
 
 
 class SecretsScriptTest(unittest.TestCase):
@@ -44,7 +46,8 @@ class SecretsScriptTest(unittest.TestCase):
         first = {p.name: p.read_bytes() for p in self.dir.iterdir()}
         again = self.generate()
 
-        self.assertEqual(sorted(first), [labsecrets.HASH, labsecrets.JWT, TRUST])
+        self.assertEqual(sorted(first), sorted([labsecrets.HASH, labsecrets.JWT, TRUST, *labsecrets.CREDENTIALS,
+                                                WARMUP_PASSWORD, ADMIN_IDS]))
         self.assertEqual({p.name: p.read_bytes() for p in self.dir.iterdir()}, first)
         self.assertEqual(again.stdout + again.stderr, "")
         self.assertNotEqual(first[labsecrets.HASH], first[labsecrets.JWT])
@@ -52,6 +55,28 @@ class SecretsScriptTest(unittest.TestCase):
             self.assertEqual(len(first[name]), 64)  # 48 random bytes in base64, no newline
         self.assertEqual(stat.S_IMODE(self.dir.stat().st_mode), 0o700)
         self.assertEqual({stat.S_IMODE(p.stat().st_mode) for p in self.dir.iterdir()}, {0o600})
+
+    def test_the_credentials_are_the_installs_never_the_repositorys_and_kept(self):
+        self.generate()
+        values = {name: (self.dir / name).read_text() for name in (*labsecrets.CREDENTIALS, WARMUP_PASSWORD, ADMIN_IDS)}
+        for name, old in labsecrets.REPOSITORY_CREDENTIALS.items():
+            self.assertNotEqual(values[name], old, name)
+        self.assertRegex(values[labsecrets.MEMBER_PIN], r"^[0-8][0-9]{3}$")  # never 9xxx, the suites' wrong PINs
+        self.assertRegex(values[labsecrets.ADMIN_LOGIN], r"^admin-[a-z0-9]{12}$")
+        for name in (labsecrets.MEMBER_PASSWORD, labsecrets.ADMIN_PASSWORD, WARMUP_PASSWORD):
+            self.assertRegex(values[name], r"^[A-Za-z0-9]{32}$")
+        self.assertEqual(len({values[labsecrets.MEMBER_PASSWORD], values[labsecrets.ADMIN_PASSWORD],
+                              values[WARMUP_PASSWORD]}), 3)
+        self.assertEqual(values[ADMIN_IDS], "A-perflab-admin")
+        (self.dir / labsecrets.MEMBER_PIN).unlink()
+        self.generate()
+        self.assertEqual((self.dir / labsecrets.MEMBER_PASSWORD).read_text(), values[labsecrets.MEMBER_PASSWORD])
+        self.assertRegex((self.dir / labsecrets.MEMBER_PIN).read_text(), r"^[0-8][0-9]{3}$")
+        with mock.patch.dict(os.environ, {"PERFLAB_SECRETS_DIR": str(self.dir)}):
+            self.assertEqual(labsecrets.admin_login(), values[labsecrets.ADMIN_LOGIN])
+            self.assertEqual(labsecrets.k6_env()["ADMIN_PASSWORD"], values[labsecrets.ADMIN_PASSWORD])
+        with self.assertRaises(ValueError):
+            labsecrets.credential(labsecrets.JWT)
 
     def test_the_reader_takes_the_file_and_the_apps_override_wins(self):
         self.generate()

@@ -246,17 +246,30 @@ def test_the_members_load_keys_student_ids_and_pin_hashes(tmp_path):
 KEY = b"a-hash-secret-of-this-checkout"
 
 
-def test_the_fingerprint_is_member_0s_keyed_pin_hash():
-    message = hashlib.sha256(b"perflab-pin:0:1234").hexdigest().encode()
+@pytest.fixture
+def pin_4821(monkeypatch):
+    """This install's PIN, as stack/secrets.sh writes it: 4821 here."""
+    monkeypatch.setattr(labsecrets, "member_pin", lambda: "4821")
+
+
+def test_the_seeds_pin_is_the_installs(tmp_path, monkeypatch):
+    (tmp_path / "member-pin").write_text("5307")
+    monkeypatch.setenv("PERFLAB_SECRETS_DIR", str(tmp_path))
+    assert seed_wallet.pin() == "5307"
+    assert "':5307'" in seed_wallet.pin_expression(KEY)
+
+
+def test_the_fingerprint_is_member_0s_keyed_pin_hash(pin_4821):
+    message = hashlib.sha256(b"perflab-pin:0:4821").hexdigest().encode()
     assert seed_wallet.fingerprint(KEY) == hmac.new(KEY, message, hashlib.sha256).hexdigest()[:16]
     assert seed_wallet.fingerprint(KEY) != seed_wallet.fingerprint(KEY + b"!")
 
 
-def test_rekeying_writes_the_seeds_hashes_and_records_the_fingerprint():
+def test_rekeying_writes_the_seeds_hashes_and_records_the_fingerprint(pin_4821):
     text = seed_wallet.rekey_sql(KEY, 1000)
     assert text.startswith(f"UPDATE wallet SET pin_hash = {seed_wallet.pin_expression(KEY)} WHERE id <= 1000;")
     assert text.count(f"'{seed_wallet.fingerprint(KEY)}'") == 2
-    assert "SHA2(CONCAT('perflab-pin:', member_id, ':1234'), 256)" in seed_wallet.pin_expression(KEY)
+    assert "SHA2(CONCAT('perflab-pin:', member_id, ':4821'), 256)" in seed_wallet.pin_expression(KEY)
 
 
 class FakeLab(seedlib.Lab):
@@ -275,7 +288,7 @@ def wallet_on(lab, members=1000, transfers=2000, seed_dir="/tmp/x"):
     return seed_wallet.Wallet(lab, "", "9", members, transfers, seed_dir)
 
 
-def test_keyed_pins_rewrites_the_hashes_only_when_the_recorded_key_differs(capsys):
+def test_keyed_pins_rewrites_the_hashes_only_when_the_recorded_key_differs(capsys, pin_4821):
     meta = "SELECT value FROM perflab_meta WHERE name = 'pin_key'"
     current = FakeLab({meta: seed_wallet.fingerprint(KEY)})
     wallet_on(current).keyed_pins(KEY)
@@ -283,7 +296,7 @@ def test_keyed_pins_rewrites_the_hashes_only_when_the_recorded_key_differs(capsy
     stale = FakeLab({meta: "0123456789abcdef"})
     wallet_on(stale).keyed_pins(KEY)
     assert stale.statements == [seed_wallet.rekey_sql(KEY, 1000)]
-    assert capsys.readouterr().out.endswith("] keying the wallets' PIN hashes with this checkout's hash secret\n")
+    assert capsys.readouterr().out.endswith("] keying the wallets' PIN hashes with this checkout's hash secret and PIN\n")
 
 
 def test_present_needs_all_four_of_the_seeds_last_rows():
@@ -460,7 +473,7 @@ def test_the_wallet_data_set_loads_once_resets_a_runs_writes_and_verifies(fresh)
     for line in (f"database {DB}, wallet.member_id index: non-unique",
                  f"[1/5] generating the seed files in {fresh['WALLET_SEED_DIR']} (python3, once)",
                  "[3/5] loading 1000 members and wallets", "[4/5] loading 4000 history rows", "      4000 of 4000 rows",
-                 "[5/5] loading 8000 ledger rows", "keying the wallets' PIN hashes with this checkout's hash secret",
+                 "[5/5] loading 8000 ledger rows", "keying the wallets' PIN hashes with this checkout's hash secret and PIN",
                  f"deleted 0 wallet:* keys in Redis db {REDIS_DB}"):
         assert line in got, (line, out)
     assert got[-1] == f"wallet data set loaded into {DB}"
@@ -470,7 +483,7 @@ def test_the_wallet_data_set_loads_once_resets_a_runs_writes_and_verifies(fresh)
 
     # the keyed PIN hash in SQL is the app's: HMAC-SHA256 with the hash secret
     key = labsecrets.hash_secret()
-    assert mariadb("SELECT pin_hash FROM wallet WHERE id = 17") == labsecrets.pin_hash(key, 17, "1234")
+    assert mariadb("SELECT pin_hash FROM wallet WHERE id = 17") == labsecrets.pin_hash(key, 17, labsecrets.member_pin())
 
     # what a run writes, and keys it caches
     mariadb("UPDATE wallet SET balance = balance - 100 WHERE id = 1; UPDATE wallet SET balance = balance + 100 WHERE id = 2;"
@@ -493,11 +506,11 @@ def test_the_wallet_data_set_loads_once_resets_a_runs_writes_and_verifies(fresh)
     got = lines(out)
     assert got[:5] == [f"database {DB}, wallet.member_id index: non-unique", "deleting what the runs added",
                        f"Redis db {REDIS_DB}: kept 1 phone cache entries the reset left right, deleted 2 wallet:* keys",
-                       "keying the wallets' PIN hashes with this checkout's hash secret", "reset"]
+                       "keying the wallets' PIN hashes with this checkout's hash secret and PIN", "reset"]
     assert re.search(r"\| +1000 \| +1000 \| +4000 \| +8000 \| +0 \|", out), out
     assert sorted(redis("--scan").split()) == ["wallet:member-by-phone::01000000005"]
     assert mariadb("SELECT phone FROM member WHERE id = 3") == "01000000003"
-    assert mariadb("SELECT value FROM perflab_meta WHERE name = 'pin_key'") == labsecrets.pin_hash(key, 0, "1234")[:16]
+    assert mariadb("SELECT value FROM perflab_meta WHERE name = 'pin_key'") == labsecrets.pin_hash(key, 0, labsecrets.member_pin())[:16]
 
     mariadb("UPDATE wallet SET balance = balance + 1 WHERE id = 1")
     code, out, _ = seed("wallet", "--db", DB, *SIZE, "verify", env=fresh)

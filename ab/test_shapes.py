@@ -2,7 +2,9 @@
 against a local HTTP server."""
 import subprocess
 import sys
+import tomllib
 import types
+from pathlib import Path
 
 import pytest
 
@@ -88,3 +90,14 @@ def test_an_idle_period_is_bounded():
     assert shapes.idle_seconds({"idle": "21s"}) == 21
     with pytest.raises(SystemExit, match="at most 120 s"):
         shapes.idle_seconds({"idle": "5m"})
+
+
+def test_a_request_body_takes_the_number_and_the_installs_member_password(monkeypatch):
+    monkeypatch.setattr(shapes.labsecrets, "member_password", lambda: "Gen3rated")
+    spec = {"body": '{"loginId":"user{n}","password":"{member_password}"}'}
+    assert shapes.request_body(spec, 7) == b'{"loginId":"user7","password":"Gen3rated"}'
+    assert shapes.request_body({}, 7) is None
+    assert b"perflab-pass" not in b"".join(
+        shapes.request_body({"body": tomllib.loads(p.read_text())["request"]["body"]}, 1)
+        for p in sorted((Path(__file__).resolve().parent.parent / "experiments").glob("*.toml"))
+        if "body" in tomllib.loads(p.read_text()).get("request", {}))

@@ -20,6 +20,11 @@ import { BASE_URL, tags } from './lib/common.js';
 import { bearer } from './lib/route-auth.js';
 import { requireLogin, requireRoutes, requireWalletData, seedCommand } from './lib/preconditions.js';
 import { summaryFields, summaryLine } from './lib/summary.js';
+import { MEMBER_PASSWORD, MEMBER_PIN, required } from './lib/credentials.js';
+
+// this install's credentials (lib/credentials.js): the stub's member password and the seeded PIN
+const PASSWORD = required(MEMBER_PASSWORD, 'MEMBER_PASSWORD');
+const PIN = required(MEMBER_PIN, 'MEMBER_PIN');
 
 export { handleSummary } from './lib/summary.js';
 
@@ -76,7 +81,7 @@ const pick = (n) => 1 + Math.floor(Math.random() * n);
 const uuid = () => crypto.randomUUID();
 
 function login() {
-  return http.post(`${BASE_URL}/api/auth/login`, JSON.stringify({ loginId: `user${pick(MEMBERS)}`, password: 'perflab-pass' }),
+  return http.post(`${BASE_URL}/api/auth/login`, JSON.stringify({ loginId: `user${pick(MEMBERS)}`, password: PASSWORD }),
     { headers: { 'Content-Type': 'application/json' }, timeout: TIMEOUT, tags: { name: 'login' } });
 }
 
@@ -84,7 +89,7 @@ function transfer() {
   const sender = pick(MEMBERS);
   const receiver = sender % MEMBERS + 1;
   return http.post(`${BASE_URL}/api/transfers`,
-    JSON.stringify({ receiverPhone: `010${String(receiver).padStart(8, '0')}`, amount: 1.25, pin: '1234' }),
+    JSON.stringify({ receiverPhone: `010${String(receiver).padStart(8, '0')}`, amount: 1.25, pin: PIN }),
     { headers: { Authorization: bearer(sender, `user${sender}`), 'Content-Type': 'application/json', 'Idempotency-Key': uuid() },
       timeout: TIMEOUT, tags: { name: 'transfer' } });
 }

@@ -6,6 +6,10 @@ import { check } from 'k6';
 import { BASE_URL, tags, arrivalRate, json } from './lib/common.js';
 import { fail, requireApp } from './lib/preconditions.js';
 import { summaryLine } from './lib/summary.js';
+import { MEMBER_PASSWORD, required } from './lib/credentials.js';
+
+// this install's credentials (lib/credentials.js): the stub's member password
+const PASSWORD = required(MEMBER_PASSWORD, 'MEMBER_PASSWORD');
 
 export { handleSummary } from './lib/summary.js';
 
@@ -19,7 +23,7 @@ export const options = {
 
 export function setup() {
   requireApp();
-  const res = http.post(`${BASE_URL}/api/auth/login`, JSON.stringify({ loginId: 'user1', password: 'perflab-pass' }),
+  const res = http.post(`${BASE_URL}/api/auth/login`, JSON.stringify({ loginId: 'user1', password: PASSWORD }),
     { headers: { 'Content-Type': 'application/json' }, responseCallback: http.expectedStatuses(200, 503), tags: { name: 'precondition' } });
   if (res.status !== 503) {
     const body = json(res);
@@ -28,7 +32,7 @@ export function setup() {
 }
 
 export function down() {
-  const res = http.post(`${BASE_URL}/api/auth/login`, JSON.stringify({ loginId: 'user1', password: 'perflab-pass' }),
+  const res = http.post(`${BASE_URL}/api/auth/login`, JSON.stringify({ loginId: 'user1', password: PASSWORD }),
     { headers: { 'Content-Type': 'application/json' }, responseCallback: http.expectedStatuses(503) });
   check(res, { '503': (r) => r.status === 503, 'Retry-After': (r) => r.headers['Retry-After'] !== undefined });
 }

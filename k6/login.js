@@ -7,6 +7,10 @@ import { check } from 'k6';
 import { BASE_URL, tags, arrivalRate, json, withArm } from './lib/common.js';
 import { requireApp, requireLogin } from './lib/preconditions.js';
 import { summaryLine } from './lib/summary.js';
+import { MEMBER_PASSWORD, required } from './lib/credentials.js';
+
+// this install's credentials (lib/credentials.js): the stub's member password
+const PASSWORD = required(MEMBER_PASSWORD, 'MEMBER_PASSWORD');
 
 export { handleSummary } from './lib/summary.js';
 
@@ -30,7 +34,7 @@ export function setup() {
 
 export function login() {
   const loginId = `user${1 + Math.floor(Math.random() * USERS)}`;
-  const res = http.post(`${BASE_URL}/api/auth/login`, JSON.stringify({ loginId, password: 'perflab-pass' }),
+  const res = http.post(`${BASE_URL}/api/auth/login`, JSON.stringify({ loginId, password: PASSWORD }),
     withArm({ headers: { 'Content-Type': 'application/json' }, tags: { name: 'login' } }));
   const body = json(res);
   check(res, {

@@ -5,6 +5,10 @@ import http from 'k6/http';
 import { check } from 'k6';
 import { BASE_URL, tags, arrivalRate, json, checkProblem } from './lib/common.js';
 import { requireApp, requireLogin } from './lib/preconditions.js';
+import { MEMBER_PASSWORD, required } from './lib/credentials.js';
+
+// this install's credentials (lib/credentials.js): the stub's member password
+const PASSWORD = required(MEMBER_PASSWORD, 'MEMBER_PASSWORD');
 
 export { handleSummary } from './lib/summary.js';
 
@@ -43,7 +47,7 @@ export function guard() {
 
 export function login() {
   const loginId = `user${1 + Math.floor(Math.random() * 100000)}`;
-  const res = http.post(`${BASE_URL}/api/auth/login`, JSON.stringify({ loginId, password: 'perflab-pass' }),
+  const res = http.post(`${BASE_URL}/api/auth/login`, JSON.stringify({ loginId, password: PASSWORD }),
     { headers: { 'Content-Type': 'application/json' } });
   const body = json(res);
   check(res, { 'login 200': (r) => r.status === 200, 'login token': () => body !== null && body.tokenType === 'Bearer' });

@@ -27,6 +27,11 @@ import { check } from 'k6';
 import { Counter } from 'k6/metrics';
 import { BASE_URL, tags, json, withArm } from './lib/common.js';
 import { requireApp, requireLogin, requireWalletData } from './lib/preconditions.js';
+import { MEMBER_PASSWORD, MEMBER_PIN, required } from './lib/credentials.js';
+
+// this install's credentials (lib/credentials.js): the stub's member password and the seeded PIN
+const PASSWORD = required(MEMBER_PASSWORD, 'MEMBER_PASSWORD');
+const PIN = required(MEMBER_PIN, 'MEMBER_PIN');
 
 export { handleSummary } from './lib/summary.js';
 
@@ -101,7 +106,7 @@ export function setup() {
   for (let first = 1; first <= SENDERS; first += 25) {
     const batch = [];
     for (let n = first; n < first + 25 && n <= SENDERS; n++) {
-      batch.push(['POST', `${BASE_URL}/api/auth/login`, JSON.stringify({ loginId: `user${n}`, password: 'perflab-pass' }),
+      batch.push(['POST', `${BASE_URL}/api/auth/login`, JSON.stringify({ loginId: `user${n}`, password: PASSWORD }),
         { headers: { 'Content-Type': 'application/json' }, tags: { name: 'login' } }]);
     }
     for (const res of http.batch(batch)) {
@@ -167,7 +172,7 @@ function step() {
 
 function request(sender, receiverId) {
   return ['POST', `${BASE_URL}/api/transfers`,
-    JSON.stringify({ receiverPhone: phoneOf(receiverId), amount: Number(amount()), pin: '1234' }),
+    JSON.stringify({ receiverPhone: phoneOf(receiverId), amount: Number(amount()), pin: PIN }),
     withArm({ headers: { Authorization: `Bearer ${sender.token}`, 'Content-Type': 'application/json', 'Idempotency-Key': uuid() },
       tags: { name: 'transfer', step: step() } })];
 }

@@ -202,7 +202,7 @@ def test_a_committed_jwt_secret_in_the_credentials_fails(tmp_path, crds):
 def test_every_overlay_closes_mariadb_and_redis_to_all_but_the_app(overlay, crds):
     docs = validate.render(KUSTOMIZE, K8S / "overlays" / overlay)
     policies = {d["metadata"]["name"]: d for d in docs if d["kind"] == "NetworkPolicy"}
-    assert {"mariadb", "redis", "wiremock"} <= set(policies)
+    assert {"perflab", "mariadb", "redis", "wiremock"} <= set(policies)
     report = validate.Report(overlay)
     validate.check_network_policies(docs, report)
     validate.check_redis_password(docs, report)
@@ -220,6 +220,19 @@ def test_a_missing_network_policy_for_redis_fails(tmp_path, crds):
                 name: redis
         """)
     assert "StatefulSet redis: no NetworkPolicy selects its pods" in problems(target, crds)
+
+
+def test_a_missing_network_policy_for_the_app_fails(tmp_path, crds):
+    target = broken(tmp_path, "overlays/after", """
+        patches:
+          - patch: |-
+              $patch: delete
+              apiVersion: networking.k8s.io/v1
+              kind: NetworkPolicy
+              metadata:
+                name: perflab
+        """)
+    assert "Deployment perflab: no NetworkPolicy selects its pods" in problems(target, crds)
 
 
 def test_a_network_policy_open_to_every_pod_fails(tmp_path, crds):

@@ -48,7 +48,11 @@ CRD_SHA256 = {
 # Secrets the user creates before applying (docs/deployment-security.md), never rendered from the repository:
 # name -> the keys a workload may refer to. A reference to one passes the reference check; rendering one fails.
 USER_SUPPLIED_SECRETS = {
-    "perflab-secrets": {"perflab.security.jwt.secret", "perflab.security.hash.secret", "spring.data.redis.password"},
+    "perflab-secrets": {"perflab.security.jwt.secret", "perflab.security.hash.secret", "spring.data.redis.password",
+                        "member-password", "member-pin", "admin-login", "admin-password",
+                        "perflab.login.auth-api.warmup.password", "perflab.security.admin.ids",
+                        "spring.ssl.bundle.pem.auth-api.truststore.certificate"},
+    "wiremock-tls": {"auth-api.p12", "password"},
 }
 
 # Names under which a secret of the app would be committed: as a config-tree key or as an environment variable.
@@ -275,13 +279,19 @@ def pod_labels(doc: dict) -> dict:
 
 
 def check_network_policies(docs: list[dict], report: Report):
-    """MariaDB, Redis and WireMock, when rendered, are selected by a NetworkPolicy of type Ingress (so every
+    """The app's pods are selected by a NetworkPolicy of type Ingress. MariaDB, Redis and WireMock, when rendered, are
+    selected by a NetworkPolicy of type Ingress (so every
     ingress not allowed is denied) whose every rule admits only pods of the app, from the same namespace, and
     the service's port is among what it admits. Pods of other workloads (k6, the services themselves) must not match."""
     workloads = [doc for doc in docs if doc.get("kind") in ("Deployment", "StatefulSet", "DaemonSet")]
     app = next((doc for doc in workloads if doc["metadata"]["name"] == "perflab"), None)
     others = [pod_labels(doc) for doc in workloads if doc is not app]
     policies = [doc for doc in docs if doc.get("kind") == "NetworkPolicy"]
+    if app is not None and not any(selects(policy["spec"].get("podSelector"), pod_labels(app))
+                                   and "Ingress" in (policy["spec"].get("policyTypes") or ["Ingress"])
+                                   for policy in policies):
+        report.add(app, "no NetworkPolicy selects its pods: any pod in the cluster can send it logins and transfers "
+                        "from an address of its choosing (base/app/networkpolicy.yaml)")
     for workload in workloads:
         name = workload["metadata"]["name"]
         if name not in APP_ONLY:
@@ -456,6 +466,7 @@ def validate(target: Path, kustomize: str, crds: dict, kubernetes_version: str) 
     check_profiles(docs, report)
     check_dashboards(docs, report)
     check_files_in(docs, report, "wiremock-mappings", ROOT / "wiremock" / "mappings", "*.json")
+    check_files_in(docs, report, "wiremock-templates", ROOT / "wiremock" / "templates", "*.json")
     check_k6(docs, report)
     check_no_committed_secrets(docs, report)
     check_network_policies(docs, report)

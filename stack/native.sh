@@ -166,31 +166,36 @@ java_bin() {
   die "no java found for WireMock (set JAVA_HOME)"
 }
 
-# up_wiremock: the stub presents this checkout's own TLS key pair (stack/secrets.sh); one started with another key
-# pair (another checkout's, or before the secrets existed) is restarted, since the app trusts only its own
+# up_wiremock: the stub presents this checkout's own TLS key pair (stack/secrets.sh) and accepts only its generated
+# credentials; one started with another key pair or mappings (another checkout's, or before the secrets existed) is
+# restarted, since the app trusts only its own
 up_wiremock() {
-  local secrets=${PERFLAB_SECRETS_DIR:-.perflab/secrets} tls keystore password
+  local secrets=${PERFLAB_SECRETS_DIR:-.perflab/secrets} tls keystore password stubroot fingerprint
   case $secrets in /*) ;; *) secrets=$ROOT/$secrets ;; esac
   tls=${PERFLAB_STUB_TLS_DIR:-$(dirname "$secrets")/stub-tls} # where stack/secrets.sh makes it
   case $tls in /*) ;; *) tls=$ROOT/$tls ;; esac
   keystore=$tls/auth-api.p12
   [ -s "$keystore" ] || die "no stub key pair in $tls: run stack/secrets.sh"
   password=$(cat "$tls/auth-api.password")
+  # the mappings with this install's credentials (stack/stub-mappings.sh), beside the secrets: 700, never committed
+  stubroot=$(dirname "$secrets")/stub-root
+  sh "$ROOT/stack/stub-mappings.sh" "$secrets" "$stubroot"
+  fingerprint=$( (cat "$keystore"; cat "$stubroot"/mappings/*.json) | sha256sum)
   if port_open "$PERFLAB_WIREMOCK_PORT"; then
-    [ "$(cat "$RUN/wiremock.keystore" 2>/dev/null)" = "$(sha256sum <"$keystore")" ] && return 0
-    echo "wiremock: restarting it with this checkout's TLS key pair"
+    [ "$(cat "$RUN/wiremock.keystore" 2>/dev/null)" = "$fingerprint" ] && return 0
+    echo "wiremock: restarting it with this checkout's TLS key pair and credentials"
     stop_service wiremock
     for _ in $(seq 1 100); do port_open "$PERFLAB_WIREMOCK_PORT" || break; sleep 0.1; done
     port_open "$PERFLAB_WIREMOCK_PORT" && die "port $PERFLAB_WIREMOCK_PORT is held by a WireMock this stack did not start: stop it"
   fi
   nohup "$(java_bin)" -Xmx256m -jar "$STATE/lib/wiremock-standalone-$PERFLAB_WIREMOCK_VERSION.jar" \
     --port "$PERFLAB_WIREMOCK_PORT" --https-port "$PERFLAB_WIREMOCK_HTTPS_PORT" --bind-address 127.0.0.1 \
-    --root-dir "$ROOT/wiremock" --disable-banner --no-request-journal --async-response-enabled true \
+    --root-dir "$stubroot" --disable-banner --no-request-journal --async-response-enabled true \
     --https-keystore "$keystore" --keystore-type PKCS12 --keystore-password "$password" \
     --key-manager-password "$password" --container-threads 200 \
     >"$LOG/wiremock.log" 2>&1 &
   echo $! >"$RUN/wiremock.pid"
-  sha256sum <"$keystore" >"$RUN/wiremock.keystore"
+  echo "$fingerprint" >"$RUN/wiremock.keystore"
   wait_port "$PERFLAB_WIREMOCK_PORT" wiremock 60 "$(cat "$RUN/wiremock.pid")"
 }
 

@@ -17,18 +17,46 @@ case $DIR in /*) ;; *) DIR=$ROOT/$DIR ;; esac
 umask 077
 mkdir -p "$DIR"
 chmod 700 "$DIR"
-for name in perflab.security.jwt.secret perflab.security.hash.secret; do
-  file=$DIR/$name
-  [ -s "$file" ] && continue
-  tmp=$(mktemp "$DIR/.$name.XXXXXX")
-  printf '%s' "$(head -c 48 /dev/urandom | base64 -w0)" >"$tmp"
+# credential NAME VALUE: VALUE into NAME (600) unless NAME is there already; a hard link never replaces a file another
+# launch wrote meanwhile: the first one wins, every app shares it
+credential() {
+  local file=$DIR/$1 tmp
+  [ -s "$file" ] && return 0
+  tmp=$(mktemp "$DIR/.$1.XXXXXX")
+  printf '%s' "$2" >"$tmp"
   chmod 600 "$tmp"
-  # a hard link never replaces a file another launch wrote meanwhile: the first one wins, every app shares it
   ln "$tmp" "$file" 2>/dev/null || true
   rm -f "$tmp"
   [ -s "$file" ] || { echo "perflab secrets: could not write $file" >&2; exit 1; }
   echo "perflab secrets: generated $file" >&2
+}
+for name in perflab.security.jwt.secret perflab.security.hash.secret; do
+  credential "$name" "$(head -c 48 /dev/urandom | base64 -w0)"
 done
+
+# The credentials the auth API stub accepts (rendered into its mappings by stack/stub-mappings.sh) and the seeded
+# wallets' PIN, read by everything that logs in (ab/labsecrets.py, k6 through ./perflab k6): member-password
+# (user1..user100000), admin-login and admin-password (the admin; the stub answers its studentId A-perflab-admin,
+# which perflab.security.admin.ids, also written here, makes an admin), member-pin (4 digits, never 1234 nor 9xxx) and
+# perflab.login.auth-api.warmup.password (the stub's warm-up account, the only one of them the app reads).
+# Names without dots and a perflab.* prefix: the config tree adds them to the app's environment, where nothing binds
+# them.
+random_of() { # random_of CLASS N: N random characters of the tr class CLASS (read whole: no SIGPIPE under pipefail)
+  local value
+  value=$(head -c 4096 /dev/urandom | LC_ALL=C tr -dc "$1")
+  printf '%s' "${value:0:$2}"
+}
+pin() { # 4 random digits, never the repository's 1234 and never 9xxx (the abuse suite's wrong PINs)
+  local value=1234
+  while [ "$value" = 1234 ]; do value=$(random_of 0-8 1)$(random_of 0-9 3); done
+  printf '%s' "$value"
+}
+credential member-password "$(random_of A-Za-z0-9 32)"
+credential member-pin "$(pin)"
+credential admin-login "admin-$(random_of a-z0-9 12)"
+credential admin-password "$(random_of A-Za-z0-9 32)"
+credential perflab.login.auth-api.warmup.password "$(random_of A-Za-z0-9 32)"
+credential perflab.security.admin.ids A-perflab-admin
 
 TLS=${PERFLAB_STUB_TLS_DIR:-$(dirname "$DIR")/stub-tls}
 case $TLS in /*) ;; *) TLS=$ROOT/$TLS ;; esac

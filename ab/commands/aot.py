@@ -55,7 +55,7 @@ def build(argv):
     with open(AOT_DIR / "training-k6.log", "w") as k6_log:
         labenv.run([pathlib.Path(os.environ["PERFLAB_BIN"]) / "k6", "run", "-q", "-e", f"BASE_URL={appctl.url()}",
                     "-e", f"REQUESTS={requests}", "-e", f"SUMMARY={AOT_DIR / 'training.json'}", "k6/cold-start.js"],
-                   env=dict(os.environ, JWT_SECRET=labenv.jwt_secret()), stdout=subprocess.DEVNULL, stderr=k6_log)
+                   env=dict(os.environ, **labenv.k6_secrets()), stdout=subprocess.DEVNULL, stderr=k6_log)
     labenv.say("[aot 3/3] stopping the app: the JVM writes the cache as it exits")
     training.stop(quiet=True)
     if "AOTCache creation is complete" not in training.log_file.read_text(errors="replace"):

@@ -12,8 +12,10 @@ Any knob can be overridden after `--`, e.g. ./perflab up --profile after -- --pe
 Environment: PERFLAB_APP_PORT, PERFLAB_DB_NAME and the other PERFLAB_* of .env override .env;
 PERFLAB_TEST_DB and PERFLAB_TEST_REDIS_DB pick the tests' database and Redis db (./perflab test);
 PERFLAB_LB_WAIT (60) bounds the seconds `lb start` waits for its instances to be in rotation.
-Secrets: every app start creates .perflab/secrets (PERFLAB_SECRETS_DIR) once, a random JWT and hash secret
-(stack/secrets.sh); the app imports them and refuses the development values committed in the repository."""
+Secrets: every app start creates .perflab/secrets (PERFLAB_SECRETS_DIR) once, a random JWT and hash secret,
+the stub's logins and the seeded PIN (stack/secrets.sh: member-password, member-pin, admin-login, admin-password,
+which ./perflab k6 and the suites pass on); the app imports them and
+refuses the development values committed in the repository."""
 COLUMN = 35  # where the summaries start
 
 

@@ -72,8 +72,9 @@ def main(argv):
     base_url = next((a.removeprefix("BASE_URL=") for a in reversed(args) if a.startswith("BASE_URL=")), appctl.url())
     variant = None if sets_variant(args, os.environ) else app_variant(base_url)
     # PERFLAB_DB_NAME lets a script's precondition name the database in the seed command it suggests; the JWT secret
-    # goes in k6's environment (__ENV.JWT_SECRET, k6/lib/route-auth.js), not on its command line where ps shows it
-    os.environ.update(output_env, JWT_SECRET=labenv.jwt_secret())
+    # and this install's credentials go in k6's environment (__ENV.JWT_SECRET, k6/lib/route-auth.js and
+    # credentials.js), not on its command line where ps shows it
+    os.environ.update(output_env, **labenv.k6_secrets())
     k6 = os.path.join(labenv.native_bin(), "k6")
     sys.stdout.flush()
     os.execv(k6, [k6, "run", "-e", f"BASE_URL={appctl.url()}", "-e", f"PERFLAB_DB_NAME={os.environ['PERFLAB_DB_NAME']}",

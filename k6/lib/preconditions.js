@@ -4,6 +4,7 @@
 import http from 'k6/http';
 import exec from 'k6/execution';
 import { BASE_URL, json } from './common.js';
+import { ADMIN_LOGIN, ADMIN_PASSWORD, MEMBER_PASSWORD, required } from './credentials.js';
 
 // ./perflab k6 passes the database the app was started on, so that the commands below can name it
 const DB = __ENV.PERFLAB_DB_NAME && __ENV.PERFLAB_DB_NAME !== 'perflab' ? ` --db ${__ENV.PERFLAB_DB_NAME}` : '';
@@ -41,12 +42,11 @@ export function requireKnobs(expected, command) {
   }
 }
 
-// the stub's admin account (wiremock/mappings/auth-admin.json); /api/lab/** and the route ceiling need its role
-export const ADMIN_LOGIN = __ENV.ADMIN_LOGIN || 'perflab-admin';
-export const ADMIN_PASSWORD = __ENV.ADMIN_PASSWORD || 'perflab-admin-pass';
+// this install's admin (lib/credentials.js); /api/lab/** and the route ceiling need its role
+export { ADMIN_LOGIN, ADMIN_PASSWORD };
 
 /** Logs in through the app (the external auth API behind it); returns the access token or stops the run. */
-export function requireLogin(loginId = 'user1', password = 'perflab-pass') {
+export function requireLogin(loginId = 'user1', password = required(MEMBER_PASSWORD, 'MEMBER_PASSWORD')) {
   const res = http.post(`${BASE_URL}/api/auth/login`, JSON.stringify({ loginId, password }),
     params({ headers: { 'Content-Type': 'application/json' } }));
   const body = json(res);
@@ -59,9 +59,9 @@ export function requireLogin(loginId = 'user1', password = 'perflab-pass') {
   return null;
 }
 
-/** The admin's access token (ADMIN_LOGIN, ADMIN_PASSWORD; default the stub's account), or the run stops. */
+/** The admin's access token (ADMIN_LOGIN, ADMIN_PASSWORD: this install's admin), or the run stops. */
 export function requireAdminLogin() {
-  return requireLogin(ADMIN_LOGIN, ADMIN_PASSWORD);
+  return requireLogin(required(ADMIN_LOGIN, 'ADMIN_LOGIN'), required(ADMIN_PASSWORD, 'ADMIN_PASSWORD'));
 }
 
 /** Stops the run unless the member behind `token` has a wallet, i.e. the wallet data set is loaded. */

@@ -101,11 +101,32 @@ public record AuthApiProperties(
      * @param logins      login round trips through the app's own HTTP port with the warm-up account
      * @param timeout     the whole warm-up gives up after this, so a down dependency cannot block startup
      * @param loginId     the stub's warm-up account (not a real member)
+     * @param password    its password, this install's (the config-tree file perflab.login.auth-api.warmup.password);
+     *                    none, no login round trips (wrong passwords would count against the login guard)
      */
     public record Warmup(
             @DefaultValue("10") int connections,
             @DefaultValue("200") int logins,
             @DefaultValue("20s") Duration timeout,
-            @DefaultValue("perflab-warmup") String loginId) {
+            @DefaultValue("perflab-warmup") String loginId,
+            @DefaultValue("") String password) {
+
+        /** The login body of the warm-up account, or null without a password. */
+        public String loginBody() {
+            if (password.isBlank()) {
+                return null;
+            }
+            return "{\"loginId\":\"" + json(loginId) + "\",\"password\":\"" + json(password) + "\"}";
+        }
+
+        private static String json(String value) {
+            return value.replace("\\", "\\\\").replace("\"", "\\\"");
+        }
+
+        @Override
+        public String toString() {
+            return "Warmup[connections=" + connections + ", logins=" + logins + ", timeout=" + timeout + ", loginId="
+                    + loginId + ", password=******]";
+        }
     }
 }

@@ -22,7 +22,8 @@ class LoginWarmupRequests implements WarmupRequests {
 
     @Override
     public List<WarmupRequest> warmupRequests() {
-        return List.of(new WarmupRequest("POST", "/api/auth/login", Map.of("Content-Type", "application/json"),
-                "{\"loginId\":\"" + properties.warmup().loginId() + "\",\"password\":\"perflab-pass\"}"));
+        String body = properties.warmup().loginBody();
+        return body == null ? List.of()
+                : List.of(new WarmupRequest("POST", "/api/auth/login", Map.of("Content-Type", "application/json"), body));
     }
 }

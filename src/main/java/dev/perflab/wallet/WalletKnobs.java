@@ -22,7 +22,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxAttempts   how many times a transfer runs when it loses a deadlock or times out waiting for a lock
  * @param memberTtl     how long a phone → member entry lives in Redis (the seed used 12 h)
  * @param ledgerCodeTtl how long ledger codes live in Redis (the seed used 24 h)
- * @param warmupPin     the PIN of the data set's wallets, for the warm-up's dry-run transfers (the seed's 1234)
+ * @param warmupPin     the PIN of the data set's wallets, for the warm-up's dry-run transfers: the install's
+ *                      {@code member-pin} (application.yml); none, no dry-run transfers
  */
 @ConfigurationProperties("perflab.wallet")
 public record WalletKnobs(
@@ -35,7 +36,7 @@ public record WalletKnobs(
         @DefaultValue("3") int maxAttempts,
         @DefaultValue("12h") Duration memberTtl,
         @DefaultValue("24h") Duration ledgerCodeTtl,
-        @DefaultValue("1234") String warmupPin) {
+        @DefaultValue("") String warmupPin) {
 
     public enum Transfer { NAIVE, OPTIMIZED }
 

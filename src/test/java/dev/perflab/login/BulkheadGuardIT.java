@@ -19,6 +19,8 @@ import org.springframework.test.context.TestPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import static dev.perflab.testing.TestCredentials.MEMBER_PASSWORD;
+
 /** {@code perflab.login.guard=bulkhead}: the excess is rejected at once, and the circuit opens and closes. */
 @IntegrationTest
 @TestPropertySource(properties = {
@@ -87,7 +89,7 @@ class BulkheadGuardIT {
     }
 
     private Http.Response login(String loginId) {
-        return new Http(port).post("/api/auth/login", LoginContract.credentials(loginId, "perflab-pass"));
+        return new Http(port).post("/api/auth/login", LoginContract.credentials(loginId, MEMBER_PASSWORD));
     }
 
     private double circuitState(String state) {

@@ -36,7 +36,8 @@ class InterleavedLoginIT {
     MeterRegistry registry;
 
     private int login(String arm) {
-        String body = "{\"loginId\":\"user" + NEXT_USER.incrementAndGet() + "\",\"password\":\"perflab-pass\"}";
+        String body = "{\"loginId\":\"user" + NEXT_USER.incrementAndGet() + "\",\"password\":\""
+                + dev.perflab.testing.TestCredentials.MEMBER_PASSWORD + "\"}";
         return new Http(port).post("/api/auth/login", body, "X-Perflab-Arm", arm).status();
     }
 

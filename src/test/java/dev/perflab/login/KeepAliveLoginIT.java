@@ -11,6 +11,8 @@ import org.springframework.test.context.TestPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import static dev.perflab.testing.TestCredentials.MEMBER_PASSWORD;
+
 /**
  * The contract on {@code perflab.login.client=keep-alive} (the case study's baseline), with a 1 s keep-alive instead
  * of 20 s so that the window closes within the test: a call inside it reuses the connection, the first after it opens
@@ -41,7 +43,7 @@ class KeepAliveLoginIT extends LoginContract {
     }
 
     private void login() {
-        assertThat(http().post("/api/auth/login", credentials(freshLoginId(), "perflab-pass")).status()).isEqualTo(200);
+        assertThat(http().post("/api/auth/login", credentials(freshLoginId(), MEMBER_PASSWORD)).status()).isEqualTo(200);
     }
 
     double opened() {

@@ -16,6 +16,8 @@ import org.springframework.test.context.TestPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import static dev.perflab.testing.TestCredentials.MEMBER_PASSWORD;
+
 /**
  * {@code perflab.login.keep-alive-refresh=on} keeps the keep-alive client's connection past its keep-alive (2 s here,
  * a ping every 400 ms), and stops with no thread left behind.
@@ -72,7 +74,7 @@ class KeepAliveRefreshIT {
 
     private void login() {
         var response = new Http(port).post("/api/auth/login",
-                LoginContract.credentials(LoginContract.freshLoginId(), "perflab-pass"));
+                LoginContract.credentials(LoginContract.freshLoginId(), MEMBER_PASSWORD));
         assertThat(response.status()).isEqualTo(200);
     }
 

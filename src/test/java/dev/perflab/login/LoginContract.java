@@ -13,6 +13,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import static dev.perflab.testing.TestCredentials.MEMBER_PASSWORD;
+
 /**
  * What every login variant must do, against the real WireMock stub behind Toxiproxy and a real MariaDB.
  * Each subclass runs it with one client variant and says how that variant uses connections.
@@ -50,7 +52,7 @@ abstract class LoginContract {
     @Test
     void rightPasswordReturnsABearerTokenAndUpsertsTheMember() {
         String loginId = freshLoginId();
-        var response = http().post("/api/auth/login", credentials(loginId, "perflab-pass"));
+        var response = http().post("/api/auth/login", credentials(loginId, MEMBER_PASSWORD));
 
         assertThat(response.status()).isEqualTo(200);
         assertThat(response.json().at("/tokenType").asString()).isEqualTo("Bearer");
@@ -67,8 +69,8 @@ abstract class LoginContract {
     @Test
     void aSecondLoginKeepsTheSameMember() {
         String loginId = freshLoginId();
-        long first = http().post("/api/auth/login", credentials(loginId, "perflab-pass")).status();
-        long second = http().post("/api/auth/login", credentials(loginId, "perflab-pass")).status();
+        long first = http().post("/api/auth/login", credentials(loginId, MEMBER_PASSWORD)).status();
+        long second = http().post("/api/auth/login", credentials(loginId, MEMBER_PASSWORD)).status();
         assertThat(first).isEqualTo(200);
         assertThat(second).isEqualTo(200);
         assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM member WHERE login_id = ?", Integer.class, loginId)).isOne();
@@ -88,7 +90,7 @@ abstract class LoginContract {
     @Test
     void wrongPasswordLeavesAnExistingMemberUnchanged() {
         String loginId = freshLoginId();
-        assertThat(http().post("/api/auth/login", credentials(loginId, "perflab-pass")).status()).isEqualTo(200);
+        assertThat(http().post("/api/auth/login", credentials(loginId, MEMBER_PASSWORD)).status()).isEqualTo(200);
         var before = jdbc.queryForMap("SELECT * FROM member WHERE login_id = ?", loginId);
 
         assertThat(http().post("/api/auth/login", credentials(loginId, "wrong")).status()).isEqualTo(401);
@@ -101,7 +103,7 @@ abstract class LoginContract {
         int members = jdbc.queryForObject("SELECT COUNT(*) FROM member", Integer.class);
 
         var malformed = http().post("/api/auth/login", "{\"loginId\": \"user1\", ");
-        var blank = http().post("/api/auth/login", credentials("", "perflab-pass"));
+        var blank = http().post("/api/auth/login", credentials("", MEMBER_PASSWORD));
         var missing = http().post("/api/auth/login", "{\"loginId\": \"user1\"}");
 
         assertThat(malformed.status()).isEqualTo(400);
@@ -119,7 +121,7 @@ abstract class LoginContract {
         double requests = counter("perflab.login.http.requests");
         int calls = 5;
         for (int i = 0; i < calls; i++) {
-            assertThat(http().post("/api/auth/login", credentials(freshLoginId(), "perflab-pass")).status()).isEqualTo(200);
+            assertThat(http().post("/api/auth/login", credentials(freshLoginId(), MEMBER_PASSWORD)).status()).isEqualTo(200);
         }
         assertConnectionUse(counter("perflab.login.http.connections.opened") - opened,
                 counter("perflab.login.http.requests") - requests, calls);

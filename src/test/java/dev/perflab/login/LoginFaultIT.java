@@ -14,6 +14,8 @@ import org.springframework.test.context.TestPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import static dev.perflab.testing.TestCredentials.MEMBER_PASSWORD;
+
 /** With no guard, a down or too-slow auth API still ends in a 503 with Retry-After, never a 500. */
 @IntegrationTest
 @TestPropertySource(properties = "perflab.login.auth-api.response-timeout=500ms")
@@ -37,7 +39,7 @@ class LoginFaultIT {
         toxiproxy.disable("auth-api-https");
         String loginId = LoginContract.freshLoginId();
 
-        var response = new Http(port).post("/api/auth/login", LoginContract.credentials(loginId, "perflab-pass"));
+        var response = new Http(port).post("/api/auth/login", LoginContract.credentials(loginId, MEMBER_PASSWORD));
 
         assertUnavailable(response);
         assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM member WHERE login_id = ?", Integer.class, loginId)).isZero();
@@ -47,7 +49,7 @@ class LoginFaultIT {
     void anAuthApiSlowerThanTheTimeoutIs503WithRetryAfter() {
         toxiproxy.addLatency("auth-api-https", 1500);
 
-        var response = new Http(port).post("/api/auth/login", LoginContract.credentials(LoginContract.freshLoginId(), "perflab-pass"));
+        var response = new Http(port).post("/api/auth/login", LoginContract.credentials(LoginContract.freshLoginId(), MEMBER_PASSWORD));
 
         assertUnavailable(response);
     }

@@ -17,6 +17,8 @@ import org.springframework.test.context.TestPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import static dev.perflab.testing.TestCredentials.MEMBER_PASSWORD;
+
 /**
  * Password guessing against the stub: after 5 failed logins for one login id (the default, without the pauses so the
  * test need not wait), that id is refused with 429 and Retry-After, also with the right password and also written
@@ -67,7 +69,7 @@ class LoginGuardIT {
             answers.add(http.post("/api/auth/login", LoginContract.credentials(victim, "guess-" + i)).status());
         }
 
-        Http.Response locked = http.post("/api/auth/login", LoginContract.credentials(victim, "perflab-pass"));
+        Http.Response locked = http.post("/api/auth/login", LoginContract.credentials(victim, MEMBER_PASSWORD));
         Http.Response variant = http.post("/api/auth/login", LoginContract.credentials(" U" + victim.substring(1), "x"));
 
         assertThat(answers).containsOnly(401);
@@ -76,7 +78,7 @@ class LoginGuardIT {
         assertThat(locked.json().at("/code").asString()).isEqualTo("too-many-login-failures");
         assertThat(Long.parseLong(locked.header("Retry-After"))).isGreaterThan(800L);
         assertThat(variant.status()).isEqualTo(429);
-        assertThat(http.post("/api/auth/login", LoginContract.credentials(other, "perflab-pass")).status()).isEqualTo(200);
+        assertThat(http.post("/api/auth/login", LoginContract.credentials(other, MEMBER_PASSWORD)).status()).isEqualTo(200);
         assertThat(registry.get("perflab.guard.refusals").tag("guard", "login-id").counter().count())
                 .isEqualTo(refusedBefore + 2);
         assertThat(redis.keys("guess:*" + victim + "*")).isEmpty();

@@ -13,6 +13,8 @@ import org.springframework.test.context.TestPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import static dev.perflab.testing.TestCredentials.MEMBER_PASSWORD;
+
 /** Passwords appear in no log line, even with every logger on the login path at TRACE. */
 @IntegrationTest
 @ExtendWith(OutputCaptureExtension.class)
@@ -31,12 +33,12 @@ class PasswordNotLoggedIT {
     @Test
     void neitherARightNorAWrongPasswordIsLogged(CapturedOutput output) {
         Http http = new Http(port);
-        var ok = http.post("/api/auth/login", LoginContract.credentials(LoginContract.freshLoginId(), "perflab-pass"));
+        var ok = http.post("/api/auth/login", LoginContract.credentials(LoginContract.freshLoginId(), MEMBER_PASSWORD));
         var wrong = http.post("/api/auth/login", LoginContract.credentials(LoginContract.freshLoginId(), "Wr0ng-S3cret-Pw"));
 
         assertThat(ok.status()).isEqualTo(200);
         assertThat(wrong.status()).isEqualTo(401);
         assertThat(output.getAll()).as("the loggers ran").contains("/api/auth/login");
-        assertThat(output.getAll()).doesNotContain("perflab-pass").doesNotContain("Wr0ng-S3cret-Pw");
+        assertThat(output.getAll()).doesNotContain(MEMBER_PASSWORD).doesNotContain("Wr0ng-S3cret-Pw");
     }
 }

@@ -41,7 +41,7 @@ class StackConsistencyTest {
     void composeHasTheWholeStackWithK6UnderTheLoadProfile() {
         assertThat(services().keySet()).containsExactlyInAnyOrder(
                 "app", "mariadb", "redis", "wiremock", "toxiproxy", "toxiproxy-config", "prometheus", "grafana", "k6",
-                "secrets", "seed");
+                "secrets", "stub-secrets", "seed");
         assertThat(service("k6").get("profiles")).isEqualTo(List.of("load"));
         for (String name : List.of("app", "mariadb", "redis", "wiremock", "prometheus")) {
             assertThat(service(name)).as(name + " has a healthcheck").containsKey("healthcheck");
@@ -53,6 +53,18 @@ class StackConsistencyTest {
         // the data sets are loaded by compose itself before the app starts, from the Dockerfile's seed target
         assertThat(dependsOn.get("seed")).containsEntry("condition", "service_completed_successfully");
         assertThat(service("seed").get("build")).isEqualTo(Map.of("context", ".", "target", "seed"));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void bothStacksServeTheStubMappingsRenderedWithTheInstallsCredentials() throws IOException {
+        // the committed mappings hold no credential: compose and the native stack render the same templates
+        assertThat(read("stack/native.sh")).contains("stack/stub-mappings.sh").contains("--root-dir \"$stubroot\"");
+        assertThat(String.join(" ", (List<String>) service("stub-secrets").get("command"))).contains("/stack/stub-mappings.sh");
+        assertThat(String.join(" ", (List<String>) service("wiremock").get("command")))
+                .contains("--root-dir /run/secrets/perflab/stub").doesNotContain("--keystore-password perflab");
+        Map<String, Map<String, String>> dependsOn = (Map<String, Map<String, String>>) service("wiremock").get("depends_on");
+        assertThat(dependsOn.get("stub-secrets")).containsEntry("condition", "service_completed_successfully");
     }
 
     @Test

@@ -38,16 +38,22 @@ public final class TestServices implements ApplicationContextInitializer<Configu
     @Override
     public void initialize(ConfigurableApplicationContext context) {
         context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("perflabTestServices", properties()));
+        // the tests' wallets have the test-only PIN 1234 (WalletFixtures), not the install's: the warm-up's dry-run
+        // transfers use theirs
+        context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("perflabTestPin",
+                Map.of("perflab.wallet.warmup-pin", "1234")));
         // the guards' counts (in Redis) outlive a test: a few deliberate wrong passwords and PINs per test must not add
         // up to a lockout of shared accounts (user1, perflab-admin) or of a hostile test's member. Lowest precedence,
-        // so a test's own properties (TransferContract, LoginGuardIT) set the real limits.
+        // so a test's own properties (TransferContract, LoginGuardIT) set the real limits. The stub's admin is an admin
+        // (the app lists none unless configured).
         context.getEnvironment().getPropertySources().addLast(new MapPropertySource("perflabTestDefaults", Map.of(
                 "perflab.wallet.pin-guard.max-failures", 1_000_000,
                 "perflab.wallet.pin-guard.free-failures", 999_999,
                 "perflab.security.login-guard.max-failures-per-login", 1_000_000,
                 "perflab.security.login-guard.free-failures-per-login", 999_999,
                 "perflab.security.login-guard.max-failures-per-address", 1_000_000,
-                "perflab.security.login-guard.free-failures-per-address", 999_999)));
+                "perflab.security.login-guard.free-failures-per-address", 999_999,
+                "perflab.security.admin.ids", TestCredentials.ADMIN_ID)));
     }
 
     public static synchronized Map<String, Object> properties() {

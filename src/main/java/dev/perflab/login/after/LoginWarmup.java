@@ -119,11 +119,11 @@ public class LoginWarmup implements ApplicationRunner {
 
     /** Real logins over HTTP on the app's own port, spread over as many workers as connections. */
     private void exerciseLogin(ExecutorService workers, AtomicInteger logins, AtomicInteger failures) throws Exception {
-        if (!(context instanceof WebServerApplicationContext web) || web.getWebServer() == null) {
+        String body = settings.loginBody();
+        if (!(context instanceof WebServerApplicationContext web) || web.getWebServer() == null || body == null) {
             return;
         }
-        WarmupRequest login = new WarmupRequest("POST", "/api/auth/login", Map.of("Content-Type", "application/json"),
-                "{\"loginId\":\"" + settings.loginId() + "\",\"password\":\"perflab-pass\"}");
+        WarmupRequest login = new WarmupRequest("POST", "/api/auth/login", Map.of("Content-Type", "application/json"), body);
         SelfRequests.Outcome outcome = SelfRequests.send(URI.create("http://127.0.0.1:" + web.getWebServer().getPort()),
                 List.of(login), settings.logins(), settings.connections(), workers);
         logins.addAndGet(outcome.succeeded());

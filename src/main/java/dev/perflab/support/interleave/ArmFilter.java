@@ -19,8 +19,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * The interleaved mode's per-request variant: reads {@link #HEADER}, refuses an arm the app was not started with
- * (400 {@code unknown-arm}), makes the arm {@link Arm#current()} for the request, burns the planted arm's extra CPU,
- * and counts the request thread's CPU per arm: {@code perflab_lab_arm_cpu_seconds_total{arm}} over
+ * (400 {@code unknown-arm}), makes the arm {@link Arm#current()} for the request and counts the request thread's CPU
+ * per arm (the planted arm's extra CPU is burnt by {@link PlantedCpuFilter}, after Spring Security, so a request
+ * the security filter refuses never pays it): {@code perflab_lab_arm_cpu_seconds_total{arm}} over
  * {@code perflab_lab_arm_requests_total{arm}} is CPU time per request, the runner's co-primary metric beside latency.
  * It covers the request thread only (Spring Security, the controller, JDBC calls), not Lettuce's or GC threads.
  */
@@ -30,12 +31,10 @@ class ArmFilter extends OncePerRequestFilter {
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
-    private final InterleaveProperties properties;
     private final Map<String, ArmMeters> meters;
     private final ProblemResponses problems;
 
     ArmFilter(InterleaveProperties properties, MeterRegistry registry, ProblemResponses problems) {
-        this.properties = properties;
         this.meters = properties.arms().stream().collect(Collectors.toUnmodifiableMap(arm -> arm, arm -> new ArmMeters(
                 Counter.builder("perflab.lab.arm.cpu").baseUnit("seconds").tag("arm", arm)
                         .description("request-thread CPU time of the interleaved mode's requests, per arm").register(registry),
@@ -65,29 +64,11 @@ class ArmFilter extends OncePerRequestFilter {
         long started = THREADS.getCurrentThreadCpuTime();
         Arm.set(arm);
         try {
-            burn(properties.plantedNanos(arm));
             chain.doFilter(request, response);
         } finally {
             Arm.clear();
             armMeters.cpu().increment((THREADS.getCurrentThreadCpuTime() - started) / 1e9);
             armMeters.requests().increment();
-        }
-    }
-
-    /** Spends {@code nanos} of this thread's CPU time (the power check's planted slowdown). */
-    static void burn(long nanos) {
-        if (nanos <= 0) {
-            return;
-        }
-        long until = THREADS.getCurrentThreadCpuTime() + nanos;
-        long x = 1;
-        while (THREADS.getCurrentThreadCpuTime() < until) {
-            for (int i = 0; i < 200; i++) {
-                x = x * 6364136223846793005L + 1442695040888963407L;
-            }
-        }
-        if (x == 42) { // keeps the JIT from removing the loop's work
-            Thread.onSpinWait();
         }
     }
 }

@@ -31,7 +31,7 @@ import dev.perflab.support.security.AccessRules;
  * Adds to every operation its problem answers: the codes {@link ProblemCatalog} lists for it, {@code unauthorized}
  * (401) and the Bearer requirement on every {@code /api/**} path but the login, {@code forbidden} (403) on every path
  * {@link AccessRules#ADMIN_PATHS} reserves for the admin (the list the security filter enforces), and
- * {@code internal} (500) everywhere; one response per status, whose examples are the codes, all referring to the one
+ * {@code not-acceptable} (406) and {@code internal} (500) everywhere; one response per status, whose examples are the codes, all referring to the one
  * {@code Problem} schema that this customizer also declares. (The schema is added here, not on the {@code OpenAPI}
  * bean: springdoc drops a bean's schema that no operation refers to before the customizers add the references.)
  */
@@ -59,6 +59,7 @@ class ProblemResponsesCustomizer implements OpenApiCustomizer {
         if (adminOnly(path)) {
             problems.add(new ProblemCatalog.Problem(403, "forbidden"));
         }
+        problems.add(new ProblemCatalog.Problem(406, "not-acceptable")); // an Accept that excludes the answer's type
         problems.add(new ProblemCatalog.Problem(500, "internal"));
         if (operation.getResponses() == null) {
             operation.setResponses(new ApiResponses());

@@ -19,6 +19,7 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.lang.Nullable;
 import org.springframework.validation.FieldError;
+import org.springframework.web.HttpMediaTypeNotAcceptableException;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.MethodArgumentNotValidException;
@@ -131,6 +132,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
             case NoResourceFoundException e -> "not-found";
             case HttpRequestMethodNotSupportedException e -> "method-not-allowed";
             case HttpMediaTypeNotSupportedException e -> "unsupported-media-type";
+            case HttpMediaTypeNotAcceptableException e -> "not-acceptable";
             default -> "http-" + status.value();
         };
     }

@@ -56,7 +56,7 @@ class InterleavePropertiesTest {
     void burningSpendsAtLeastTheAskedCpuOfTheThread() {
         var threads = java.lang.management.ManagementFactory.getThreadMXBean();
         long before = threads.getCurrentThreadCpuTime();
-        ArmFilter.burn(3_000_000L);
+        PlantedCpuFilter.burn(3_000_000L);
         assertThat(threads.getCurrentThreadCpuTime() - before).isGreaterThanOrEqualTo(3_000_000L);
     }
 }

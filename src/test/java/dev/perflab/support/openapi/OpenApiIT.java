@@ -215,5 +215,10 @@ class OpenApiIT {
         assertThat(multipart.status()).isEqualTo(415);
         assertThat(multipart.json().at("/code").asString()).isEqualTo("unsupported-media-type");
         assertThat(http.send("GET", "/api/auth/me", "multipart/form-data", null, member()).status()).isEqualTo(200);
+        Http.Response xml = http.get("/api/auth/me", "Accept", "application/xml", member()[0], member()[1]);
+        assertThat(xml.status()).isEqualTo(406);
+        assertThat(xml.json().at("/code").asString()).isEqualTo("not-acceptable");
+        assertThat(apiDocs().at("/paths/~1api~1auth~1me/get/responses/406/description").asString())
+                .contains("not-acceptable");
     }
 }

@@ -9,6 +9,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import dev.perflab.testing.Http;
 import dev.perflab.testing.IntegrationTest;
+import dev.perflab.testing.TestCredentials;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -17,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Issue 14, finding 4: who may call what. The admin role comes from the {@code roles} claim, which login writes
- * only for {@code perflab.security.admin.ids} (the stub's {@code perflab-admin}, id {@code A-perflab-admin}); a member gets 403 problem+json.
+ * only for {@code perflab.security.admin.ids} (the stub's admin, id {@code A-perflab-admin}, which the tests list); a member
+ * gets 403 problem+json.
  */
 @IntegrationTest
 class AccessControlIT {
@@ -76,13 +78,20 @@ class AccessControlIT {
     void loginGivesTheAdminRoleToTheStubsAdminAccountAndToNoMember() {
         Http http = new Http(port);
 
-        JsonNode admin = claims(http.post("/api/auth/login", "{\"loginId\":\"perflab-admin\",\"password\":\"perflab-admin-pass\"}"));
-        JsonNode member = claims(http.post("/api/auth/login", "{\"loginId\":\"user1\",\"password\":\"perflab-pass\"}"));
+        JsonNode admin = claims(http.post("/api/auth/login", login(TestCredentials.ADMIN_LOGIN, TestCredentials.ADMIN_PASSWORD)));
+        JsonNode member = claims(http.post("/api/auth/login", login("user1", TestCredentials.MEMBER_PASSWORD)));
 
         assertThat(admin.at("/roles/0").asString()).isEqualTo(TokenService.ADMIN);
         assertThat(member.has("roles")).isFalse();
-        assertThat(http.post("/api/auth/login", "{\"loginId\":\"perflab-admin\",\"password\":\"perflab-pass\"}").status())
+        assertThat(http.post("/api/auth/login", login(TestCredentials.ADMIN_LOGIN, TestCredentials.MEMBER_PASSWORD)).status())
                 .isEqualTo(401);
+        // the repository's old admin and member passwords open nothing
+        assertThat(http.post("/api/auth/login", login("perflab-admin", "perflab-admin-pass")).status()).isEqualTo(401);
+        assertThat(http.post("/api/auth/login", login("user1", "perflab-pass")).status()).isEqualTo(401);
+    }
+
+    private static String login(String loginId, String password) {
+        return "{\"loginId\":\"" + loginId + "\",\"password\":\"" + password + "\"}";
     }
 
     private static JsonNode claims(Http.Response login) {
