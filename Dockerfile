@@ -62,8 +62,9 @@ RUN command -v python3 >/dev/null && command -v mariadb >/dev/null && command -v
 COPY --from=extracted /app /app
 COPY .env /opt/perflab/.env
 COPY scripts/seed/pin_hash_sql.py /opt/perflab/scripts/seed/
-COPY ab/seeding.py ab/seed_wallet.py ab/seed_route.py ab/seedlib.py ab/labenv.py ab/labsecrets.py ab/innodb_locks.py \
-     /opt/perflab/ab/
+# every module of ab/ that seeding.py imports, directly or not (ab/test_seed_image.py checks the list)
+COPY ab/seeding.py ab/seed_wallet.py ab/seed_route.py ab/seedlib.py ab/seedclone.py ab/labenv.py ab/labsecrets.py \
+     ab/innodb_locks.py /opt/perflab/ab/
 ENV PERFLAB_APP_CLASSPATH=/app/perflab.jar PERFLAB_MIGRATIONS=filesystem:/app/db/migrations \
     WALLET_SEED_DIR=/tmp/perflab-wallet-seed
 USER perflab
