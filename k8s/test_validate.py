@@ -209,30 +209,18 @@ def test_every_overlay_closes_mariadb_and_redis_to_all_but_the_app(overlay, crds
     assert report.problems == []
 
 
-def test_a_missing_network_policy_for_redis_fails(tmp_path, crds):
-    target = broken(tmp_path, "overlays/after", """
+@pytest.mark.parametrize("policy, workload", [("redis", "StatefulSet redis"), ("perflab", "Deployment perflab")])
+def test_a_missing_network_policy_fails(tmp_path, crds, policy, workload):
+    target = broken(tmp_path, "overlays/after", f"""
         patches:
           - patch: |-
               $patch: delete
               apiVersion: networking.k8s.io/v1
               kind: NetworkPolicy
               metadata:
-                name: redis
+                name: {policy}
         """)
-    assert "StatefulSet redis: no NetworkPolicy selects its pods" in problems(target, crds)
-
-
-def test_a_missing_network_policy_for_the_app_fails(tmp_path, crds):
-    target = broken(tmp_path, "overlays/after", """
-        patches:
-          - patch: |-
-              $patch: delete
-              apiVersion: networking.k8s.io/v1
-              kind: NetworkPolicy
-              metadata:
-                name: perflab
-        """)
-    assert "Deployment perflab: no NetworkPolicy selects its pods" in problems(target, crds)
+    assert f"{workload}: no NetworkPolicy selects its pods" in problems(target, crds)
 
 
 def test_a_network_policy_open_to_every_pod_fails(tmp_path, crds):
