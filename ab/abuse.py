@@ -17,8 +17,9 @@ Redis database PERFLAB_ABUSE_REDIS_DB (7):
            Idempotency-Key, over the instances): at most the limit of 403, the rest 429 too-many-pin-failures.
   login-burst 120 wrong passwords for one login id sent at once: at most the limit of 401, the rest 429.
   ttl      after the guessing, every guess:* key in Redis has a TTL (a count without one would never expire).
-  redis-down  (last) Redis stopped (stack/native.sh down redis; started again in any case): 20 wrong PINs for a fresh
-           member get at most the limit of 403 per instance (each counts locally while Redis is down), then 429.
+  redis-down  (last) Redis stopped (stack/native.sh down redis; started again in any case): 120 wrong PINs at once
+           for a fresh member, then 20 one by one, get at most the limit of 403 in all, however many instances
+           (they count in MariaDB while Redis is down), and 429.
   tokens   a token signed with each development secret committed in the repository is refused (401); one signed
            with the generated secret is accepted.
   admin    a plain member gets 403 from /api/lab/dependency and the route ceiling, the admin 200; after 20
@@ -363,13 +364,14 @@ def counts_expire(lab: "Lab", verdicts: Verdicts, scope: str) -> None:
 
 def redis_down(lab: "Lab", verdicts: Verdicts, scope: str) -> None:
     member, receiver = lab.members[3], lab.members[1]
-    limit = PIN_MAX_FAILURES * len(lab.instance_urls)  # each instance counts on its own while Redis is down
+    limit = PIN_MAX_FAILURES  # while Redis is down every instance counts in MariaDB: one bound for all of them
     lab.stack.native("down", "redis")
-    try:
-        answers = [pin_transfer(lab, member, receiver, WRONG_PIN, i) for i in range(REDIS_DOWN_GUESSES)]
+    try:  # a burst at once (to every instance in turn), then one by one
+        answers = burst(lab, lambda i: pin_transfer(lab, member, receiver, WRONG_PIN, i))
+        answers += [pin_transfer(lab, member, receiver, WRONG_PIN, i) for i in range(REDIS_DOWN_GUESSES)]
     finally:
         lab.stack.native("up", "redis")
-    log(f"  {len(answers)} PINs with Redis down: {', '.join(map(describe, answers))}")
+    log(f"  {len(answers)} PINs with Redis down: {statuses(answers)}")
     checked = statuses(answers).get(403, 0)
     others = [describe(a) for a in answers if a.status not in (403, 429)]
     verdicts.add(scope, f"with Redis down, at most {limit} of {len(answers)} wrong PINs are checked, the rest 429",

@@ -1,6 +1,5 @@
 package dev.perflab.wallet;
 
-import java.util.Map;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
@@ -8,14 +7,11 @@ import org.junit.jupiter.api.Test;
 import dev.perflab.support.security.TokenService;
 import dev.perflab.testing.Http;
 import dev.perflab.testing.IntegrationTest;
+import dev.perflab.testing.NoRedis;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.ApplicationContextInitializer;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Import;
-import org.springframework.core.annotation.Order;
-import org.springframework.core.env.MapPropertySource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.ContextConfiguration;
@@ -32,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ActiveProfiles("wallet-after")
 @org.springframework.test.context.TestPropertySource(properties = {"perflab.wallet.pin-guard.max-failures=5",
         "perflab.wallet.pin-guard.free-failures=2"})
-@ContextConfiguration(initializers = TransferWithoutRedisIT.NoRedis.class)
+@ContextConfiguration(initializers = NoRedis.class)
 class TransferWithoutRedisIT {
 
     @LocalServerPort
@@ -79,16 +75,5 @@ class TransferWithoutRedisIT {
         assertThat(all).containsOnly(403, 429);
         assertThat(all.stream().filter(status -> status == 403).count()).as(all.toString()).isBetween(1L, 5L);
         assertThat(fixtures.balance(alice.id())).isEqualByComparingTo("10.00");
-    }
-
-    /** Redis at a port nobody listens on, after TestServices. */
-    @Order(10)
-    static class NoRedis implements ApplicationContextInitializer<ConfigurableApplicationContext> {
-
-        @Override
-        public void initialize(ConfigurableApplicationContext context) {
-            context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("noRedis",
-                    Map.of("spring.data.redis.host", "127.0.0.1", "spring.data.redis.port", 1)));
-        }
     }
 }

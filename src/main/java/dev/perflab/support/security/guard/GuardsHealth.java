@@ -7,7 +7,8 @@ import org.springframework.stereotype.Component;
 /**
  * {@code /actuator/health}'s {@code guards}: always UP (the guards count locally while Redis is down, so they never
  * stop the app, and Redis has its own entry), with details, shown to the admin only, of where tries are counted now
- * ({@code redis} or {@code local}) and how many were counted locally since startup. This replaces the anonymous
+ * ({@code redis}, {@code shared_sql} or {@code local}), how many were counted outside Redis since startup, and how
+ * many of those in this instance only. This replaces the anonymous
  * {@code perflab_guard_unavailable_total}, which told anyone when the guards were weakest.
  */
 @Component("guards")
@@ -21,7 +22,7 @@ class GuardsHealth implements HealthIndicator {
 
     @Override
     public Health health() {
-        return Health.up().withDetail("store", counter.fallingBack() ? "local" : "redis")
-                .withDetail("localTries", counter.fallbacks()).build();
+        return Health.up().withDetail("store", counter.store().name().toLowerCase(java.util.Locale.ROOT))
+                .withDetail("fallbackTries", counter.fallbacks()).withDetail("localTries", counter.localFallbacks()).build();
     }
 }

@@ -16,9 +16,11 @@ import org.springframework.stereotype.Component;
  * ({@link #failed}), a right one (or one never checked) hands its try back ({@link #release}). So tries sent at once
  * are checked at most {@code max-failures} per window, whatever the concurrency. Counted in Redis
  * ({@link RedisGuessStore}), shared by every instance; while Redis is unreachable (an error, or within
- * {@value #SKIP_MS} ms of one) in this instance's {@link LocalGuessStore}, so guessing stays bounded: never let
- * through uncounted. No SQL. {@code perflab_guard_failures_total{guard}}, {@code perflab_guard_refusals_total{guard}};
- * the fallback's use shows only to the admin, in {@code /actuator/health}'s {@code guards} ({@link GuardsHealth}).
+ * {@value #SKIP_MS} ms of one) in MariaDB ({@link SqlGuessStore}), shared by every instance too, so one policy bounds
+ * guessing across all of them; while MariaDB does not answer either, in this instance's {@link LocalGuessStore}: never
+ * let through uncounted. No SQL while Redis answers. {@code perflab_guard_failures_total{guard}},
+ * {@code perflab_guard_refusals_total{guard}}; the fallback's use shows only to the admin, in
+ * {@code /actuator/health}'s {@code guards} ({@link GuardsHealth}).
  */
 @Component
 public class GuessCounter {
@@ -29,13 +31,17 @@ public class GuessCounter {
     static final long BUSY_POLL_MS = 10;
 
     private final RedisGuessStore redis;
+    private final SqlGuessStore sql;
     private final LocalGuessStore local;
     private final GuardMetrics metrics;
     private final AtomicLong skipUntil = new AtomicLong();
+    private final AtomicLong sqlSkipUntil = new AtomicLong();
     private final LongAdder fallbacks = new LongAdder();
+    private final LongAdder localFallbacks = new LongAdder();
 
-    GuessCounter(RedisGuessStore redis, LocalGuessStore local, GuardMetrics metrics) {
+    GuessCounter(RedisGuessStore redis, SqlGuessStore sql, LocalGuessStore local, GuardMetrics metrics) {
         this.redis = redis;
+        this.sql = sql;
         this.local = local;
         this.metrics = metrics;
     }
@@ -92,14 +98,14 @@ public class GuessCounter {
         }
         reservation.guesses().forEach(guess -> metrics.failed(guess.guard()));
         long now = System.currentTimeMillis();
-        if (reservation.local()) {
-            local.failed(reservation, now);
-            return;
-        }
         try {
-            redis.failed(reservation, now);
+            switch (reservation.store()) {
+                case REDIS -> redis.failed(reservation, now);
+                case SHARED_SQL -> sql.failed(reservation, now);
+                case LOCAL -> local.failed(reservation, now);
+            }
         } catch (DataAccessException e) {
-            redisFailed(e); // the try is counted in Redis already; only its pause is lost
+            storeFailed(reservation.store(), e); // the try is counted already; only its pause is lost
         }
     }
 
@@ -108,43 +114,68 @@ public class GuessCounter {
         if (reservation.refusal().isPresent()) {
             return;
         }
-        if (reservation.local()) {
-            local.release(reservation, System.currentTimeMillis());
-            return;
-        }
         try {
-            redis.release(reservation);
+            switch (reservation.store()) {
+                case REDIS -> redis.release(reservation);
+                case SHARED_SQL -> sql.release(reservation);
+                case LOCAL -> local.release(reservation, System.currentTimeMillis());
+            }
         } catch (DataAccessException e) {
-            redisFailed(e); // the try stays counted: on the safe side
+            storeFailed(reservation.store(), e); // the try stays counted: on the safe side
         }
     }
 
-    /** Whether tries are counted in this instance only, for now. */
-    public boolean fallingBack() {
-        return System.currentTimeMillis() < skipUntil.get();
+    /** Where tries are counted now: in Redis, else in MariaDB, else in this instance only. */
+    public Reservation.Store store() {
+        long now = System.currentTimeMillis();
+        if (now >= skipUntil.get()) {
+            return Reservation.Store.REDIS;
+        }
+        return now >= sqlSkipUntil.get() ? Reservation.Store.SHARED_SQL : Reservation.Store.LOCAL;
     }
 
-    /** How many tries were counted locally because Redis did not answer, since startup. */
+    /** How many tries were counted outside Redis (in MariaDB or locally) because Redis did not answer, since startup. */
     public long fallbacks() {
         return fallbacks.sum();
     }
 
+    /** How many of those were counted in this instance only, because MariaDB did not answer either. */
+    public long localFallbacks() {
+        return localFallbacks.sum();
+    }
+
     private Reservation reserveIn(List<Guess> guesses, long now) {
-        if (!fallingBack()) {
+        Reservation.Store store = store();
+        if (store == Reservation.Store.REDIS) {
             try {
                 return redis.reserve(guesses, now);
             } catch (DataAccessException e) {
-                redisFailed(e);
+                storeFailed(store, e);
+                store = store();
             }
         }
         fallbacks.increment();
+        if (store == Reservation.Store.SHARED_SQL) {
+            try {
+                return sql.reserve(guesses, now);
+            } catch (DataAccessException e) {
+                storeFailed(store, e);
+            }
+        }
+        localFallbacks.increment();
         return local.reserve(guesses, now);
     }
 
-    private void redisFailed(DataAccessException e) {
-        long previous = skipUntil.getAndSet(System.currentTimeMillis() + SKIP_MS);
+    private void storeFailed(Reservation.Store store, DataAccessException e) {
+        if (store == Reservation.Store.LOCAL) {
+            throw e;
+        }
+        AtomicLong skip = store == Reservation.Store.REDIS ? skipUntil : sqlSkipUntil;
+        long previous = skip.getAndSet(System.currentTimeMillis() + SKIP_MS);
         if (previous == 0 || System.currentTimeMillis() - previous > 60_000) {
-            log.warn("guess guards: Redis is unreachable ({}); tries are counted in this instance for now", e.toString());
+            log.warn("guess guards: {} is unreachable ({}); tries are counted in {} for now",
+                    store == Reservation.Store.REDIS ? "Redis" : "MariaDB", e.toString(),
+                    store == Reservation.Store.REDIS ? "MariaDB, shared by every instance" : "this instance only");
         }
     }
 }

@@ -42,11 +42,11 @@ class LocalGuessStore {
         for (int i = 0; i < guesses.size(); i++) {
             Entry entry = current.get(i);
             if (entry.blockedUntilMs() > nowMs) {
-                return Reservation.refused(guesses, new Reservation.Refusal(guesses.get(i), entry.blockedUntilMs(), false), true);
+                return Reservation.refused(guesses, new Reservation.Refusal(guesses.get(i), entry.blockedUntilMs(), false), Reservation.Store.LOCAL);
             }
             if (entry.count() >= guesses.get(i).policy().maxFailures()) { // tries being checked: ask again soon
                 return Reservation.refused(guesses, new Reservation.Refusal(guesses.get(i),
-                        Math.min(entry.windowEndMs(), nowMs + BUSY_MS), true), true);
+                        Math.min(entry.windowEndMs(), nowMs + BUSY_MS), true), Reservation.Store.LOCAL);
             }
         }
         List<Reservation.Counted> counts = new ArrayList<>();
@@ -56,7 +56,7 @@ class LocalGuessStore {
             entries.put(guesses.get(i).key(), counted);
             counts.add(new Reservation.Counted(counted.count(), counted.windowEndMs()));
         }
-        return Reservation.counted(guesses, counts, true);
+        return Reservation.counted(guesses, counts, Reservation.Store.LOCAL);
     }
 
     synchronized void failed(Reservation reservation, long nowMs) {

@@ -44,13 +44,13 @@ class RedisGuessStore {
         if (number(reply.get(0)) == 0) {
             Guess refusedBy = guesses.get((int) number(reply.get(1)) - 1);
             return Reservation.refused(guesses,
-                    new Reservation.Refusal(refusedBy, nowMs + number(reply.get(2)), number(reply.get(3)) == 1), false);
+                    new Reservation.Refusal(refusedBy, nowMs + number(reply.get(2)), number(reply.get(3)) == 1), Reservation.Store.REDIS);
         }
         List<Reservation.Counted> counts = new ArrayList<>();
         for (int i = 0; i < guesses.size(); i++) {
             counts.add(new Reservation.Counted(number(reply.get(1 + 2 * i)), nowMs + number(reply.get(2 + 2 * i))));
         }
-        return Reservation.counted(guesses, counts, false);
+        return Reservation.counted(guesses, counts, Reservation.Store.REDIS);
     }
 
     void failed(Reservation reservation, long nowMs) {

@@ -8,9 +8,15 @@ import java.util.Optional;
  * every secret, with each count and the end of its window, to be settled with {@link GuessCounter#failed} or
  * {@link GuessCounter#release}.
  *
- * @param local whether the try was counted in this instance's fallback ({@link LocalGuessStore}), not in Redis
+ * @param store where the try was counted, and so where it is settled
  */
-public record Reservation(List<Guess> guesses, List<Counted> counts, Optional<Refusal> refusal, boolean local) {
+public record Reservation(List<Guess> guesses, List<Counted> counts, Optional<Refusal> refusal, Store store) {
+
+    /**
+     * Where a try is counted: in Redis, which every instance shares; while Redis does not answer, in MariaDB
+     * ({@link SqlGuessStore}), shared too; while neither answers, in this instance only ({@link LocalGuessStore}).
+     */
+    public enum Store { REDIS, SHARED_SQL, LOCAL }
 
     /** The count a try got in one secret's window (1 for the window's first), and when the window ends. */
     public record Counted(long count, long windowEndMs) {
@@ -23,16 +29,16 @@ public record Reservation(List<Guess> guesses, List<Counted> counts, Optional<Re
     public record Refusal(Guess guess, long untilMs, boolean busy) {
     }
 
-    static Reservation refused(List<Guess> guesses, Refusal refusal, boolean local) {
-        return new Reservation(guesses, List.of(), Optional.of(refusal), local);
+    static Reservation refused(List<Guess> guesses, Refusal refusal, Store store) {
+        return new Reservation(guesses, List.of(), Optional.of(refusal), store);
     }
 
     boolean busy() {
         return refusal.map(Refusal::busy).orElse(false);
     }
 
-    static Reservation counted(List<Guess> guesses, List<Counted> counts, boolean local) {
-        return new Reservation(guesses, List.copyOf(counts), Optional.empty(), local);
+    static Reservation counted(List<Guess> guesses, List<Counted> counts, Store store) {
+        return new Reservation(guesses, List.copyOf(counts), Optional.empty(), store);
     }
 
     /** Each secret's pause after this try turned out wrong, in ms from {@code nowMs} (0: none). */
