@@ -23,6 +23,8 @@ import org.apache.hc.core5.http.io.HttpConnectionFactory;
 import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
 
+import org.springframework.boot.ssl.NoSuchSslBundleException;
+import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 
 /**
@@ -72,6 +74,18 @@ public final class AuthApiHttpClients {
         int maxPerRoute();
     }
 
+    /** The auth API's TLS trust: the install's own stub certificate; none is committed, so without it no start. */
+    private SslBundle trust() {
+        try {
+            return sslBundles.getBundle(properties.sslBundle());
+        } catch (NoSuchSslBundleException e) {
+            throw new IllegalStateException("no certificate to trust for the auth API (SSL bundle '"
+                    + properties.sslBundle() + "'): set spring.ssl.bundle.pem." + properties.sslBundle()
+                    + ".truststore.certificate, or run stack/secrets.sh, which writes the stub's into the secrets folder "
+                    + "(PERFLAB_SECRETS_DIR, default .perflab/secrets)", e);
+        }
+    }
+
     public CloseableHttpClient build(String variant, Connections sizing) {
         Reuse reuse = sizing.reuse();
         Counter opened = Counter.builder("perflab.login.http.connections.opened")
@@ -81,7 +95,7 @@ public final class AuthApiHttpClients {
                 .register(registry);
         AuthApiProperties.Pool pool = properties.pool();
         PoolingHttpClientConnectionManager connections = PoolingHttpClientConnectionManagerBuilder.create()
-                .setTlsSocketStrategy(new DefaultClientTlsStrategy(sslBundles.getBundle(properties.sslBundle()).createSslContext()))
+                .setTlsSocketStrategy(new DefaultClientTlsStrategy(trust().createSslContext()))
                 .setConnectionFactory(counting(opened))
                 .setMaxConnTotal(sizing.maxTotal())
                 .setMaxConnPerRoute(sizing.maxPerRoute())
