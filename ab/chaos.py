@@ -90,9 +90,9 @@ class Stack:
 
     def sql(self, database, statement):
         """Runs SQL with the mariadb client over TCP; returns rows as lists of strings."""
-        command = ["mariadb", "-h127.0.0.1", f"-P{self.db_port}", f"-u{self.db_user}", f"-p{self.db_password}",
+        command = ["mariadb", "-h127.0.0.1", f"-P{self.db_port}", f"-u{self.db_user}",
                    "--batch", "--skip-column-names"] + ([database] if database else []) + ["-e", statement]
-        done = subprocess.run(command, capture_output=True, text=True)
+        done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "MYSQL_PWD": self.db_password})
         if done.returncode != 0:
             raise RuntimeError(f"MariaDB at 127.0.0.1:{self.db_port}: {done.stderr.strip()}")
         return [line.split("\t") for line in done.stdout.splitlines()]
@@ -119,9 +119,10 @@ class Stack:
 
     def redis(self, database, *command):
         """One Redis command in the logical database `database`; its reply (bytes, int, list or None)."""
+        password = labsecrets.redis_password()  # the native Redis requires this install's (stack/secrets.sh)
         with socket.create_connection(("127.0.0.1", self.redis_port), timeout=5) as s:
             stream = s.makefile("rb")
-            for words in (("SELECT", str(database)), command):
+            for words in ((("AUTH", password),) if password else ()) + (("SELECT", str(database)), command):
                 s.sendall(resp_command(*words))
                 reply = resp_reply(stream)
         return reply

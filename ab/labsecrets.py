@@ -93,8 +93,8 @@ def k6_env() -> dict[str, str]:
 
 
 def redis_password():
-    """Redis' password as the app reads it (spring.data.redis.password in the config tree: compose's secrets service
-    writes one), or '' when the tree holds none (the native stack's Redis needs no password)."""
+    """Redis' password as the app reads it (spring.data.redis.password in the config tree: stack/secrets.sh writes the
+    native stack's, compose's secrets service compose's), or '' when the tree holds none."""
     path = directory() / "spring.data.redis.password"
     return path.read_text().removesuffix("\n") if path.is_file() else ""
 

@@ -74,8 +74,8 @@ def mariadb_status(env, names):
         return {}
     where = ",".join(f"'{n}'" for n in names)
     out = subprocess.run(["mariadb", "-h127.0.0.1", f"-P{env['PERFLAB_DB_PORT']}", f"-u{env['PERFLAB_DB_USER']}",
-                          f"-p{env['PERFLAB_DB_PASSWORD']}", "-N", "-B", "-e", f"SHOW GLOBAL STATUS WHERE Variable_name IN ({where})"],
-                         capture_output=True, text=True).stdout
+                          "-N", "-B", "-e", f"SHOW GLOBAL STATUS WHERE Variable_name IN ({where})"],
+                         capture_output=True, text=True, env={**os.environ, "MYSQL_PWD": env["PERFLAB_DB_PASSWORD"]}).stdout
     return {line.split("\t")[0]: float(line.split("\t")[1]) for line in out.splitlines() if "\t" in line}
 
 

@@ -37,6 +37,7 @@ import tempfile
 import time
 
 import labenv
+import labsecrets
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RESULT_DIR = ROOT / "docs" / "results" / "newcomer"
@@ -360,7 +361,7 @@ def empty_data(clone, env, say):
         sql = "".join(f"DROP DATABASE IF EXISTS `{name}`;" for name in databases)
         user = values.get("PERFLAB_DB_USER", "perflab")
         result = subprocess.run(["mariadb", "-h127.0.0.1", f"-P{db_port}", f"-u{user}", "-e", sql],
-                                env={**env, "MYSQL_PWD": values.get("PERFLAB_DB_PASSWORD", "perflab")},
+                                env={**env, "MYSQL_PWD": labenv.env("PERFLAB_DB_PASSWORD", "perflab")},  # the running stack's
                                 capture_output=True, text=True)
         if result.returncode != 0:
             raise SystemExit(f"could not drop the data sets' databases: {result.stderr.strip()}")
@@ -370,10 +371,12 @@ def empty_data(clone, env, say):
                          "(./perflab stack up mariadb, or --keep-data)")
     redis_port = values.get("PERFLAB_REDIS_PORT", "6379")
     if labenv.port_open(redis_port):
+        # the running Redis requires the password of the checkout that started it: this one's (stack/secrets.sh)
+        redis_env = {**env, "REDISCLI_AUTH": labsecrets.redis_password()} if labsecrets.redis_password() else env
         deleted = 0
         for db in REDIS_DBS:
             result = subprocess.run(["redis-cli", "-h", "127.0.0.1", "-p", redis_port, "-n", str(db), "EVAL",
-                                     REDIS_DELETE, "0", *REDIS_PATTERNS], env=env, capture_output=True, text=True)
+                                     REDIS_DELETE, "0", *REDIS_PATTERNS], env=redis_env, capture_output=True, text=True)
             count = re.fullmatch(r"(?:\(integer\) )?(\d+)", result.stdout.strip())
             if result.returncode != 0 or not count:
                 raise SystemExit(f"could not delete the data sets' Redis keys in db {db}: "

@@ -92,9 +92,8 @@ class Lab:
         """The mariadb client on the stack's server (LOAD DATA LOCAL INFILE allowed)."""
         sys.stdout.flush()
         argv = ["mariadb", "--local-infile=1", f"-h{env('PERFLAB_DB_HOST', '127.0.0.1')}",
-                f"-P{env('PERFLAB_DB_PORT', '3306')}", f"-u{env('PERFLAB_DB_USER', 'perflab')}",
-                f"-p{env('PERFLAB_DB_PASSWORD', 'perflab')}", *args]
-        return subprocess.run(argv, text=True, **run)
+                f"-P{env('PERFLAB_DB_PORT', '3306')}", f"-u{env('PERFLAB_DB_USER', 'perflab')}", *args]
+        return subprocess.run(argv, text=True, env=labenv.mariadb_client_env(), **run)
 
     def sql(self, *args, script=None, output=True):
         """Runs the client on the database (its output shown unless output=False); stops when it fails."""

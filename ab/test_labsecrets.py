@@ -26,6 +26,8 @@ def mariadb_up():
 TRUST = "spring.ssl.bundle.pem.auth-api.truststore.certificate"
 WARMUP_PASSWORD = "perflab.login.auth-api.warmup.password"
 ADMIN_IDS = "perflab.security.admin.ids"
+# the native stack's own services: Redis' password, MariaDB's, WireMock's admin API's (stack/native.sh)
+SERVICE_PASSWORDS = ("spring.data.redis.password", "mariadb-password", "wiremock-admin-password")
 
 
 class SecretsScriptTest(unittest.TestCase):
@@ -47,7 +49,7 @@ class SecretsScriptTest(unittest.TestCase):
         again = self.generate()
 
         self.assertEqual(sorted(first), sorted([labsecrets.HASH, labsecrets.JWT, TRUST, *labsecrets.CREDENTIALS,
-                                                WARMUP_PASSWORD, ADMIN_IDS]))
+                                                WARMUP_PASSWORD, ADMIN_IDS, *SERVICE_PASSWORDS]))
         self.assertEqual({p.name: p.read_bytes() for p in self.dir.iterdir()}, first)
         self.assertEqual(again.stdout + again.stderr, "")
         self.assertNotEqual(first[labsecrets.HASH], first[labsecrets.JWT])
@@ -77,6 +79,14 @@ class SecretsScriptTest(unittest.TestCase):
             self.assertEqual(labsecrets.k6_env()["ADMIN_PASSWORD"], values[labsecrets.ADMIN_PASSWORD])
         with self.assertRaises(ValueError):
             labsecrets.credential(labsecrets.JWT)
+
+    def test_the_native_services_passwords_are_random_and_none_is_the_repositorys(self):
+        self.generate()
+        values = {name: (self.dir / name).read_text() for name in SERVICE_PASSWORDS}
+        for name, value in values.items():
+            self.assertRegex(value, r"^[A-Za-z0-9]{32}$", name)
+        self.assertEqual(len(set(values.values())), 3)
+        self.assertNotIn("perflab", values.values())  # .env's MariaDB password is compose's default only
 
     def test_the_reader_takes_the_file_and_the_apps_override_wins(self):
         self.generate()
@@ -149,7 +159,7 @@ if __name__ == "__main__":
 class StubKeyPairTest(unittest.TestCase):
     """stack/secrets.sh makes the stub's TLS key pair: the app's trusted certificate (config tree) is the key pair's."""
 
-    def test_the_trusted_certificate_is_the_stub_key_pairs_and_not_the_committed_one(self):
+    def test_the_trusted_certificate_is_the_stub_key_pairs_and_none_is_committed(self):
         with tempfile.TemporaryDirectory() as tmp:
             env = dict(os.environ, PERFLAB_SECRETS_DIR=f"{tmp}/secrets", PERFLAB_STUB_TLS_DIR=f"{tmp}/tls")
             subprocess.run(["bash", str(SECRETS_SH)], env=env, capture_output=True, text=True, check=True)
@@ -157,10 +167,11 @@ class StubKeyPairTest(unittest.TestCase):
             stub = subprocess.run(["openssl", "pkcs12", "-in", f"{tmp}/tls/auth-api.p12", "-nokeys", "-passin",
                                    f"pass:{password}"], capture_output=True, text=True, check=True).stdout
             trusted = Path(f"{tmp}/secrets/{TRUST}").read_text()
-            committed = (SECRETS_SH.parent.parent / "src/main/resources/tls/auth-api-trust.pem").read_text()
+            tracked = subprocess.run(["git", "ls-files", "*.p12", "*.pem", "*.jks", "*.key"], cwd=SECRETS_SH.parent.parent,
+                                     capture_output=True, text=True, check=True).stdout.split()
 
             self.assertEqual(fingerprint(stub), fingerprint(trusted))
-            self.assertNotEqual(fingerprint(trusted), fingerprint(committed))
+            self.assertEqual(tracked, [])  # no key pair or certificate in the repository for anyone to present
             self.assertEqual(stat.S_IMODE(Path(f"{tmp}/tls").stat().st_mode), 0o700)
 
 

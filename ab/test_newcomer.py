@@ -244,12 +244,14 @@ def test_a_step_that_outlives_its_timeout_is_stopped(tmp_path):
     assert (tmp_path / "log").read_text() == "begun\n"
 
 
-def test_emptying_the_data_drops_the_data_sets_databases_and_their_redis_keys(tmp_path):
-    """Against fake mariadb and redis-cli clients and ports of the test's own: nothing real is touched."""
+def test_emptying_the_data_drops_the_data_sets_databases_and_their_redis_keys(tmp_path, monkeypatch):
+    """Against fake mariadb and redis-cli clients and ports of the test's own: nothing real is touched. The password
+    is the running stack's (./perflab's PERFLAB_DB_PASSWORD), not the clone's .env."""
     import socket
+    monkeypatch.setenv("PERFLAB_DB_PASSWORD", "secret")
     with socket.create_server(("127.0.0.1", 0)) as db, socket.create_server(("127.0.0.1", 0)) as redis:
         (tmp_path / ".env").write_text(f"PERFLAB_DB_PORT={db.getsockname()[1]}\nPERFLAB_DB_USER=perflab\n"
-                                       f"PERFLAB_DB_PASSWORD=secret\nPERFLAB_REDIS_PORT={redis.getsockname()[1]}\n")
+                                       f"PERFLAB_DB_PASSWORD=perflab\nPERFLAB_REDIS_PORT={redis.getsockname()[1]}\n")
         bin_dir = tmp_path / "bin"
         bin_dir.mkdir()
         for name, reply in (("mariadb", ""), ("redis-cli", "2")):

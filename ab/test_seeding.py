@@ -438,7 +438,8 @@ def mariadb(query, database=DB):
 def redis(*args):
     return subprocess.run(["redis-cli", "-h", seedlib.env("PERFLAB_REDIS_HOST", "127.0.0.1"),
                            "-p", seedlib.env("PERFLAB_REDIS_PORT", "6379"), "-n", REDIS_DB, *args],
-                          capture_output=True, text=True, check=True).stdout
+                          capture_output=True, text=True, check=True,
+                          env={**os.environ, "REDISCLI_AUTH": labsecrets.redis_password()}).stdout
 
 
 @pytest.fixture

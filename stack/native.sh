@@ -14,7 +14,9 @@ for sbin in /usr/sbin /sbin; do case ":$PATH:" in *":$sbin:"*) ;; *) PATH=$PATH:
 export PATH
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# .env gives defaults; a variable already set in the environment wins (as in ./perflab)
+# .env gives defaults; a variable already set in the environment wins (as in ./perflab); MariaDB's password, unless
+# set, is this install's (stack/secrets.sh: mariadb-password), read once the secrets exist (db_password)
+DB_PASSWORD_EXPLICIT=${PERFLAB_DB_PASSWORD:+1}
 while IFS='=' read -r key value; do
   if [[ $key =~ ^[A-Z_][A-Z0-9_]*$ ]] && [ -z "${!key+x}" ]; then export "$key=$value"; fi
 done < "$ROOT/.env"
@@ -139,22 +141,60 @@ up_mariadb() {
       --character-set-server=utf8mb4 --collation-server=utf8mb4_unicode_ci >>"$LOG/mariadb.log" 2>&1 &
     wait_port "$PERFLAB_DB_PORT" mariadb 60 $!
   fi
+  # the user's password is this install's (db_password), set again on every up: another checkout's goes
   mariadb_client <<SQL
 CREATE DATABASE IF NOT EXISTS \`$PERFLAB_DB_NAME\`;
 CREATE DATABASE IF NOT EXISTS \`${PERFLAB_DB_NAME}_test\`;
 CREATE USER IF NOT EXISTS '$PERFLAB_DB_USER'@'%' IDENTIFIED BY '$PERFLAB_DB_PASSWORD';
+ALTER USER '$PERFLAB_DB_USER'@'%' IDENTIFIED BY '$PERFLAB_DB_PASSWORD';
 GRANT ALL PRIVILEGES ON \`${PERFLAB_DB_NAME}%\`.* TO '$PERFLAB_DB_USER'@'%';
 FLUSH PRIVILEGES;
 SQL
 }
 
+# db_password: PERFLAB_DB_PASSWORD becomes this install's generated one unless the environment set it
+db_password() {
+  local file
+  [ -n "$DB_PASSWORD_EXPLICIT" ] && return 0
+  file=$(secrets_dir)/mariadb-password
+  [ -s "$file" ] || die "no MariaDB password in $file: run stack/secrets.sh"
+  PERFLAB_DB_PASSWORD=$(cat "$file")
+  export PERFLAB_DB_PASSWORD
+}
+
+# secrets_dir: where stack/secrets.sh writes this checkout's secrets (PERFLAB_SECRETS_DIR, default .perflab/secrets)
+secrets_dir() {
+  local secrets=${PERFLAB_SECRETS_DIR:-.perflab/secrets}
+  case $secrets in /*) ;; *) secrets=$ROOT/$secrets ;; esac
+  echo "$secrets"
+}
+
+# up_redis: Redis requires this checkout's generated password (stack/secrets.sh: spring.data.redis.password, the
+# file the app reads), given in a 600 config file, never on the command line, where ps shows it; one started with
+# another password (another checkout's, or none) is restarted, as WireMock is
 up_redis() {
-  port_open "$PERFLAB_REDIS_PORT" && return 0
+  local password_file fingerprint
+  password_file=$(secrets_dir)/spring.data.redis.password
+  [ -s "$password_file" ] || die "no Redis password in $password_file: run stack/secrets.sh"
+  fingerprint=$(sha256sum <"$password_file")
+  if port_open "$PERFLAB_REDIS_PORT"; then
+    if ! pid_alive redis; then
+      say "note: port $PERFLAB_REDIS_PORT is served by a Redis perflab did not start; using it as is"
+      return 0
+    fi
+    [ "$(cat "$RUN/redis.auth" 2>/dev/null)" = "$fingerprint" ] && return 0
+    echo "redis: restarting it with this checkout's password"
+    stop_service redis
+    for _ in $(seq 1 100); do port_open "$PERFLAB_REDIS_PORT" || break; sleep 0.1; done
+    port_open "$PERFLAB_REDIS_PORT" && die "port $PERFLAB_REDIS_PORT is still held after stopping Redis: stop what holds it"
+  fi
   mkdir -p "$STATE/redis"
+  (umask 077; printf 'requirepass %s\n' "$(cat "$password_file")" >"$RUN/redis.conf")
   # redis-server daemonizes: what it says before that (a bad option, a missing binary) goes to its log too
-  redis-server --port "$PERFLAB_REDIS_PORT" --bind 127.0.0.1 --daemonize yes --pidfile "$RUN/redis.pid" \
+  redis-server "$RUN/redis.conf" --port "$PERFLAB_REDIS_PORT" --bind 127.0.0.1 --daemonize yes --pidfile "$RUN/redis.pid" \
     --logfile "$LOG/redis.log" --dir "$STATE/redis" --save '' --appendonly no >>"$LOG/redis.log" 2>&1 \
     || start_failed redis "redis-server did not start"
+  echo "$fingerprint" >"$RUN/redis.auth"
   wait_port "$PERFLAB_REDIS_PORT" redis 20
 }
 
@@ -170,8 +210,8 @@ java_bin() {
 # credentials; one started with another key pair or mappings (another checkout's, or before the secrets existed) is
 # restarted, since the app trusts only its own
 up_wiremock() {
-  local secrets=${PERFLAB_SECRETS_DIR:-.perflab/secrets} tls keystore password stubroot fingerprint
-  case $secrets in /*) ;; *) secrets=$ROOT/$secrets ;; esac
+  local secrets tls keystore password stubroot fingerprint admin
+  secrets=$(secrets_dir)
   tls=${PERFLAB_STUB_TLS_DIR:-$(dirname "$secrets")/stub-tls} # where stack/secrets.sh makes it
   case $tls in /*) ;; *) tls=$ROOT/$tls ;; esac
   keystore=$tls/auth-api.p12
@@ -180,7 +220,9 @@ up_wiremock() {
   # the mappings with this install's credentials (stack/stub-mappings.sh), beside the secrets: 700, never committed
   stubroot=$(dirname "$secrets")/stub-root
   sh "$ROOT/stack/stub-mappings.sh" "$secrets" "$stubroot"
-  fingerprint=$( (cat "$keystore"; cat "$stubroot"/mappings/*.json) | sha256sum)
+  admin=$secrets/wiremock-admin-password
+  [ -s "$admin" ] || die "no WireMock admin password in $admin: run stack/secrets.sh"
+  fingerprint=$( (cat "$keystore" "$admin"; cat "$stubroot"/mappings/*.json) | sha256sum)
   if port_open "$PERFLAB_WIREMOCK_PORT"; then
     [ "$(cat "$RUN/wiremock.keystore" 2>/dev/null)" = "$fingerprint" ] && return 0
     echo "wiremock: restarting it with this checkout's TLS key pair and credentials"
@@ -188,12 +230,16 @@ up_wiremock() {
     for _ in $(seq 1 100); do port_open "$PERFLAB_WIREMOCK_PORT" || break; sleep 0.1; done
     port_open "$PERFLAB_WIREMOCK_PORT" && die "port $PERFLAB_WIREMOCK_PORT is held by a WireMock this stack did not start: stop it"
   fi
-  nohup "$(java_bin)" -Xmx256m -jar "$STATE/lib/wiremock-standalone-$PERFLAB_WIREMOCK_VERSION.jar" \
+  # its arguments in a 600 file (java @file), not on the command line, where ps shows them to every user: the
+  # keystore's password, and the admin API's credentials (/__admin shares the stub's ports; without them any local
+  # user could add a mapping that accepts any password)
+  (umask 077; printf '%s\n' -jar "$STATE/lib/wiremock-standalone-$PERFLAB_WIREMOCK_VERSION.jar" \
     --port "$PERFLAB_WIREMOCK_PORT" --https-port "$PERFLAB_WIREMOCK_HTTPS_PORT" --bind-address 127.0.0.1 \
     --root-dir "$stubroot" --disable-banner --no-request-journal --async-response-enabled true \
     --https-keystore "$keystore" --keystore-type PKCS12 --keystore-password "$password" \
     --key-manager-password "$password" --container-threads 200 \
-    >"$LOG/wiremock.log" 2>&1 &
+    --admin-api-basic-auth "perflab-admin-api:$(cat "$admin")" >"$RUN/wiremock.args")
+  nohup "$(java_bin)" -Xmx256m "@$RUN/wiremock.args" >"$LOG/wiremock.log" 2>&1 &
   echo $! >"$RUN/wiremock.pid"
   echo "$fingerprint" >"$RUN/wiremock.keystore"
   wait_port "$PERFLAB_WIREMOCK_PORT" wiremock 60 "$(cat "$RUN/wiremock.pid")"
@@ -311,6 +357,7 @@ case $cmd in
   up)
     install
     bash "$ROOT/stack/secrets.sh"  # the app's secrets, once per checkout: every app this stack serves reads them
+    db_password
     for s in $(selected "$@"); do port_of "$s" >/dev/null; "up_$s"; done
     status ;;
   down)

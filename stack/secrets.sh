@@ -57,6 +57,15 @@ credential admin-login "admin-$(random_of a-z0-9 12)"
 credential admin-password "$(random_of A-Za-z0-9 32)"
 credential perflab.login.auth-api.warmup.password "$(random_of A-Za-z0-9 32)"
 credential perflab.security.admin.ids A-perflab-admin
+# Redis' password: the native Redis requires it (stack/native.sh up_redis, from a 600 config file), the app reads it
+# from the config tree, the suites and the seeder through ab/labsecrets.py
+credential spring.data.redis.password "$(random_of A-Za-z0-9 32)"
+# the native MariaDB's password for PERFLAB_DB_USER (stack/native.sh up_mariadb sets it; ./perflab exports it as
+# PERFLAB_DB_PASSWORD unless that is set: .env's value is compose's default only)
+credential mariadb-password "$(random_of A-Za-z0-9 32)"
+# the native WireMock's admin API (/__admin, on the stub's ports) takes HTTP Basic perflab-admin-api:<this>; nothing
+# in perflab calls it, so it is there for a person who needs it (stack/native.sh up_wiremock)
+credential wiremock-admin-password "$(random_of A-Za-z0-9 32)"
 
 TLS=${PERFLAB_STUB_TLS_DIR:-$(dirname "$DIR")/stub-tls}
 case $TLS in /*) ;; *) TLS=$ROOT/$TLS ;; esac

@@ -2,7 +2,10 @@
 """A light, concurrent Redis workload for the layout experiment (stdlib only): GET of one small key at a fixed
 rate over its own connection, in Redis database DB (default 3, not the app's), for SECONDS; prints p50/p99/max
 in ms. While the app moves a multi-megabyte value, single-threaded Redis makes this GET wait.
-usage: redis-probe.py [SECONDS=30] [RATE=200] [DB=3]"""
+usage: redis-probe.py [SECONDS=30] [RATE=200] [DB=3]; Redis' password from REDISCLI_AUTH, else the install's secrets
+(PERFLAB_SECRETS_DIR, default .perflab/secrets, relative to the working directory: the repository root)."""
+import os
+import pathlib
 import socket
 import sys
 import time
@@ -22,6 +25,12 @@ def command(*args):
     return line
 
 
+password = os.environ.get("REDISCLI_AUTH") or ""
+secret = pathlib.Path(os.environ.get("PERFLAB_SECRETS_DIR") or ".perflab/secrets") / "spring.data.redis.password"
+if not password and secret.is_file():  # the native Redis requires this install's password (stack/secrets.sh)
+    password = secret.read_text().strip()
+if password and not command(b"AUTH", password.encode()).startswith(b"+OK"):
+    sys.exit(f"redis-probe: Redis refused the password in {secret} (or REDISCLI_AUTH)")
 command(b"SELECT", str(db).encode())
 command(b"SET", b"route-probe:small", b"x" * 64)
 latencies = []

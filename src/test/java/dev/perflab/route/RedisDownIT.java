@@ -7,8 +7,10 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.connection.RedisPassword;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -39,9 +41,10 @@ class RedisDownIT extends RouteTestSupport {
 
         /** Replaces Boot's connection factory: the same Redis and database, reached through the proxy. */
         @Bean
-        LettuceConnectionFactory redisConnectionFactory() {
+        LettuceConnectionFactory redisConnectionFactory(@Value("${spring.data.redis.password:}") String password) {
             Map<String, Object> services = TestServices.properties();
             RedisStandaloneConfiguration server = new RedisStandaloneConfiguration("127.0.0.1", PROXY.port());
+            server.setPassword(RedisPassword.of(password)); // the native Redis requires the install's (none: none)
             server.setDatabase(Integer.parseInt(String.valueOf(services.getOrDefault("spring.data.redis.database", 0))));
             return new LettuceConnectionFactory(server,
                     LettuceClientConfiguration.builder().commandTimeout(Duration.ofMillis(300)).build());

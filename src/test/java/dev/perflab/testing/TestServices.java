@@ -90,6 +90,7 @@ public final class TestServices implements ApplicationContextInitializer<Configu
         map.put("spring.datasource.password", "perflab");
         map.put("spring.data.redis.host", redis.getHost());
         map.put("spring.data.redis.port", redis.getMappedPort(6379));
+        map.put("spring.data.redis.password", ""); // the container's Redis has none; the native stack's (config tree) is not its
         return map;
     }
 
