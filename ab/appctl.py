@@ -64,7 +64,7 @@ class Instance(labenv.Process):
 
 @dataclass
 class Options:
-    """`app start`'s options: the instance, the preset, the AOT mode (use, train or none), the app's own arguments,
+    """`app start`'s options: the instance, the preset, the AOT mode (use, train, warm or none), the app's own arguments,
     the heap and extra JVM flags, the machine profile and CPU share (--cpus overrides the profile's), and the
     variables --port, --db, --db-port and --redis-port set for the app."""
     instance: str = "app"
@@ -97,6 +97,8 @@ def parse(argv, instance="app"):
         arg = args.pop(0)
         if arg == "--aot":
             options.aot = "use"
+        elif arg == "--warm":
+            options.aot = "warm"
         elif arg in VALUED:
             if not args:
                 die(f"{arg} needs a value")
@@ -193,6 +195,12 @@ def aot_fresh():
     return not jar_stale()
 
 
+def warm_options():
+    """A warm start: the classes the AOT cache holds loaded and linked, its profiles ready (JDK 25); AOTMode=auto, so
+    a cache the JVM cannot map (other GC or heap flags of a variant) leaves a plain start, never a failed one."""
+    return [f"-XX:AOTCache={AOT_CACHE}", "-XX:AOTMode=auto"]
+
+
 def size_mb(path):
     """What `du -m` says: the disk space, in MiB rounded up."""
     return math.ceil(pathlib.Path(path).stat().st_blocks * 512 / 2 ** 20)
@@ -250,6 +258,8 @@ def launch(options):
         jar, aot_options = AOT_JAR, [f"-XX:AOTCache={AOT_CACHE}", "-XX:AOTMode=on"]
     elif options.aot == "train":
         jar, aot_options = AOT_JAR, [f"-XX:AOTCacheOutput={AOT_CACHE}"]
+    elif options.aot == "warm" and jar == APP_JAR and aot_fresh():
+        jar, aot_options = AOT_JAR, warm_options()
     port = env["PERFLAB_APP_PORT"]
     if labenv.port_open(port):
         die(f"port {port} is already taken by another process: stop it, or start this instance with --port N")
@@ -263,7 +273,8 @@ def launch(options):
     limit = machine.limit(instance.name, pid, cpus, options.machine or None)
     labenv.say(f"starting the app '{instance.name}' on port {port} (profile: {options.profile or 'default'}, "
                f"database: {env['PERFLAB_DB_NAME']}, log: {instance.log_file}"
-               + (f", jar: {jar}" if jar not in (APP_JAR, AOT_JAR) else "") + ")")
+               + (f", jar: {jar}" if jar not in (APP_JAR, AOT_JAR) else "")
+               + (", warm: the AOT cache" if aot_options and options.aot == "warm" else "") + ")")
     if limit:
         labenv.say(f"CPU limit: {machine.status_line(instance.name)}")
     deadline = time.monotonic() + READY_WITHIN

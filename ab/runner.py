@@ -25,6 +25,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import appctl  # noqa: E402
 import comparison  # noqa: E402
 import duet  # noqa: E402
 import model  # noqa: E402
@@ -311,6 +312,21 @@ def start_instances(ctx, cell, by_label, labels, load, where):
     cell["lifetimes"].append({"start_order": order, "settled": settled, "seconds": round(time.time() - began, 1)})
 
 
+COLD_SHAPES = ("cold-start", "first-request")  # what these measure is the start itself: never from the AOT cache
+
+
+def warm_start(e, args):
+    """Whether the apps start from the AOT cache (launcher.App: `app start --warm`, a plain start when the jar has
+    none): the file's `warm_start` when it sets one, else for a smoke, which checks mechanisms and never a time, and
+    with --warm-start; never for a shape that measures the start. The published runs started cold: an A/B started
+    warm is compared with another started warm, never with them."""
+    if e["load"].get("shape") in COLD_SHAPES:
+        return False
+    if "warm_start" in e:
+        return bool(e["warm_start"])
+    return bool(args.smoke or args.warm_start)
+
+
 def margin():
     """The default δ, stats.MIN_DELTA, as the runner states it: "3 %"."""
     return delta_text(stats.MIN_DELTA)
@@ -397,6 +413,8 @@ def parse_args(argv):
     p.add_argument("--sweep", help="sweep values, comma-separated (default: the file's)")
     p.add_argument("--delta", type=float, help=f"practical margin δ as a fraction (default: the file's, else max({margin()}, A/A "
                    "noise floor))".replace("%", "%%"))
+    p.add_argument("--warm-start", action="store_true", help="start every app from the JDK 25 AOT cache when there is one "
+                   "for this jar (./perflab aot build); --smoke does by default; never a cold-start experiment")
     p.add_argument("--no-jfr", action="store_true", help="do not record JFR profiles of the measured runs (a cold start's [load] jfr recording stays)")
     p.add_argument("--base-url", action="append", help="a remote lab: the URL of each variant's app, in the file's order "
                    "(repeat per variant); the runner loads and scrapes it but does not start it, and skips network profiles")
@@ -562,6 +580,10 @@ def main(argv=None):
                 began = time.monotonic()
                 output = launcher.run_data_command(variant["seed"], variant, env, "the data set")
             log(f"  {ready_line(variant, output, time.monotonic() - began)}")
+    e["warm_start"] = warm_start(e, args)
+    if e["warm_start"]:
+        log("apps start warm from the AOT cache" if appctl.aot_fresh() else
+            "apps start cold: no AOT cache for this jar (./perflab aot build makes one; smokes then start warm)")
     if any(v.get("aot") for v in e["variants"]):
         if "fresh" not in subprocess.run([str(ROOT / "perflab"), "aot", "status"], cwd=ROOT, capture_output=True, text=True).stdout:
             log("building the AOT cache first (./perflab aot build)")

@@ -11,3 +11,28 @@ def test_flags_for_one_start_go_after_the_variants_own_and_before_the_apps_argum
     assert launcher.with_jvm_opts(own, "-XX:A") == ["perflab", "app", "start", "--jvm-opts", "-Xmn128m -XX:A", "--",
                                                     "--jvm-opts"]
     assert plain == ["perflab", "app", "start", "--port", "1", "--", "--x=1"]  # the command itself is left alone
+
+
+def test_a_smoke_starts_warm_a_full_run_only_when_asked_and_a_cold_start_never():
+    import runner
+    plain = {"load": {"shape": "open"}}
+    assert runner.warm_start(plain, runner.parse_args(["wallet", "--smoke"]))
+    assert not runner.warm_start(plain, runner.parse_args(["wallet"]))
+    assert runner.warm_start(plain, runner.parse_args(["wallet", "--warm-start"]))
+    assert not runner.warm_start(dict(plain, warm_start=False), runner.parse_args(["wallet", "--smoke"]))
+    for shape in runner.COLD_SHAPES:
+        assert not runner.warm_start({"load": {"shape": shape}}, runner.parse_args(["cold-start", "--smoke", "--warm-start"]))
+
+
+def test_a_warm_variant_asks_the_launcher_for_the_aot_cache_and_an_aot_variant_keeps_its_own_mode():
+    variant = {"label": "after", "args": [], "redis_db": 10}
+    assert "--warm" in launcher.App({"warm_start": True}, variant, 0, {}).options
+    assert "--warm" not in launcher.App({}, variant, 0, {}).options
+    own = launcher.App({"warm_start": True}, dict(variant, aot=True), 0, {}).options
+    assert "--aot" in own and "--warm" not in own
+
+
+def test_the_app_takes_warm_as_an_aot_mode():
+    import appctl
+    assert appctl.parse(["--warm", "--port", "8095"]).aot == "warm"
+    assert appctl.warm_options()[-1] == "-XX:AOTMode=auto"  # a cache the JVM cannot map: a plain start, not a failure

@@ -5,11 +5,12 @@ import appctl
 import labenv
 import machine
 
-SYNOPSIS = """app start|stop|restart|status [--profile P] [--aot] [--instance NAME] [--port N] [--db NAME]
+SYNOPSIS = """app start|stop|restart|status [--profile P] [--aot|--warm] [--instance NAME] [--port N] [--db NAME]
                   [--redis-db N] [--db-port N] [--redis-port N] [--heap FLAGS] [--jvm-opts FLAGS]
                   [--machine PROFILE] [--cpus N] [--jar PATH --migrations DIR] [-- app args]"""
 SUMMARY = """only the app (built with ./mvnw package when the jar is missing or stale);
---aot starts it from the JDK 25 AOT cache that `aot build` made; --instance runs
+--aot starts it from the JDK 25 AOT cache that `aot build` made (--warm: from it
+when it is this jar's, else a plain start); --instance runs
 several side by side (own pid and log in .perflab/NAME.*), each on its --port;
 --machine takes CPU share and JVM flags from experiments/machine.toml, --cpus
 holds the app to N CPUs (a cgroup it starts in, else cpulimit); --jar and
