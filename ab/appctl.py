@@ -182,8 +182,11 @@ def build_jar(environ=None):
             die(f"no jar {jar} (PERFLAB_APP_JAR)")
         return
     if jar_stale():
-        labenv.say("building target/perflab.jar (./mvnw package -DskipTests)")
+        labenv.say("building target/perflab.jar (./mvnw package -DskipTests; the first build also downloads "
+                   "Maven's dependencies, once)")
+        began = time.monotonic()
         labenv.run(["./mvnw", "-B", "-q", "-DskipTests", "package"], env=dict(os.environ, JAVA_HOME=labenv.jdk()))
+        labenv.say(f"built target/perflab.jar in {time.monotonic() - began:.0f} s")
 
 
 def aot_fresh():

@@ -73,9 +73,11 @@ apt_install() {
   local missing=() pkg
   for pkg in "$@"; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
   [ ${#missing[@]} -eq 0 ] && return 0
-  say "installing ${missing[*]} (apt-get)"
+  local began=$SECONDS
+  say "installing ${missing[*]} (apt-get, once)"
   as_root apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  say "installed ${missing[*]} in $((SECONDS - began)) s"
 }
 
 go_tool() { # go_tool NAME MODULE VERSION BINARY: go install into $BIN/NAME-VERSION and link $BIN/NAME
@@ -84,8 +86,10 @@ go_tool() { # go_tool NAME MODULE VERSION BINARY: go install into $BIN/NAME-VERS
     if ! command -v go >/dev/null && [ -x /usr/local/go/bin/go ]; then PATH=$PATH:/usr/local/go/bin; fi
     command -v go >/dev/null || die "Go is needed to build $name $version (or use Docker: docker compose up)"
     say "building $name $version with go install (k6 takes about 3 minutes on 2 cores, once)"
+    local began=$SECONDS
     mkdir -p "$dir"
     GOBIN=$dir GOFLAGS=-mod=mod go install "$module@$version"
+    say "built $name $version in $((SECONDS - began)) s"
   fi
   ln -sfn "$dir/$binary" "$BIN/$name"
 }
@@ -98,9 +102,11 @@ install() {
   go_tool toxiproxy-server github.com/Shopify/toxiproxy/v2/cmd/server "$PERFLAB_TOXIPROXY_VERSION" server
   local jar=$STATE/lib/wiremock-standalone-$PERFLAB_WIREMOCK_VERSION.jar
   if [ ! -s "$jar" ]; then
-    say "downloading WireMock standalone $PERFLAB_WIREMOCK_VERSION from Maven Central"
+    say "downloading WireMock standalone $PERFLAB_WIREMOCK_VERSION from Maven Central (once)"
+    local began=$SECONDS
     curl -fsSL -o "$jar.part" "$MAVEN_REPO/org/wiremock/wiremock-standalone/$PERFLAB_WIREMOCK_VERSION/wiremock-standalone-$PERFLAB_WIREMOCK_VERSION.jar"
     mv "$jar.part" "$jar"
+    say "downloaded WireMock in $((SECONDS - began)) s"
   fi
 }
 
