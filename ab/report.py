@@ -6,6 +6,7 @@ import re
 import comparison
 import model
 import ramp
+import stats
 import writeup
 from words import a_to_b, delta_text, fmt, label, nan, pct, ratio_text, short
 
@@ -86,12 +87,24 @@ def interval_text(row):
     return "–" if nan(lo) or nan(hi) else f"{fmt(lo)}–{fmt(hi)}"
 
 
+def p_text(row, tests):
+    """The p column: Mann-Whitney's p (Holm-adjusted among `tests` secondary rows when it was), or, when the rounds
+    cannot bring it under stats.SIGNIFICANCE however far apart the sides are (stats.smallest_mwu_p) and it is not
+    under it, a dash that says so, never a p read as if it could: '– (3+3 rounds cannot reach 0.05)'."""
+    holm = "p_holm" in row
+    p = row["p_holm"] if holm else row["p_value"]
+    floor = stats.smallest_mwu_p(row.get("n_a", 0), row.get("n_b", 0), tests if holm else 1)
+    if floor > stats.SIGNIFICANCE and not nan(p) and p > stats.SIGNIFICANCE:
+        return f"– ({row.get('n_a', 0)}+{row.get('n_b', 0)} rounds cannot reach {stats.SIGNIFICANCE:g})"
+    return fmt(p)
+
+
 def verdict_rows(cell):
     for c in cell.get("comparisons", []):
+        tests = sum("p_holm" in r for r in c["rows"])
         for r in c["rows"]:
-            p = r.get("p_holm", r["p_value"])
             yield (model.who(c), label(r["metric"]), fmt(r["median_a"], r["metric"]), fmt(r["median_b"], r["metric"]),
-                   f"{fmt(r['ratio'])} ({pct(r['ratio'])})", interval_text(r), fmt(p), r["verdict"])
+                   f"{fmt(r['ratio'])} ({pct(r['ratio'])})", interval_text(r), p_text(r, tests), r["verdict"])
 
 
 HEAD = ("candidate", "metric", "baseline", "candidate value", "B/A", "95% BCa interval", "p (MWU, Holm)", "verdict")

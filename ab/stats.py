@@ -13,6 +13,7 @@ Public API (what the comparison, the load shapes and the runner call):
 - verdict(interval, lower_is_better) -> one of VERDICTS from an interval of B/A and the margin delta
 - needs_more_rounds(result)          -> True while the verdict is inconclusive
 - holm(p_values)                     -> Holm-Bonferroni adjusted p-values (secondary metrics)
+- smallest_mwu_p(n_a, n_b, tests)    -> the smallest p Mann-Whitney can give at these sizes (after Holm)
 - calibrate(a1, a2, rounds, lifetimes) -> A/A noise floor (over instance lifetimes), delta, false-positive rate
 - power(a, b, rounds, delta)         -> how often a planted effect is found at delta (the power check)
 - variance_components(values, groups) -> a pilot's variance between instance lifetimes and between rounds in one
@@ -287,6 +288,18 @@ def compare(a, b, lower_is_better, delta=MIN_DELTA, confidence=0.95, seed=DEFAUL
 def needs_more_rounds(result):
     """True while compare()'s verdict is "inconclusive": the runner adds rounds up to its fixed cap."""
     return result["verdict"] == "inconclusive"
+
+
+SIGNIFICANCE = 0.05  # the level a p-value column is read against
+
+
+def smallest_mwu_p(n_a, n_b, tests=1):
+    """The smallest p the two-sided Mann-Whitney U test can give n_a values against n_b, every one of one side
+    below every one of the other and no ties: 2 / C(n_a + n_b, n_a); times `tests` when Holm adjusts it among that
+    many (its smallest adjusted value); at most 1. Three rounds a side can give 0.1 at best: never below 0.05."""
+    if n_a < 1 or n_b < 1:
+        return 1.0
+    return min(1.0, tests * 2 / math.comb(n_a + n_b, n_a))
 
 
 def holm(p_values):

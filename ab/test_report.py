@@ -482,3 +482,14 @@ def test_repeated_runs_are_one_sentence_in_the_report():
                      "verdicts": {"worse": 9, "inconclusive": 1}, "ratios": [1.04, 1.06]}]
     sentence = "10 separate runs on localhost (p50): worse in 9, inconclusive in 1; worse in 9 of 10; B/A from 1.04 to 1.06"
     assert sentence in report.text(r) and sentence in report.markdown(r)
+
+
+def test_a_p_the_rounds_cannot_bring_under_five_percent_is_shown_as_its_floor_not_as_a_p():
+    row = {"p_value": 0.1, "n_a": 3, "n_b": 3}
+    assert report.p_text(row, 1) == "– (3+3 rounds cannot reach 0.05)"
+    assert report.p_text(dict(row, p_value=0.0593), 1) == "– (3+3 rounds cannot reach 0.05)"  # tied sides: asymptotic
+    assert report.p_text(dict(row, p_value=0.0001, n_a=10, n_b=10), 1) == "0.0001"
+    holm = {"p_value": 0.004, "p_holm": 0.012, "n_a": 5, "n_b": 5}  # 5+5 can reach 0.0079; among 3 tests 0.024
+    assert report.p_text(holm, 3) == "0.012"
+    assert report.p_text(dict(holm, p_holm=0.07), 7) == "– (5+5 rounds cannot reach 0.05)"  # 7 × 2/252 = 0.0556
+    assert report.p_text(dict(holm, p_holm=0.049), 7) == "0.049"  # a p under the level is never hidden

@@ -512,3 +512,12 @@ def test_the_pilots_variance_is_inflated_by_its_chi_square_bound_on_the_level_th
 def test_a_plan_keeps_at_least_the_rounds_an_interval_needs():
     p = stats.lifetimes_plan({"within": 0.01, "between": 0.0}, 0.10, 2, 5, 0.5, 30, 300)
     assert p["rounds"] >= stats.MIN_ROUNDS and p["lifetimes"] == 2
+
+
+def test_the_smallest_mann_whitney_p_is_what_scipy_gives_sides_that_do_not_overlap():
+    for n_a, n_b in ((3, 3), (4, 5), (5, 5), (2, 6)):
+        apart = sps.mannwhitneyu(list(range(n_a)), list(range(100, 100 + n_b)), alternative="two-sided").pvalue
+        assert math.isclose(stats.smallest_mwu_p(n_a, n_b), apart)
+    assert stats.smallest_mwu_p(3, 3) == 0.1 > stats.SIGNIFICANCE
+    assert stats.smallest_mwu_p(5, 5, tests=3) == 3 * 2 / 252
+    assert stats.smallest_mwu_p(2, 2, tests=4) == 1.0 and stats.smallest_mwu_p(0, 3) == 1.0
