@@ -447,10 +447,12 @@ def cell_profile(cell, out_dir):
         return {}
     first = comparisons[0]
     pick = lambda label: next((r["jfr"] for r in reversed(cell["runs"]) if r["variant"] == label and r.get("jfr")), None)  # noqa: E731
-    a_path, b_path = pick(first["baseline"]), pick(first["candidate"])
-    if not (a_path and b_path):
+    a_name, b_name = pick(first["baseline"]), pick(first["candidate"])
+    if not (a_name and b_name):
         return {"missing": "no JFR recording in this cell (--no-jfr, or a shape without a measured window)"}
     requests = lambda label: next((r.get("requests") for r in reversed(cell["runs"]) if r["variant"] == label), None)  # noqa: E731
+    # a result records each recording's name in its output folder (older ones a whole path: its name is the same)
+    a_path, b_path = (str(pathlib.Path(out_dir) / pathlib.Path(name).name) for name in (a_name, b_name))
     out = {}
     try:
         a = summary(a_path, requests=requests(first["baseline"]))

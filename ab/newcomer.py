@@ -10,7 +10,7 @@ and every backticked string occurs in its combined stdout and stderr (an `…` i
 on the same line: `app ready at … ms`). A README step whose heading carries `(not timed for the first insight)`
 runs after the wallet walkthrough. Other `### ` headings in the section are prose, unless an `sh` block follows them.
 
-The run: (1) clone HEAD into a temporary directory (`../shared` linked beside it when the checkout has one);
+The run: (1) clone HEAD into a temporary directory (the clone knows nothing outside itself);
 (2) the environment of a new Debian user: PATH=/usr/local/bin:/usr/bin:/bin, HOME kept, LANG=C.UTF-8, no JAVA_HOME,
 no CI, no PERFLAB_*; (3) the one-time installs, timed on their own (ONE_TIME); (4) the data sets dropped (DATABASES,
 and the REDIS_PATTERNS keys in every Redis db), so that loading them counts; --keep-data skips that; (5) the
@@ -651,9 +651,6 @@ def main(argv=None):
         say(f"cloning {commit[:12]} into {clone}")
         git("clone", "--quiet", "--no-checkout", str(ROOT), str(clone), cwd=work)
         git("checkout", "--quiet", "--detach", commit, cwd=clone)
-        shared = ROOT.parent / "shared"
-        if shared.is_dir():
-            (work / "shared").symlink_to(shared)
         try:
             pages = load_pages(clone, args.only)
         except DocFormatError as error:

@@ -77,6 +77,12 @@ def reset(ctx, variant):
             ctx.timings.add("resets", time.monotonic() - began)
 
 
+def file_name(path):
+    """A file of the run's output folder as a result records it: its name only, never a path of this machine (the
+    readers resolve it against the folder the result.json is in); None for none."""
+    return pathlib.Path(path).name if path else None
+
+
 def warm_up(ctx, app, variant, load):
     """The discarded warm-up after a start. With warmup_network = "bare" it runs without the network profile's
     toxics (the proxies stay): on a slow profile the slower variant could not take the warm-up's load, and would
@@ -202,8 +208,8 @@ def _record(ctx, label, round_no, load, measured, requests, checked, arm=None):
            "tps": len(latencies) / (duration if load.get("shape") == "open" or "duration" in load else measured["took"]),
            "error_rate": (sum(failed) + dropped) / sent if sent else math.nan, "requests": len(latencies),
            "dropped": dropped, "k6_processes": measured["processes"],
-           "series": k6io.per_second(latencies, times), "knobs": window.knobs(), "jfr": measured["jfr"],
-           "dashboard": str(paths.get("dashboard", "")) or None, "mechanism": window.values(len(latencies), mechanisms),
+           "series": k6io.per_second(latencies, times), "knobs": window.knobs(), "jfr": file_name(measured["jfr"]),
+           "dashboard": file_name(paths.get("dashboard")), "mechanism": window.values(len(latencies), mechanisms),
            "gc": window.gc(), "limits": window.limits()}
     if arm:
         run["arm"] = arm
@@ -385,7 +391,7 @@ def cold_start_run(ctx, app, variant, round_no, load, cell):
            "steady_p99": steady, "first100_p99_over_steady": w["first100"]["p99"] / steady if steady == steady else math.nan,
            "mechanism": {}, "invariants": [], "series": []}
     if recording and recording.exists():
-        run.update(first_requests_jit_gc(recording, data, load), launch_jfr=str(recording))
+        run.update(first_requests_jit_gc(recording, data, load), launch_jfr=file_name(recording))
     return run
 
 

@@ -380,10 +380,13 @@ def test_the_test_count_reads_this_runs_reports_only(tmp_path):
         "tests: 0 unit + 0 integration = 0 (failures 0, errors 0, skipped 0)")
 
 
-def test_terminate_leaves_a_process_that_is_already_gone_alone():
+def test_terminate_leaves_a_process_that_is_already_gone_alone(capsys):
     child = subprocess.Popen(["true"])
     child.wait()
-    labenv.terminate(child.pid, 1, "gone")  # no error, no wait
+    began = time.monotonic()
+    labenv.terminate(child.pid, 5, "gone")
+    assert time.monotonic() - began < 1  # no wait for the bound
+    assert capsys.readouterr().err == ""  # and no kill -9 said
 
 
 # ---- ./perflab k6: k6's metrics to Prometheus by default ----
@@ -417,3 +420,19 @@ def test_k6_tags_the_apps_variant_unless_one_is_given():
     assert not k6_command.sets_variant(["-e", "RATE=5"], {})
     assert k6_command.sets_variant(["-e", "VARIANT=after"], {})
     assert k6_command.sets_variant([], {"VARIANT": "after"})
+
+
+def test_stopping_a_service_this_stack_did_not_start_says_so_and_fails(tmp_path):
+    """stack/native.sh down NAME with no pid file: a port still served is named, exit 1, never a silent 0."""
+    import socket
+    with socket.create_server(("127.0.0.1", 0)) as other:
+        port = str(other.getsockname()[1])
+        env = dict(os.environ, PERFLAB_STATE=str(tmp_path), PERFLAB_REDIS_PORT=port)
+        served = subprocess.run(["bash", str(ROOT / "stack" / "native.sh"), "down", "redis"], env=env,
+                                capture_output=True, text=True)
+    assert served.returncode == 1
+    assert f"redis: port {port} is served by a process this stack did not start" in served.stderr
+    env["PERFLAB_REDIS_PORT"] = port  # now closed: nothing to stop, nothing to say
+    gone = subprocess.run(["bash", str(ROOT / "stack" / "native.sh"), "down", "redis"], env=env,
+                          capture_output=True, text=True)
+    assert gone.returncode == 0 and "did not start" not in gone.stderr

@@ -319,9 +319,7 @@ def test_perflab_lists_dispatches_and_suggests_the_newcomer_command():
 # ---- the real pages and the committed result ----
 
 def real_pages():
-    if not WALKTHROUGHS.is_dir():
-        pytest.skip("docs/walkthroughs/ does not exist yet: the README and walkthroughs are being rewritten into the "
-                    "quick-step format")
+    assert WALKTHROUGHS.is_dir(), "docs/walkthroughs/ is missing: every walkthrough page is checked here"
     return newcomer.page_files(ROOT)
 
 
@@ -335,8 +333,7 @@ def test_the_readme_and_every_walkthrough_have_quick_steps():
 def committed_result():
     if os.environ.get(newcomer.IN_RUN):
         pytest.skip("inside ./perflab newcomer: this run replaces the committed result and judges its steps itself")
-    if not RESULT.exists():
-        pytest.skip("no committed newcomer result yet (./perflab newcomer writes docs/results/newcomer/result.json)")
+    assert RESULT.exists(), "no committed newcomer result (./perflab newcomer writes docs/results/newcomer/result.json)"
     return json.loads(RESULT.read_text())
 
 

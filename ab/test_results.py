@@ -149,3 +149,29 @@ def test_a_block_may_name_a_result_not_yet_published_and_the_tables_list_it(tmp_
     (tmp_path / "published" / "x" / "result.json").write_text(json.dumps(test_report.result()))
     assert results.render_block("x", "verdict").startswith("| network | variants |")
     assert results.unpublished_blocks([page]) == []
+
+
+def test_no_published_result_records_a_path_of_the_machine_that_made_it():
+    """A run's files (JFR recordings, k6 dashboards) are recorded by name, resolved against the result's folder:
+    a committed result says nothing about where it was made (shapes.file_name)."""
+    root = pathlib.Path(__file__).resolve().parent.parent
+
+    def strings(value):
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                yield from ((key, s) for _, s in strings(inner)) if not isinstance(inner, str) else [(key, inner)]
+        elif isinstance(value, list):
+            for inner in value:
+                yield from strings(inner)
+
+    for path in sorted((root / "docs" / "results").glob("*/result.json")):
+        for key, text in strings(json.loads(path.read_text())):
+            assert str(root) not in text and not text.startswith(("/tmp/", "/home/", "/root/", "/work/")), (path, key)
+            if key in ("jfr", "dashboard", "launch_jfr"):
+                assert "/" not in text, (path, key, text)
+
+
+def test_a_runs_files_are_recorded_by_name():
+    import shapes
+    assert shapes.file_name(pathlib.Path("/somewhere/results/x/run.jfr")) == "run.jfr"
+    assert shapes.file_name(None) is None and shapes.file_name("") is None

@@ -314,8 +314,15 @@ up_prometheus() {
 # stop_service NAME: signal the service, then wait until its process has exited (MariaDB goes on shutting down
 # after mariadb-admin returns), at most PERFLAB_STOP_WAIT seconds (60); only then kill -9
 stop_service() {
-  local name=$1 pid limit=${PERFLAB_STOP_WAIT:-60} began=$SECONDS i
-  [ -f "$RUN/$name.pid" ] || return 0
+  local name=$1 pid limit=${PERFLAB_STOP_WAIT:-60} began=$SECONDS i port
+  if [ ! -f "$RUN/$name.pid" ]; then
+    port=$(port_of "$name")
+    port_open "$port" || return 0
+    # running, but not this stack's: say so, never "stopped" while it goes on serving
+    printf '%s: port %s is served by a process this stack did not start (no %s): stop it yourself\n' \
+      "$name" "$port" "$RUN/$name.pid" >&2
+    return 1
+  fi
   pid=$(cat "$RUN/$name.pid") # read first: mariadbd and redis-server delete their pid file as they exit
   if [ "$name" = mariadb ] && [ -S "$RUN/mariadb.sock" ] && kill -0 "$pid" 2>/dev/null; then
     mariadb-admin --socket="$RUN/mariadb.sock" -u"$(id -un)" shutdown 2>/dev/null || true
