@@ -24,7 +24,6 @@ TLS key pair. Run it where nobody else uses the lab; the app's port must be free
 import argparse
 import dataclasses
 import datetime
-import hashlib
 import json
 import os
 import pathlib
@@ -350,6 +349,13 @@ end
 return deleted"""
 
 
+def clone_secret(clone, name):
+    """A secret of the clone's install (its stack/secrets.sh ran in the one-time steps, and its `stack up` gave the
+    running MariaDB and Redis its passwords), or '' before it has one: the services are then this checkout's."""
+    path = pathlib.Path(clone) / ".perflab" / "secrets" / name
+    return path.read_text().strip() if path.is_file() else ""
+
+
 def empty_data(clone, env, say):
     """Drop the data sets' databases and delete their Redis keys; returns what was done, one line each."""
     values = {**labenv.read_env(clone / ".env")}
@@ -361,7 +367,8 @@ def empty_data(clone, env, say):
         sql = "".join(f"DROP DATABASE IF EXISTS `{name}`;" for name in databases)
         user = values.get("PERFLAB_DB_USER", "perflab")
         result = subprocess.run(["mariadb", "-h127.0.0.1", f"-P{db_port}", f"-u{user}", "-e", sql],
-                                env={**env, "MYSQL_PWD": labenv.env("PERFLAB_DB_PASSWORD", "perflab")},  # the running stack's
+                                env={**env, "MYSQL_PWD": clone_secret(clone, "mariadb-password")
+                                     or labenv.env("PERFLAB_DB_PASSWORD", "perflab")},
                                 capture_output=True, text=True)
         if result.returncode != 0:
             raise SystemExit(f"could not drop the data sets' databases: {result.stderr.strip()}")
@@ -371,8 +378,8 @@ def empty_data(clone, env, say):
                          "(./perflab stack up mariadb, or --keep-data)")
     redis_port = values.get("PERFLAB_REDIS_PORT", "6379")
     if labenv.port_open(redis_port):
-        # the running Redis requires the password of the checkout that started it: this one's (stack/secrets.sh)
-        redis_env = {**env, "REDISCLI_AUTH": labsecrets.redis_password()} if labsecrets.redis_password() else env
+        password = clone_secret(clone, "spring.data.redis.password") or labsecrets.redis_password()
+        redis_env = {**env, "REDISCLI_AUTH": password} if password else env
         deleted = 0
         for db in REDIS_DBS:
             result = subprocess.run(["redis-cli", "-h", "127.0.0.1", "-p", redis_port, "-n", str(db), "EVAL",
@@ -612,19 +619,16 @@ def git(*args, cwd=ROOT):
     return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout.strip()
 
 
-def wiremock_note(env):
-    """A line when the shared WireMock now presents another key pair than this checkout's (the clone's)."""
-    try:
-        state = pathlib.Path(subprocess.run(["bash", "stack/native.sh", "bin"], cwd=ROOT, env=env, capture_output=True,
-                                            text=True, timeout=30).stdout.strip()).parent
-        running = (state / "run" / "wiremock.keystore").read_text().split()[0]
-        ours = hashlib.sha256((ROOT / ".perflab" / "stub-tls" / "auth-api.p12").read_bytes()).hexdigest()
-    except (OSError, IndexError, subprocess.SubprocessError):
-        return None
-    if running != ours:
-        return ("note: WireMock presents the clone's TLS key pair now; `./perflab stack up wiremock` in this checkout "
-                "restarts it with this checkout's, which its app trusts")
-    return None
+def restore_services(say):
+    """The clone's `stack up` gave the shared services its own secrets (Redis' and MariaDB's passwords, WireMock's
+    key pair and credentials); this checkout's `stack/native.sh up` gives them back this checkout's, so that its apps
+    and suites work again. A line that names the command when it fails."""
+    done = subprocess.run(["bash", "stack/native.sh", "up"], cwd=ROOT, capture_output=True, text=True)
+    if done.returncode == 0:
+        say("the shared services have this checkout's passwords and TLS key pair again (stack/native.sh up)")
+    else:
+        say("note: the shared services still have the clone's passwords and TLS key pair: run ./perflab stack up "
+            f"in this checkout ({(done.stderr or done.stdout).strip().splitlines()[-1:]})")
 
 
 def main(argv=None):
@@ -696,9 +700,6 @@ def main(argv=None):
                                      f"{fmt_seconds(insight)} (limit {FIRST_INSIGHT_LIMIT} s)"))
         say(f"wrote {RESULT_DIR.relative_to(ROOT)}/result.json and REPORT.md: "
             + ("every step passed" if code == 0 else "FAILED"))
-        note = wiremock_note(env)
-        if note:
-            say(note)
     finally:
         if args.keep:
             print(f"kept the clone {clone} and the step logs {logs}", flush=True)
@@ -706,6 +707,7 @@ def main(argv=None):
             if clone.exists():
                 stop_clone_processes(clone, lambda line: print(line, flush=True))
             shutil.rmtree(work, ignore_errors=True)
+            restore_services(say)  # the kept clone's app (--keep) needs the clone's secrets: only when it is gone
     return code
 
 

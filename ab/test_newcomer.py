@@ -363,3 +363,11 @@ def test_every_step_of_the_docs_has_a_passing_measurement_behind_its_duration():
     passed = {(s["page"], s["command"]) for s in result["steps"] if s.get("passed")}
     unbacked = [f"{s.page}: {s.title}" for key, s in doc_steps().items() if key not in passed]
     assert unbacked == [], "steps whose stated duration no committed measurement backs: ./perflab newcomer"
+
+
+def test_the_data_is_emptied_with_the_clones_passwords_once_its_stack_has_them(tmp_path):
+    """The clone's one-time `stack up` gives the running MariaDB and Redis its own passwords: emptying uses them."""
+    assert newcomer.clone_secret(tmp_path, "mariadb-password") == ""
+    (tmp_path / ".perflab" / "secrets").mkdir(parents=True)
+    (tmp_path / ".perflab" / "secrets" / "mariadb-password").write_text("clones\n")
+    assert newcomer.clone_secret(tmp_path, "mariadb-password") == "clones"
