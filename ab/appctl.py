@@ -198,10 +198,11 @@ def aot_fresh():
     return not jar_stale()
 
 
-def warm_options():
-    """A warm start: the classes the AOT cache holds loaded and linked, its profiles ready (JDK 25); AOTMode=auto, so
-    a cache the JVM cannot map (other GC or heap flags of a variant) leaves a plain start, never a failed one."""
-    return [f"-XX:AOTCache={AOT_CACHE}", "-XX:AOTMode=auto"]
+def aot_cache_options(mode):
+    """A start from the AOT cache: the classes it holds loaded and linked, its profiles ready (JDK 25). Mode "on"
+    (--aot) fails a start whose flags the cache cannot serve; "auto" (--warm) then makes it a plain start, never a
+    failed one (another GC or heap flags of a variant)."""
+    return [f"-XX:AOTCache={AOT_CACHE}", f"-XX:AOTMode={mode}"]
 
 
 def size_mb(path):
@@ -258,11 +259,11 @@ def launch(options):
     if options.aot == "use":
         if not aot_fresh():
             die("no AOT cache for the current jar: ./perflab aot build")
-        jar, aot_options = AOT_JAR, [f"-XX:AOTCache={AOT_CACHE}", "-XX:AOTMode=on"]
+        jar, aot_options = AOT_JAR, aot_cache_options("on")
     elif options.aot == "train":
         jar, aot_options = AOT_JAR, [f"-XX:AOTCacheOutput={AOT_CACHE}"]
     elif options.aot == "warm" and jar == APP_JAR and aot_fresh():
-        jar, aot_options = AOT_JAR, warm_options()
+        jar, aot_options = AOT_JAR, aot_cache_options("auto")
     port = env["PERFLAB_APP_PORT"]
     if labenv.port_open(port):
         die(f"port {port} is already taken by another process: stop it, or start this instance with --port N")

@@ -84,7 +84,6 @@ class Stack:
         self.redis_port = int(labenv.service_address("redis")[1])
         self.toxiproxy = network.Toxiproxy({"PERFLAB_TOXIPROXY_PORT": labenv.service_address("toxiproxy")[1]})
         self.db_user = env("PERFLAB_DB_USER", "perflab")
-        self.db_password = env("PERFLAB_DB_PASSWORD", "perflab")
         self.db_proxy_port = int(env("PERFLAB_CHAOS_DB_PROXY_PORT", "23306"))
         self.redis_proxy_port = int(env("PERFLAB_CHAOS_REDIS_PROXY_PORT", "26379"))
 
@@ -92,7 +91,7 @@ class Stack:
         """Runs SQL with the mariadb client over TCP; returns rows as lists of strings."""
         command = ["mariadb", "-h127.0.0.1", f"-P{self.db_port}", f"-u{self.db_user}",
                    "--batch", "--skip-column-names"] + ([database] if database else []) + ["-e", statement]
-        done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "MYSQL_PWD": self.db_password})
+        done = subprocess.run(command, capture_output=True, text=True, env=labenv.mariadb_client_env())
         if done.returncode != 0:
             raise RuntimeError(f"MariaDB at 127.0.0.1:{self.db_port}: {done.stderr.strip()}")
         return [line.split("\t") for line in done.stdout.splitlines()]

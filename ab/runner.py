@@ -585,7 +585,7 @@ def main(argv=None):
         log("apps start warm from the AOT cache" if appctl.aot_fresh() else
             "apps start cold: no AOT cache for this jar (./perflab aot build makes one; smokes then start warm)")
     if any(v.get("aot") for v in e["variants"]):
-        if "fresh" not in subprocess.run([str(ROOT / "perflab"), "aot", "status"], cwd=ROOT, capture_output=True, text=True).stdout:
+        if not appctl.aot_fresh():
             log("building the AOT cache first (./perflab aot build)")
             subprocess.run([str(ROOT / "perflab"), "aot", "build"], cwd=ROOT, check=True)
     started = time.time()

@@ -35,4 +35,4 @@ def test_a_warm_variant_asks_the_launcher_for_the_aot_cache_and_an_aot_variant_k
 def test_the_app_takes_warm_as_an_aot_mode():
     import appctl
     assert appctl.parse(["--warm", "--port", "8095"]).aot == "warm"
-    assert appctl.warm_options()[-1] == "-XX:AOTMode=auto"  # a cache the JVM cannot map: a plain start, not a failure
+    assert appctl.aot_cache_options("auto")[-1] == "-XX:AOTMode=auto"  # a cache the JVM cannot map: a plain start
