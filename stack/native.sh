@@ -175,6 +175,17 @@ secrets_dir() {
   echo "$secrets"
 }
 
+# stop_for_restart NAME PORT WHAT: a service of this stack started with another checkout's secrets is stopped, and
+# its port waited for (at most 10 s), so that it starts again with WHAT
+stop_for_restart() {
+  local name=$1 port=$2
+  echo "$name: restarting it with $3"
+  stop_service "$name"
+  for _ in $(seq 1 100); do port_open "$port" || break; sleep 0.1; done
+  port_open "$port" && die "port $port is still held after stopping $name: stop what holds it"
+  return 0
+}
+
 # up_redis: Redis requires this checkout's generated password (stack/secrets.sh: spring.data.redis.password, the
 # file the app reads), given in a 600 config file, never on the command line, where ps shows it; one started with
 # another password (another checkout's, or none) is restarted, as WireMock is
@@ -189,10 +200,7 @@ up_redis() {
       return 0
     fi
     [ "$(cat "$RUN/redis.auth" 2>/dev/null)" = "$fingerprint" ] && return 0
-    echo "redis: restarting it with this checkout's password"
-    stop_service redis
-    for _ in $(seq 1 100); do port_open "$PERFLAB_REDIS_PORT" || break; sleep 0.1; done
-    port_open "$PERFLAB_REDIS_PORT" && die "port $PERFLAB_REDIS_PORT is still held after stopping Redis: stop what holds it"
+    stop_for_restart redis "$PERFLAB_REDIS_PORT" "this checkout's password"
   fi
   mkdir -p "$STATE/redis"
   (umask 077; printf 'requirepass %s\n' "$(cat "$password_file")" >"$RUN/redis.conf")
@@ -231,10 +239,7 @@ up_wiremock() {
   fingerprint=$( (cat "$keystore" "$admin"; cat "$stubroot"/mappings/*.json) | sha256sum)
   if port_open "$PERFLAB_WIREMOCK_PORT"; then
     [ "$(cat "$RUN/wiremock.keystore" 2>/dev/null)" = "$fingerprint" ] && return 0
-    echo "wiremock: restarting it with this checkout's TLS key pair and credentials"
-    stop_service wiremock
-    for _ in $(seq 1 100); do port_open "$PERFLAB_WIREMOCK_PORT" || break; sleep 0.1; done
-    port_open "$PERFLAB_WIREMOCK_PORT" && die "port $PERFLAB_WIREMOCK_PORT is held by a WireMock this stack did not start: stop it"
+    stop_for_restart wiremock "$PERFLAB_WIREMOCK_PORT" "this checkout's TLS key pair and credentials"
   fi
   # its arguments in a 600 file (java @file), not on the command line, where ps shows them to every user: the
   # keystore's password, and the admin API's credentials (/__admin shares the stub's ports; without them any local
