@@ -166,10 +166,8 @@ public class GuessCounter {
         return local.reserve(guesses, now);
     }
 
+    /** Redis or MariaDB did not answer: skip it for {@value #SKIP_MS} ms (this instance's store never throws this). */
     private void storeFailed(Reservation.Store store, DataAccessException e) {
-        if (store == Reservation.Store.LOCAL) {
-            throw e;
-        }
         AtomicLong skip = store == Reservation.Store.REDIS ? skipUntil : sqlSkipUntil;
         long previous = skip.getAndSet(System.currentTimeMillis() + SKIP_MS);
         if (previous == 0 || System.currentTimeMillis() - previous > 60_000) {

@@ -3,6 +3,7 @@ package dev.perflab.support.security.guard;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -21,38 +22,22 @@ import org.springframework.stereotype.Component;
 class LocalGuessStore {
 
     static final long MAX_KEYS = 100_000;
-    /** As reserve.lua's: a window's tries all reserved, none of them known wrong yet, refuse for this long. */
-    static final long BUSY_MS = 1_000;
 
-    /** One key's window: its count, when the window ends, and until when tries are paused (epoch ms). */
-    private record Entry(long count, long windowEndMs, long blockedUntilMs) {
-
-        long expiresMs() {
-            return Math.max(windowEndMs, blockedUntilMs);
-        }
-    }
-
-    private final Cache<String, Entry> entries = Caffeine.newBuilder().maximumSize(MAX_KEYS)
-            .expireAfter(Expiry.<String, Entry>writing((key, entry) ->
+    private final Cache<String, GuessWindow> entries = Caffeine.newBuilder().maximumSize(MAX_KEYS)
+            .expireAfter(Expiry.<String, GuessWindow>writing((key, entry) ->
                     Duration.ofMillis(Math.max(1, entry.expiresMs() - System.currentTimeMillis()))))
             .build();
 
     synchronized Reservation reserve(List<Guess> guesses, long nowMs) {
-        List<Entry> current = guesses.stream().map(guess -> live(guess, nowMs)).toList();
-        for (int i = 0; i < guesses.size(); i++) {
-            Entry entry = current.get(i);
-            if (entry.blockedUntilMs() > nowMs) {
-                return Reservation.refused(guesses, new Reservation.Refusal(guesses.get(i), entry.blockedUntilMs(), false), Reservation.Store.LOCAL);
-            }
-            if (entry.count() >= guesses.get(i).policy().maxFailures()) { // tries being checked: ask again soon
-                return Reservation.refused(guesses, new Reservation.Refusal(guesses.get(i),
-                        Math.min(entry.windowEndMs(), nowMs + BUSY_MS), true), Reservation.Store.LOCAL);
-            }
+        List<GuessWindow> current = guesses.stream().map(guess -> live(guess, nowMs)).toList();
+        Optional<Reservation.Refusal> refusal = GuessWindow.refusal(guesses, current, nowMs);
+        if (refusal.isPresent()) {
+            return Reservation.refused(guesses, refusal.get(), Reservation.Store.LOCAL);
         }
         List<Reservation.Counted> counts = new ArrayList<>();
         for (int i = 0; i < guesses.size(); i++) {
-            Entry entry = current.get(i);
-            Entry counted = new Entry(entry.count() + 1, entry.windowEndMs(), entry.blockedUntilMs());
+            GuessWindow entry = current.get(i);
+            GuessWindow counted = new GuessWindow(entry.count() + 1, entry.windowEndMs(), entry.blockedUntilMs());
             entries.put(guesses.get(i).key(), counted);
             counts.add(new Reservation.Counted(counted.count(), counted.windowEndMs()));
         }
@@ -63,29 +48,29 @@ class LocalGuessStore {
         List<Long> pauses = reservation.pausesAfterFailure(nowMs);
         for (int i = 0; i < pauses.size(); i++) {
             Guess guess = reservation.guesses().get(i);
-            Entry entry = live(guess, nowMs);
+            GuessWindow entry = live(guess, nowMs);
             long until = nowMs + pauses.get(i);
             if (until > entry.blockedUntilMs()) {
-                entries.put(guess.key(), new Entry(entry.count(), entry.windowEndMs(), until));
+                entries.put(guess.key(), new GuessWindow(entry.count(), entry.windowEndMs(), until));
             }
         }
     }
 
     synchronized void release(Reservation reservation, long nowMs) {
         for (Guess guess : reservation.guesses()) {
-            Entry entry = live(guess, nowMs);
+            GuessWindow entry = live(guess, nowMs);
             if (entry.count() > 0) {
-                entries.put(guess.key(), new Entry(entry.count() - 1, entry.windowEndMs(), entry.blockedUntilMs()));
+                entries.put(guess.key(), new GuessWindow(entry.count() - 1, entry.windowEndMs(), entry.blockedUntilMs()));
             }
         }
     }
 
     /** The key's entry, or a fresh window starting now when it has none or its window has ended. */
-    private Entry live(Guess guess, long nowMs) {
-        Entry entry = entries.getIfPresent(guess.key());
+    private GuessWindow live(Guess guess, long nowMs) {
+        GuessWindow entry = entries.getIfPresent(guess.key());
         if (entry == null || entry.windowEndMs() <= nowMs) {
             long blocked = entry == null ? 0 : entry.blockedUntilMs();
-            return new Entry(0, nowMs + guess.policy().window().toMillis(), blocked);
+            return new GuessWindow(0, nowMs + guess.policy().window().toMillis(), blocked);
         }
         return entry;
     }

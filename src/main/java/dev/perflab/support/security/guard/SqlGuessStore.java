@@ -3,6 +3,7 @@ package dev.perflab.support.security.guard;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 
@@ -34,10 +35,6 @@ class SqlGuessStore {
     private static final String READ =
             "SELECT fails, window_end_ms, blocked_until_ms FROM guard_guess WHERE guess_key = ? FOR UPDATE";
 
-    /** One secret's row, as the reserve read it under its lock. */
-    private record Row(long fails, long windowEndMs, long blockedUntilMs) {
-    }
-
     private final JdbcTemplate jdbc;
     private final TransactionTemplate transaction;
     private final AtomicLong reserves = new AtomicLong();
@@ -62,29 +59,22 @@ class SqlGuessStore {
     private Reservation reserveLocked(List<Guess> guesses, long nowMs) {
         List<Integer> inKeyOrder = IntStream.range(0, guesses.size()).boxed()
                 .sorted(Comparator.comparing(i -> guesses.get(i).key())).toList();
-        Row[] rows = new Row[guesses.size()];
+        GuessWindow[] rows = new GuessWindow[guesses.size()];
         for (int i : inKeyOrder) {
             Guess guess = guesses.get(i);
             long windowEnd = nowMs + guess.policy().window().toMillis();
             jdbc.update(OPEN, guess.key(), windowEnd, nowMs, nowMs);
             rows[i] = jdbc.queryForObject(READ, (rs, n) ->
-                    new Row(rs.getLong(1), rs.getLong(2), rs.getLong(3)), guess.key());
+                    new GuessWindow(rs.getLong(1), rs.getLong(2), rs.getLong(3)), guess.key());
         }
-        for (int i = 0; i < guesses.size(); i++) {
-            if (rows[i].blockedUntilMs() > nowMs) {
-                return Reservation.refused(guesses, new Reservation.Refusal(guesses.get(i), rows[i].blockedUntilMs(),
-                        false), Reservation.Store.SHARED_SQL);
-            }
-            if (rows[i].fails() >= guesses.get(i).policy().maxFailures()) { // tries being checked: ask again soon
-                return Reservation.refused(guesses, new Reservation.Refusal(guesses.get(i),
-                        Math.min(rows[i].windowEndMs(), nowMs + LocalGuessStore.BUSY_MS), true),
-                        Reservation.Store.SHARED_SQL);
-            }
+        Optional<Reservation.Refusal> refusal = GuessWindow.refusal(guesses, List.of(rows), nowMs);
+        if (refusal.isPresent()) {
+            return Reservation.refused(guesses, refusal.get(), Reservation.Store.SHARED_SQL);
         }
         List<Reservation.Counted> counts = new ArrayList<>();
         for (int i = 0; i < guesses.size(); i++) {
             jdbc.update("UPDATE guard_guess SET fails = fails + 1 WHERE guess_key = ?", guesses.get(i).key());
-            counts.add(new Reservation.Counted(rows[i].fails() + 1, rows[i].windowEndMs()));
+            counts.add(new Reservation.Counted(rows[i].count() + 1, rows[i].windowEndMs()));
         }
         return Reservation.counted(guesses, counts, Reservation.Store.SHARED_SQL);
     }
