@@ -37,12 +37,12 @@ class LoginFaultIT {
     @Test
     void aDownAuthApiIs503WithRetryAfter() {
         toxiproxy.disable("auth-api-https");
-        String loginId = LoginContract.freshLoginId();
+        String loginId = LoginContract.loginIdWithoutMember(jdbc);
 
         var response = new Http(port).post("/api/auth/login", LoginContract.credentials(loginId, MEMBER_PASSWORD));
 
         assertUnavailable(response);
-        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM member WHERE login_id = ?", Integer.class, loginId)).isZero();
+        assertThat(LoginContract.memberRows(jdbc, loginId)).isZero();
     }
 
     @Test

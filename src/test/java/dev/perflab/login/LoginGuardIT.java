@@ -2,7 +2,6 @@ package dev.perflab.login;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 
 import dev.perflab.testing.Http;
 import dev.perflab.testing.IntegrationTest;
@@ -61,8 +60,8 @@ class LoginGuardIT {
     @Test
     void fiveWrongPasswordsLockTheLoginIdForItsWindowButNotTheOtherMembers() {
         Http http = new Http(port);
-        String victim = "user" + ThreadLocalRandom.current().nextInt(60_000, 99_999);
-        String other = "user" + ThreadLocalRandom.current().nextInt(10_000, 59_999);
+        String victim = LoginContract.loginIdWithoutMember(jdbc);
+        String other = LoginContract.freshLoginId();
         double refusedBefore = registry.get("perflab.guard.refusals").tag("guard", "login-id").counter().count();
         List<Integer> answers = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
@@ -83,6 +82,6 @@ class LoginGuardIT {
                 .isEqualTo(refusedBefore + 2);
         assertThat(redis.keys("guess:*" + victim + "*")).isEmpty();
         assertThat(redis.keys("guess:*127.0.0.1*")).isEmpty();
-        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM member WHERE login_id = ?", Long.class, victim)).isZero();
+        assertThat(LoginContract.memberRows(jdbc, victim)).isZero();
     }
 }
