@@ -164,7 +164,8 @@ def assign_redis_dbs(e):
 
 
 def apply_smoke(e):
-    """--smoke: the experiment's [smoke] table overrides rounds, load and sweep for a short deterministic run."""
+    """--smoke: the experiment's [smoke] table overrides rounds, load and sweep for a short deterministic run; its
+    `env` adds to [load] env, every other key of it replaces [load]'s."""
     smoke = e.get("smoke", {})
     e["rounds"] = smoke.get("rounds", 1)
     e["max_rounds"] = e["rounds"]
@@ -181,6 +182,8 @@ def apply_smoke(e):
             continue
         if isinstance(value, dict) and isinstance(e.get(key), dict):  # e.g. a smaller [capacity] search
             e[key] = merge(e[key], value)
+        elif key == "env":  # adds to [load] env, the smoke's names winning (e.g. fewer senders to log in)
+            e["load"]["env"] = {**e["load"].get("env", {}), **value}
         else:
             e["load"][key] = value
     if "profiles" in smoke:

@@ -277,17 +277,20 @@ def attach_writeups(e, cells):
 
 
 def start_instances(ctx, cell, by_label, labels, load, where):
-    """Starts and warms every variant's app for one instance lifetime, in stats.start_order (reversed every other
-    lifetime), gives each `primer` discarded runs of the measured load, resets the data
+    """Starts every variant's app for one instance lifetime at once (each in its own CPU share where the machine
+    profile sets one), warms them one by one in stats.start_order (reversed every other lifetime), gives each `primer` discarded runs of the measured load, resets the data
     and lets every app and MariaDB settle; records the lifetime in the cell."""
     lifetime = len(cell["lifetimes"])
     order = stats.start_order(labels, lifetime)
     began = time.time()
+    apps = [by_label[label][0] for label in order]
+    log(f"  starting {', '.join(f'{app.label} on :{app.port}' for app in apps)} at once ({where}"
+        + (f", instance lifetime {lifetime + 1}" if lifetime else "") + ")")
+    with ctx.timings.timing("app_starts"):
+        took = launcher.start_together(apps)
+    log("  ready: " + ", ".join(f"{label} in {seconds:.1f} s" for label, seconds in took.items()))
     for label in order:
         app, variant = by_label[label]
-        log(f"  starting {app.label} on :{app.port} ({where}" + (f", instance lifetime {lifetime + 1}" if lifetime else "") + ")")
-        with ctx.timings.timing("app_starts"):
-            app.start()
         if "app" in ctx.pins:
             pinning.pin(app.pid(), ctx.pins["app"])
         with ctx.timings.timing("warmup"):

@@ -129,3 +129,21 @@ def test_a_smokes_transfer_warm_up_lasts_its_warmup(name):
     if e["load"].get("warmup"):
         env = shapes.k6_env(e["load"], e["variants"][0], DURATION=e["load"]["warmup"], **e["load"].get("warmup_env", {}))
         assert env.get("MODE") == "fixed", f"{name}: the smoke's warm-up runs MODE={env.get('MODE', 'ramp (default)')}"
+
+
+SMOKE_SENDERS = 40  # k6/transfer.js logs each sender in during setup: about 20 ms of CPU each on this machine
+
+
+@pytest.mark.parametrize("name", [n for n in experiments.names() if experiments.load(n).get("load", {}).get("script")
+                                  == "k6/transfer.js"])
+def test_a_transfer_smoke_logs_in_few_senders_and_keeps_its_load_env(name):
+    """Every k6 run of a transfer smoke (warm-up, primer, round) logs its senders in first: 200 of them cost 5 s a
+    run. The smoke's env adds to the file's [load] env, so that its MODE and REVERSE_RATE stay."""
+    import shapes
+    full = experiments.load(name)
+    e = experiments.apply_smoke(experiments.load(name))
+    env = shapes.k6_env(e["load"], e["variants"][0])
+    assert int(env["SENDERS"]) <= SMOKE_SENDERS, f"{name}: the smoke logs {env['SENDERS']} senders in"
+    for key, value in full["load"].get("env", {}).items():
+        if key != "SENDERS":
+            assert env[key] == value, f"{name}: the smoke dropped [load] env {key}"
