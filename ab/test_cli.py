@@ -179,10 +179,12 @@ def fake_jdk(tmp_path, version):
     return home
 
 
-def found_jdk(java_home):
-    env = {k: v for k, v in os.environ.items() if k not in ("JAVA_HOME", "PERFLAB_JDK")}
+def found_jdk(java_home, checked=None):
+    env = {k: v for k, v in os.environ.items() if k not in ("JAVA_HOME", "PERFLAB_JDK", "PERFLAB_JDK_CHECKED")}
     if java_home:
         env["JAVA_HOME"] = str(java_home)
+    if checked:
+        env["PERFLAB_JDK_CHECKED"] = str(checked)
     out = subprocess.run([PERFLAB, "python", "-c", "import os; print(os.environ['PERFLAB_JDK'], "
                                                    "os.environ.get('JAVA_HOME', ''))"],
                          env=env, capture_output=True, text=True, check=True).stdout.split()
@@ -193,6 +195,16 @@ def test_the_entry_takes_java_home_when_it_is_a_jdk_25_or_later(tmp_path):
     for version in ("25.0.1", "26-ea"):
         home = fake_jdk(tmp_path, version)
         assert found_jdk(home) == [str(home), str(home)]
+
+
+def test_a_nested_entry_trusts_only_the_jdk_its_parent_checked(tmp_path):
+    """The runner's ./perflab calls (app start, seed, reset) skip `java -version` for the JDK their parent checked
+    (PERFLAB_JDK_CHECKED); a JAVA_HOME that differs from it is checked as ever."""
+    old = fake_jdk(tmp_path / "old", "17.0.2")
+    assert found_jdk(old, checked=old) == [str(old), str(old)]
+    default = pathlib.Path("/usr/lib/jvm/temurin-25-jdk-amd64")
+    if (default / "bin" / "java").exists():
+        assert found_jdk(old, checked=tmp_path / "another") == [str(default), str(default)]
 
 
 def test_the_entry_looks_past_a_java_home_that_is_not_25():
