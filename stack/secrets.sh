@@ -17,21 +17,25 @@ case $DIR in /*) ;; *) DIR=$ROOT/$DIR ;; esac
 umask 077
 mkdir -p "$DIR"
 chmod 700 "$DIR"
-# credential NAME VALUE: VALUE into NAME (600) unless NAME is there already; a hard link never replaces a file another
-# launch wrote meanwhile: the first one wins, every app shares it
+# credential NAME COMMAND...: COMMAND's output into NAME (600) unless NAME is there already (COMMAND runs only then:
+# every ./perflab command passes here, and a run starts hundreds); a hard link never replaces a file another launch
+# wrote meanwhile: the first one wins, every app shares it
 credential() {
-  local file=$DIR/$1 tmp
+  local file=$DIR/$1 tmp value
   [ -s "$file" ] && return 0
-  tmp=$(mktemp "$DIR/.$1.XXXXXX")
-  printf '%s' "$2" >"$tmp"
+  shift
+  value=$("$@")
+  tmp=$(mktemp "$DIR/.${file##*/}.XXXXXX")
+  printf '%s' "$value" >"$tmp"
   chmod 600 "$tmp"
   ln "$tmp" "$file" 2>/dev/null || true
   rm -f "$tmp"
   [ -s "$file" ] || { echo "perflab secrets: could not write $file" >&2; exit 1; }
   echo "perflab secrets: generated $file" >&2
 }
+key48() { head -c 48 /dev/urandom | base64 -w0; }
 for name in perflab.security.jwt.secret perflab.security.hash.secret; do
-  credential "$name" "$(head -c 48 /dev/urandom | base64 -w0)"
+  credential "$name" key48
 done
 
 # The credentials the auth API stub accepts (rendered into its mappings by stack/stub-mappings.sh) and the seeded
@@ -51,21 +55,22 @@ pin() { # 4 random digits, never the repository's 1234 and never 9xxx (the abuse
   while [ "$value" = 1234 ]; do value=$(random_of 0-8 1)$(random_of 0-9 3); done
   printf '%s' "$value"
 }
-credential member-password "$(random_of A-Za-z0-9 32)"
-credential member-pin "$(pin)"
-credential admin-login "admin-$(random_of a-z0-9 12)"
-credential admin-password "$(random_of A-Za-z0-9 32)"
-credential perflab.login.auth-api.warmup.password "$(random_of A-Za-z0-9 32)"
-credential perflab.security.admin.ids A-perflab-admin
+admin_login() { printf 'admin-%s' "$(random_of a-z0-9 12)"; }
+credential member-password random_of A-Za-z0-9 32
+credential member-pin pin
+credential admin-login admin_login
+credential admin-password random_of A-Za-z0-9 32
+credential perflab.login.auth-api.warmup.password random_of A-Za-z0-9 32
+credential perflab.security.admin.ids printf %s A-perflab-admin
 # Redis' password: the native Redis requires it (stack/native.sh up_redis, from a 600 config file), the app reads it
 # from the config tree, the suites and the seeder through ab/labsecrets.py
-credential spring.data.redis.password "$(random_of A-Za-z0-9 32)"
+credential spring.data.redis.password random_of A-Za-z0-9 32
 # the native MariaDB's password for PERFLAB_DB_USER (stack/native.sh up_mariadb sets it; ./perflab exports it as
 # PERFLAB_DB_PASSWORD unless that is set: .env's value is compose's default only)
-credential mariadb-password "$(random_of A-Za-z0-9 32)"
+credential mariadb-password random_of A-Za-z0-9 32
 # the native WireMock's admin API (/__admin, on the stub's ports) takes HTTP Basic perflab-admin-api:<this>; nothing
 # in perflab calls it, so it is there for a person who needs it (stack/native.sh up_wiremock)
-credential wiremock-admin-password "$(random_of A-Za-z0-9 32)"
+credential wiremock-admin-password random_of A-Za-z0-9 32
 
 TLS=${PERFLAB_STUB_TLS_DIR:-$(dirname "$DIR")/stub-tls}
 case $TLS in /*) ;; *) TLS=$ROOT/$TLS ;; esac
