@@ -238,9 +238,11 @@ def variant_line(log_file):
     return None
 
 
-def launch(options):
+def launch(options, say=None):
     """Start the instance and return when it is ready (at most READY_WITHIN s); stop with the log's tail when it
-    exits during startup."""
+    exits during startup. `say` takes its progress lines (the runner, which says its own, passes one that drops
+    them)."""
+    say = say or labenv.say
     instance = Instance(options.instance)
     if instance.running():
         die(f"the app '{instance.name}' already runs (pid {instance.pid()}); "
@@ -275,19 +277,19 @@ def launch(options):
     pid = instance.spawn(machine.enter_command(instance.name, cpus, [java, *flags, *aot_options, "-jar", jar, *profile,
                                                                      *options.app_args]), env=env)
     limit = machine.limit(instance.name, pid, cpus, options.machine or None)
-    labenv.say(f"starting the app '{instance.name}' on port {port} (profile: {options.profile or 'default'}, "
+    say(f"starting the app '{instance.name}' on port {port} (profile: {options.profile or 'default'}, "
                f"database: {env['PERFLAB_DB_NAME']}, log: {instance.log_file}"
                + (f", jar: {jar}" if jar not in (APP_JAR, AOT_JAR) else "")
                + (", warm: the AOT cache" if aot_options and options.aot == "warm" else "") + ")")
     if limit:
-        labenv.say(f"CPU limit: {machine.status_line(instance.name)}")
+        say(f"CPU limit: {machine.status_line(instance.name)}")
     deadline = time.monotonic() + READY_WITHIN
     while True:
         if ready(url(port)):
-            labenv.say(f"app ready at {url(port)} in {(time.time_ns() - started) // 1_000_000} ms; GC: {gc(url(port))}")
+            say(f"app ready at {url(port)} in {(time.time_ns() - started) // 1_000_000} ms; GC: {gc(url(port))}")
             line = variant_line(instance.log_file)
             if line:
-                labenv.say(line)
+                say(line)
             return
         if not instance.running():
             print(labenv.tail(instance.log_file, 40), end="", file=sys.stderr)
@@ -308,11 +310,11 @@ def gc(base_url):
         return "unknown"
 
 
-def start(argv, aot=None, instance="app", env=None):
+def start(argv, aot=None, instance="app", env=None, say=None):
     """`app start [options]`: parse them and launch; `aot` (use, train) overrides --aot, `env` adds variables."""
     options = parse(argv, instance)
     if aot is not None:
         options.aot = aot
     options.env = {**(env or {}), **options.env}
-    launch(options)
+    launch(options, say)
     return options

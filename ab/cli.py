@@ -5,21 +5,25 @@ directory; .env's values are loaded here, a variable already set in the environm
 
 Each command module has SYNOPSIS and SUMMARY (its entry in `./perflab help`) and main(argv), which returns an exit
 code (or raises SystemExit)."""
-import importlib
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import labenv  # noqa: E402
+from commands import (ab, abuse, aot, app, chaos, contract, down, k6, lb, logs, migrate, newcomer,  # noqa: E402
+                      python, seed, stack, status, test, up)
+from commands import help as help_command  # noqa: E402
 
-COMMANDS = ("up", "test", "down", "status", "stack", "app", "lb", "aot", "logs", "k6", "seed", "migrate", "ab", "python",
-            "chaos", "abuse", "contract", "newcomer", "help")
+# every command, in the order `./perflab help` shows them (each module keeps its heavy imports inside main)
+COMMANDS = {"up": up, "test": test, "down": down, "status": status, "stack": stack, "app": app, "lb": lb, "aot": aot,
+            "logs": logs, "k6": k6, "seed": seed, "migrate": migrate, "ab": ab, "python": python, "chaos": chaos,
+            "abuse": abuse, "contract": contract, "newcomer": newcomer, "help": help_command}
 ALIASES = {"-h": "help", "--help": "help"}
 
 
 def module(name):
     """The module of a command of COMMANDS."""
-    return importlib.import_module(f"commands.{name}")
+    return COMMANDS[name]
 
 
 def distance(a, b):
@@ -47,6 +51,8 @@ def main(argv):
         hint = f"; did you mean '{nearest}'?" if nearest else ""
         labenv.die(f"unknown command '{name}'{hint} (./perflab help lists them)")
     labenv.load_env()
+    if name == "help":  # the one command that reads the registry: given it, so that it need not import this module
+        return help_command.main(argv[1:], COMMANDS)
     return module(name).main(argv[1:])
 
 

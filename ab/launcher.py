@@ -8,6 +8,7 @@ import subprocess
 import time
 
 import appctl
+import labenv
 import refs
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -40,7 +41,7 @@ class App:
             self.options.append("--warm")
         self.options += refs.app_options(variant)  # a variant built from a commit (`ref`)
         self.args = [*variant["args"], *network_args, f"--perflab.variant={self.label}"]
-        self.process = None
+        self.starting = None  # a start in the background (start_in_background)
 
     @property
     def files(self):
@@ -59,31 +60,36 @@ class App:
         return self.files.pid()
 
     def command(self):
-        return [PERFLAB, "app", "start", *self.options, "--", *self.args]
+        """What `./perflab app start` would take to start it (shown to a person; the runner calls appctl.start)."""
+        return [PERFLAB, "app", "start", *self.start_args()]
 
-    def start(self):
+    def start_args(self, jvm_opts=""):
+        """appctl.start's arguments: the options, `--`, the app's arguments; `jvm_opts` after the variant's own."""
+        return with_jvm_opts([*self.options, "--", *self.args], jvm_opts)
+
+    def start(self, jvm_opts=""):
+        """Starts it in this process (appctl.start, as `./perflab app start` does) and returns when it is ready;
+        its progress lines are dropped (the runner says its own), a failure raises with its log."""
         self.stop()
-        started = subprocess.run(self.command(), cwd=ROOT, capture_output=True, text=True)
-        if started.returncode != 0:
-            raise SystemExit(f"the app for {self.label} did not start (log {self.log_file}):\n{started.stdout}{started.stderr}")
+        labenv.require_services("mariadb", "redis")
+        try:
+            appctl.start(self.start_args(jvm_opts), say=lambda line: None)
+        except SystemExit as failed:
+            raise SystemExit(f"the app for {self.label} did not start (log {self.log_file}): {failed.code}") from None
 
     def start_in_background(self, jvm_opts=""):
         """Launches without waiting for readiness (the cold-start shape races k6 against the start); `jvm_opts`
         adds flags for this start only (after the variant's own)."""
-        self.stop()
-        self.process = subprocess.Popen(with_jvm_opts(self.command(), jvm_opts), cwd=ROOT, stdout=subprocess.PIPE,
-                                        stderr=subprocess.STDOUT, text=True)
+        self.starting = concurrent.futures.ThreadPoolExecutor(max_workers=1).submit(self.start, jvm_opts)
 
     def wait_started(self):
-        out, _ = self.process.communicate()
-        if self.process.returncode != 0:
-            raise SystemExit(f"the app for {self.label} did not start (log {self.log_file}):\n{out}")
+        self.starting.result()
 
     def started_epoch_ms(self):
         return int(self.files.started_file.read_text().strip())
 
     def stop(self):
-        subprocess.run([PERFLAB, "app", "stop", "--instance", self.instance], cwd=ROOT, capture_output=True)
+        self.files.stop(quiet=True)
 
 
 def start_together(apps):
@@ -112,7 +118,7 @@ class RemoteApp(App):
     def pid(self):
         return None
 
-    def start(self):
+    def start(self, jvm_opts=""):
         pass
 
     def start_in_background(self, jvm_opts=""):
@@ -123,8 +129,8 @@ class RemoteApp(App):
 
 
 def with_jvm_opts(command, extra):
-    """An `app start` command with `extra` JVM flags after those its --jvm-opts already gives (one --jvm-opts:
-    ./perflab app start keeps the last)."""
+    """`app start` arguments (or a command) with `extra` JVM flags after those its --jvm-opts already gives (one
+    --jvm-opts: ./perflab app start keeps the last)."""
     if not extra:
         return command
     command = list(command)

@@ -37,7 +37,7 @@ def test_the_registry_is_the_one_list_of_the_command_modules():
 
 
 def test_the_help_lists_every_command_in_the_registrys_order_in_two_columns():
-    text = help_command.text()
+    text = help_command.text(cli.COMMANDS)
     assert text.startswith("usage: ./perflab <command> [options]\n\n  up [--profile P] [--instances N] [-- app args]\n")
     positions = [text.index(f"\n  {cli.module(name).SYNOPSIS.splitlines()[0]}") for name in cli.COMMANDS]
     assert positions == sorted(positions)
@@ -79,7 +79,7 @@ def test_an_unknown_command_is_one_line_naming_the_nearest(monkeypatch):
 def test_no_command_and_the_help_aliases_print_the_help(argv, capsys, monkeypatch):
     monkeypatch.setattr(labenv, "load_env", lambda *a, **k: None)
     assert cli.main(argv) == 0
-    assert capsys.readouterr().out == help_command.text() + "\n"
+    assert capsys.readouterr().out == help_command.text(cli.COMMANDS) + "\n"
 
 
 def test_a_command_gets_its_arguments_and_dot_env_loaded_first(monkeypatch):
@@ -102,7 +102,7 @@ def test_the_command_line_end_to_end():
     assert (typo.returncode, typo.stdout) == (1, "")
     assert typo.stderr == "perflab: unknown command 'stauts'; did you mean 'status'? (./perflab help lists them)\n"
     shown = subprocess.run([PERFLAB], capture_output=True, text=True)
-    assert shown.returncode == 0 and shown.stdout == help_command.text() + "\n"
+    assert shown.returncode == 0 and shown.stdout == help_command.text(cli.COMMANDS) + "\n"
 
 
 # ---- .env ----

@@ -23,29 +23,51 @@ LAYERS = {
     5: ("analysis", ["comparison", "writeup", "lifetimes"]),  # every variant against the baseline, the because sentence, checks, verdict; lifetimes planned from a pilot
     6: ("rendering", ["report", "charts", "page", "screenshot"]),  # text, tables, SVG, report.html (and its picture)
     7: ("storage", ["results", "doclint"]),  # result.json, the published results, the docs' tables
-    8: ("commands", ["cli", "runner", "chaos", "abuse", "contract", "newcomer", "promql_check", "seeding"]),  # what ./perflab and CI run
+    8: ("suites", ["runner", "chaos", "abuse", "contract", "newcomer", "promql_check", "seeding"]),  # what ./perflab and CI run
+    # the command line: cli's registry and one module per command (ab/commands/), each calling the layers below
+    9: ("commands", ["cli", *[f"commands.{p.stem}" for p in sorted((AB / "commands").glob("*.py")) if p.stem != "__init__"]]),
 }
 DYNAMIC = {"__import__", "import_module"}  # importing a module by a name in a string hides it from this check
+COMPUTED = "<computed>"  # what import_module(f"commands.{name}") imports: no reader can tell
 
 
 def modules(folder):
-    """The modules the layers cover: every .py file of the folder but the tests."""
-    return sorted(p.stem for p in pathlib.Path(folder).glob("*.py") if not p.stem.startswith("test_") and p.stem != "conftest")
+    """The modules the layers cover: every .py file of the folder but the tests, and of its commands/ package (as
+    commands.<name>)."""
+    folder = pathlib.Path(folder)
+    found = [p.stem for p in folder.glob("*.py")] + [f"commands.{p.stem}" for p in (folder / "commands").glob("*.py")
+                                                      if p.stem != "__init__"]
+    return sorted(m for m in found if not m.split(".")[-1].startswith("test_") and m != "conftest")
+
+
+def path_of(folder, module):
+    return pathlib.Path(folder).joinpath(*module.split(".")).with_suffix(".py")
+
+
+def imported_names(node):
+    """The modules an import statement names: `import commands.seed` and `from commands import seed` name
+    commands.seed (and the package), `from x import y` names x."""
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names] + [a.name.split(".")[0] for a in node.names]
+    if node.module == "commands":
+        return [f"commands.{a.name}" for a in node.names]
+    return [node.module.split(".")[0]]
 
 
 def imports(path, names):
-    """(line, module) for every import in the file of a module in `names`: `import x`, `from x import y`, at the
-    top or inside a function, and `__import__("x")` / `importlib.import_module("x")`, marked "dynamic"."""
+    """(line, module, how) for every import in the file of a module in `names`: `import x`, `from x import y`, at the
+    top or inside a function, and `__import__("x")` / `importlib.import_module("x")`, marked "dynamic" (a name that
+    is computed, e.g. an f-string, is COMPUTED)."""
     found = []
     for node in ast.walk(ast.parse(pathlib.Path(path).read_text(), str(path))):
-        if isinstance(node, ast.Import):
-            found += [(node.lineno, a.name.split(".")[0], "") for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            found.append((node.lineno, node.module.split(".")[0], ""))
+        if isinstance(node, ast.Import) or (isinstance(node, ast.ImportFrom) and node.level == 0 and node.module):
+            found += [(node.lineno, name, "") for name in imported_names(node)]
         elif isinstance(node, ast.Call) and (getattr(node.func, "id", None) in DYNAMIC or getattr(node.func, "attr", None) in DYNAMIC):
             if node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-                found.append((node.lineno, node.args[0].value.split(".")[0], "dynamic"))
-    return sorted((line, name, how) for line, name, how in found if name in names)
+                found.append((node.lineno, node.args[0].value, "dynamic"))
+            else:
+                found.append((node.lineno, COMPUTED, "dynamic"))
+    return sorted({(line, name, how) for line, name, how in found if name in names or name == COMPUTED})
 
 
 def violations(folder, layers=LAYERS):
@@ -59,14 +81,17 @@ def violations(folder, layers=LAYERS):
     graph = {}
     for m in (m for m in present if m in layer_of):
         n = layer_of[m]
-        found = imports(pathlib.Path(folder) / f"{m}.py", set(present) - {m})
-        graph[m] = sorted({name for _, name, _ in found})
+        file = path_of(folder, m).relative_to(folder)
+        found = imports(path_of(folder, m), set(present) - {m})
+        graph[m] = sorted({name for _, name, _ in found if name != COMPUTED})
         for line, name, how in found:
-            if how:
-                out.append(f"module {m} imports {name} dynamically ({m}.py:{line}): import it by name")
+            if name == COMPUTED:
+                out.append(f"module {m} imports a module by a computed name ({file}:{line}): import it by name")
+            elif how:
+                out.append(f"module {m} imports {name} dynamically ({file}:{line}): import it by name")
             if name in layer_of and layer_of[name] > n:
                 out.append(f"module {m} (layer {n}, {layers[n][0]}) imports {name} (layer {layer_of[name]} > {n}, "
-                           f"{layers[layer_of[name]][0]}) at {m}.py:{line}")
+                           f"{layers[layer_of[name]][0]}) at {file}:{line}")
     out += [f"import cycle: {' -> '.join(c)}" for c in cycles(graph)]
     return out
 
@@ -109,6 +134,16 @@ def test_the_checker_catches_a_from_import_and_an_import_by_a_string(tmp_path):
     assert found == ["module low (layer 1, bottom) imports high (layer 2 > 1, top) at low.py:1",
                      "module low imports high dynamically (low.py:2): import it by name",
                      "module low (layer 1, bottom) imports high (layer 2 > 1, top) at low.py:2"]
+
+
+def test_the_checker_catches_an_import_by_a_computed_name_and_sees_the_commands_package(tmp_path):
+    (tmp_path / "commands").mkdir()
+    write(tmp_path, {"low": "", "cli": "import importlib\n\n\ndef module(n):\n    return importlib.import_module(f'commands.{n}')\n"})
+    write(tmp_path / "commands", {"__init__": "", "go": "from commands import stop\nimport low\n", "stop": "from commands import go\n"})
+    layers = {1: ("bottom", ["low"]), 2: ("top", ["cli", "commands.go", "commands.stop"])}
+    assert violations(tmp_path, layers) == [
+        "module cli imports a module by a computed name (cli.py:5): import it by name",
+        "import cycle: commands.go -> commands.stop -> commands.go"]
 
 
 def test_a_module_without_a_layer_is_named(tmp_path):

@@ -1,8 +1,4 @@
-"""./perflab ab: the experiment runner, ab/runner.py, in the project's Python."""
-import os
-import sys
-
-from labenv import ROOT
+"""./perflab ab: the experiment runner, ab/runner.py, called in this process."""
 
 SYNOPSIS = "ab <experiment> [options]"
 SUMMARY = """the experiment runner (experiments/*.toml, docs/experiments.md): variants in
@@ -11,5 +7,6 @@ ab --list shows every experiment, ab --help every option"""
 
 
 def main(argv):
-    sys.stdout.flush()
-    os.execv(sys.executable, [sys.executable, str(ROOT / "ab" / "runner.py"), *argv])
+    import runner  # the statistics stack (scipy, statsmodels) loads for this command only
+    runner.stop_on_signals()
+    return runner.main(argv)

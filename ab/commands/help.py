@@ -1,6 +1,5 @@
-"""./perflab help: every command of ab/cli.py's COMMANDS with its synopsis and summary, then the presets, the
-environment and the secrets."""
-import cli
+"""./perflab help: every command of ab/cli.py's COMMANDS (which cli passes in) with its synopsis and summary, then
+the presets, the environment and the secrets."""
 
 SYNOPSIS = "help"
 SUMMARY = "this text"
@@ -28,14 +27,14 @@ def entry(synopsis, summary):
     return lines + [" " * COLUMN + line for line in summary]
 
 
-def text():
+def text(commands):
+    """The help for `commands` ({name: module}, in the order shown)."""
     lines = [HEADER]
-    for name in cli.COMMANDS:
-        command = cli.module(name)
+    for command in commands.values():
         lines += entry(command.SYNOPSIS, command.SUMMARY)
     return "\n".join(lines) + "\n" + FOOTER
 
 
-def main(argv):
-    print(text())
+def main(argv, commands):
+    print(text(commands))
     return 0

@@ -95,7 +95,9 @@ for script in "-e MODE=fixed -e RATE=50 -e DURATION=10s /scripts/transfer.js" "-
               "-e RATE=20 -e DURATION=10s /scripts/login.js" "-e REQUESTS=20 -e CONCURRENCY=5 -e DELAY_MS=100 /scripts/lab-dependency.js"; do
   say "k6 run $script"
   # shellcheck disable=SC2086 # the options are words
-  summary=$(k6 --summary-trend-stats "p(95)" $script 2>&1) || { echo "$summary" | tail -n 30 >&2; diagnose "k6 $script failed"; exit 1; }
+  # --no-thresholds: the scripts' latency thresholds are for a lab's own runs; on two shared cores, beside a freshly
+  # started app, this check is the failed requests below, never a time (a p95 of 2.5 s failed a run here once)
+  summary=$(k6 --no-thresholds --summary-trend-stats "p(95)" $script 2>&1) || { echo "$summary" | tail -n 30 >&2; diagnose "k6 $script failed"; exit 1; }
   failed=$(sed -n 's/.*http_req_failed[.:]*[[:space:]]*\([0-9.]*\)%.*/\1/p' <<<"$summary" | head -n1)
   say "  failed requests: ${failed:-?} %"
   awk -v f="${failed:-100}" 'BEGIN { exit !(f < 1) }' || { echo "$summary" | tail -n 30 >&2; diagnose "k6 $script: ${failed:-?} % failed (1 % allowed)"; exit 1; }
