@@ -63,6 +63,10 @@ class App:
         """What `./perflab app start` would take to start it (shown to a person; the runner calls appctl.start)."""
         return [PERFLAB, "app", "start", *self.start_args()]
 
+    def builds_working_tree(self):
+        """Whether its start runs target/perflab.jar (which appctl builds when stale), not a commit's jar."""
+        return "--jar" not in self.options
+
     def start_args(self, jvm_opts=""):
         """appctl.start's arguments: the options, `--`, the app's arguments; `jvm_opts` after the variant's own."""
         return with_jvm_opts([*self.options, "--", *self.args], jvm_opts)
@@ -93,9 +97,13 @@ class App:
 
 
 def start_together(apps):
-    """Starts every app at once and returns when all are ready: {label: seconds each took}. Apps start in seconds
-    from the AOT cache but wait on one another's JIT and class loading on two cores, so together they take less than
-    one after another. A start that fails raises with its log once every start has ended (the runner stops them)."""
+    """Starts every app at once and returns when all are ready: {label: seconds each took}. The working tree's jar
+    is built first, once, when it is stale: each start would otherwise run its own ./mvnw package into the same
+    target/ (a fresh clone's first smoke did, and two builds broke each other). A start that fails raises with its
+    log once every start has ended (the runner stops them)."""
+    if any(app.builds_working_tree() for app in apps):
+        appctl.build_jar()
+
     def timed(app):
         began = time.monotonic()
         app.start()
@@ -120,6 +128,9 @@ class RemoteApp(App):
 
     def start(self, jvm_opts=""):
         pass
+
+    def builds_working_tree(self):
+        return False
 
     def start_in_background(self, jvm_opts=""):
         raise SystemExit("the cold-start shape starts the app itself: it cannot run against a remote lab")

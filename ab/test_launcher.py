@@ -36,3 +36,25 @@ def test_the_app_takes_warm_as_an_aot_mode():
     import appctl
     assert appctl.parse(["--warm", "--port", "8095"]).aot == "warm"
     assert appctl.aot_cache_options("auto")[-1] == "-XX:AOTMode=auto"  # a cache the JVM cannot map: a plain start
+
+
+def test_apps_started_together_build_a_stale_jar_once_before_any_starts(monkeypatch):
+    """Three starts at once on a fresh clone ran three ./mvnw package into one target/ and broke each other: the
+    jar is built first, once, and only for apps that run the working tree's jar."""
+    import appctl
+    events = []
+
+    class Fake(launcher.App):
+        def __init__(self, label, options):
+            self.label, self.options = label, options
+
+        def start(self, jvm_opts=""):
+            events.append(("start", self.label))
+
+    monkeypatch.setattr(appctl, "build_jar", lambda environ=None: events.append(("build",)))
+    took = launcher.start_together([Fake("a", ["--port", "1"]), Fake("b", ["--port", "2"])])
+    assert events[0] == ("build",) and events.count(("build",)) == 1
+    assert sorted(events[1:]) == [("start", "a"), ("start", "b")] and set(took) == {"a", "b"}
+    events.clear()
+    launcher.start_together([Fake("c", ["--jar", "/x.jar", "--migrations", "/m"])])
+    assert events == [("start", "c")]
