@@ -1,4 +1,5 @@
-"""App instances for an experiment, through the one launcher, `./perflab app start`: one instance per variant
+"""App instances for an experiment, started in this process through the one launcher, appctl.start (what
+`./perflab app start` runs): one instance per variant
 (ab-8091, ab-8092, ...: PERFLAB_AB_PORT sets the first port), database and Redis logical database, so that the variants of a round stand side
 by side and each is idle while another is measured."""
 import concurrent.futures
@@ -12,7 +13,6 @@ import labenv
 import refs
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-PERFLAB = str(ROOT / "perflab")
 BASE_PORT = int(os.environ.get("PERFLAB_AB_PORT", "8091"))
 
 
@@ -59,10 +59,6 @@ class App:
     def pid(self):
         return self.files.pid()
 
-    def command(self):
-        """What `./perflab app start` would take to start it (shown to a person; the runner calls appctl.start)."""
-        return [PERFLAB, "app", "start", *self.start_args()]
-
     def builds_working_tree(self):
         """Whether its start runs target/perflab.jar (which appctl builds when stale), not a commit's jar."""
         return "--jar" not in self.options
@@ -84,7 +80,9 @@ class App:
     def start_in_background(self, jvm_opts=""):
         """Launches without waiting for readiness (the cold-start shape races k6 against the start); `jvm_opts`
         adds flags for this start only (after the variant's own)."""
-        self.starting = concurrent.futures.ThreadPoolExecutor(max_workers=1).submit(self.start, jvm_opts)
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+        self.starting = pool.submit(self.start, jvm_opts)
+        pool.shutdown(wait=False)  # returns now; the pool's thread ends when the start does
 
     def wait_started(self):
         self.starting.result()

@@ -278,8 +278,9 @@ def attach_writeups(e, cells):
 
 def start_instances(ctx, cell, by_label, labels, load, where):
     """Starts every variant's app for one instance lifetime at once (each in its own CPU share where the machine
-    profile sets one), warms them one by one in stats.start_order (reversed every other lifetime), gives each `primer` discarded runs of the measured load, resets the data
-    and lets every app and MariaDB settle; records the lifetime in the cell."""
+    profile sets one), warms them one by one in stats.start_order (reversed every other lifetime), gives each
+    `primer` discarded runs of the measured load, resets the data and lets every app and MariaDB settle; records the
+    lifetime in the cell."""
     lifetime = len(cell["lifetimes"])
     order = stats.start_order(labels, lifetime)
     began = time.time()
