@@ -49,7 +49,6 @@ import email.utils
 import json
 import os
 import socket
-import subprocess
 import sys
 import threading
 import time
@@ -58,8 +57,10 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import appctl
 import chaos
 import labsecrets
+import seeding
 
 ROOT = chaos.ROOT
 PIN_MAX_FAILURES = 5     # perflab.wallet.pin-guard.max-failures
@@ -535,20 +536,33 @@ def refused_at_startup(lab, verdicts, scope):
     for index, (name, variable) in enumerate(labsecrets.OVERRIDES.items()):
         value = committed[index % len(committed)]  # the app refuses every committed value for either property
         log_file.unlink(missing_ok=True)
-        started = subprocess.run([str(ROOT / "perflab"), "app", "start", "--instance", "abuse-refused", "--port",
-                                  str(lab.spare_port), *lab.start_args], env=dict(os.environ, **{variable: value}),
-                                 capture_output=True, text=True)
-        if started.returncode == 0:
-            subprocess.run([str(ROOT / "perflab"), "app", "stop", "--instance", "abuse-refused"], capture_output=True)
+        refused = appctl.Instance("abuse-refused")
+        try:
+            appctl.start(["--port", str(lab.spare_port), *lab.start_args], instance=refused.name, env={variable: value},
+                         say=lambda line: None)
+            started = True
+        except SystemExit:  # the launcher's "exited during startup"
+            started = False
+        if started:
+            refused.stop(quiet=True)
         text = log_file.read_text(errors="replace") if log_file.exists() else ""
         verdicts.add(scope, f"the app refuses to start with {name} = '{value[:24]}...'",
-                     started.returncode != 0 and name in text and value not in text,
-                     ("started and served" if started.returncode == 0 else "exited during startup") + ", its log "
+                     not started and name in text and value not in text,
+                     ("started and served" if started else "exited during startup") + ", its log "
                      + ("names the property" if name in text else "does not name the property")
                      + (" and shows the value" if value in text else ""))
 
 
 # ------------------------------------------------------------------------------------------- slow readers
+
+
+def seed_routes(database: str, university: int, routes: int) -> None:
+    """A university's route data set in `database` (what ./perflab seed route ... ensure does), in this process."""
+    code, output = seeding.run_captured(["route", "--db", database, "--univs", str(university), "--routes", str(routes),
+                                         "ensure"])
+    if code != 0:
+        raise RuntimeError(f"./perflab seed route: {output.strip()[-500:]}")
+
 
 SLOW_UNIV = 12               # a university as big as the seeded ones (50,000 routes, ~4 MB answer), abuse db only
 SLOW_ROUTES = 50000
@@ -616,10 +630,7 @@ def slow_readers(lab: Lab, verdicts: Verdicts, scope: str) -> None:
     instance; meanwhile another member's read of it must answer within SLOW_BOUND, a third read of a member at its limit
     must be refused (429), and health must answer. Issue 46, finding 6: measured 58.8 s before the permit covered
     the build alone."""
-    seeded = subprocess.run([str(ROOT / "perflab"), "seed", "route", "--db", lab.database, "--univs", str(SLOW_UNIV),
-                             "--routes", str(SLOW_ROUTES), "ensure"], capture_output=True, text=True)
-    if seeded.returncode != 0:
-        raise RuntimeError(f"./perflab seed route: {(seeded.stderr or seeded.stdout).strip()[-500:]}")
+    seed_routes(lab.database, SLOW_UNIV, SLOW_ROUTES)
     url, path = lab.instance_urls[0], f"/api/universities/{SLOW_UNIV}/routes"
     token = {m: chaos.token(lab.secret, m, f"slow{m}", jti=uuid.uuid4().hex) for m in (*SLOW_MEMBERS, 880009)}
     warm = call(url, "GET", path, headers=bearer(token[880009]), timeout=120)  # loads the cache: a read like any other
@@ -713,10 +724,7 @@ def run_preset(preset, args, stack, verdicts, first=True):
         started = time.monotonic()
         instances.start()
         log(f"app ready at {instances.urls[0]} in {time.monotonic() - started:.1f} s")
-        seeded = subprocess.run([str(ROOT / "perflab"), "seed", "route", "--db", database, "--univs", str(ROUTE_UNIV),
-                                 "--routes", "500", "ensure"], capture_output=True, text=True)
-        if seeded.returncode != 0:
-            raise RuntimeError(f"./perflab seed route: {(seeded.stderr or seeded.stdout).strip()[-500:]}")
+        seed_routes(database, ROUTE_UNIV, 500)
         instance_urls = ([f"http://127.0.0.1:{port + 1 + i}" for i in range(len(instances.names))]
                          or instances.urls)
         lab = Lab(stack, database, redis_db, instances.urls[0], instance_urls, labsecrets.jwt_secret(),

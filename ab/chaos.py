@@ -20,7 +20,10 @@ transfer has 2 history rows and 4 ledger rows; each member's balance moved by ex
 succeed; the transfers in the database are exactly the ones answered 201 (no 2xx without a transfer in it, no
 transfer nobody was told about); no 2xx without a transfer id; no transfer left undecided.
 
-Several instances: --instances N starts chaos-1..chaos-N (ports PERFLAB_CHAOS_APP_PORT+1..) through the one
+The suite's apps start in its own process, through the one launcher (what ./perflab app start runs), warm from the
+jar's AOT cache when there is one (./perflab aot build; a plain start otherwise), as the smokes' apps do.
+
+Several instances: --instances N starts chaos-1..chaos-N (ports PERFLAB_CHAOS_APP_PORT+1..) at once through that
 launcher with the chaos database and proxies, and a load balancer (`./perflab lb`, HAProxy) on
 PERFLAB_CHAOS_APP_PORT in front of them; the clients go through the balancer, the kill fault kills chaos-1 with -9
 and restarts it, and two more checks say that the balancer took it out of rotation and back, and that every
@@ -39,6 +42,7 @@ as in the app). Stdlib only; needs the `mariadb` client (installed by the native
 """
 import argparse
 import base64
+import concurrent.futures
 import hashlib
 import hmac
 import http.client
@@ -61,6 +65,7 @@ import appctl
 import labenv
 import labsecrets
 import lb
+import lbctl
 import network
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -174,9 +179,9 @@ def wait_port(port, seconds):
 # ------------------------------------------------------------------------------------------- the apps
 
 class Instances:
-    """The app instances under test: one started here through ./perflab app start (the instance <suite>, so that
-    the lab's own app is left alone); or `count` of them, <suite>-1..N,
-    behind a load balancer started through ./perflab lb start; or URLs given by the user. `suite` names the
+    """The app instances under test: one started here by the launcher of ./perflab app start (the instance <suite>,
+    so that the lab's own app is left alone); or `count` of them, <suite>-1..N, started at once behind a load
+    balancer (lbctl, as ./perflab lb start); or URLs given by the user. `suite` names the
     instances, the balancer and the variant (chaos, abuse); `port` is the app's (or the balancer's) port; with
     `proxies` the apps reach MariaDB and Redis through the chaos proxies, else directly; `profile` defaults to the
     preset."""
@@ -205,29 +210,40 @@ class Instances:
                 f"--spring.data.redis.port={redis_port}", f"--spring.data.redis.database={self.redis_db}",
                 f"--perflab.variant={self.suite}-{self.preset}"]
 
-    def perflab(self, *args, port=None):
-        environment = dict(os.environ, PERFLAB_APP_PORT=str(port)) if port else None
-        done = subprocess.run([str(ROOT / "perflab"), *args], env=environment, capture_output=True, text=True)
-        if done.returncode != 0:
-            raise RuntimeError(f"./perflab {' '.join(args[:4])} failed: {(done.stderr or done.stdout).strip()[-2000:]}")
+    def start_args(self, port):
+        """appctl.start's arguments for an instance on `port`: warm from the AOT cache when there is one for this jar
+        (a plain start otherwise), as the runner's smokes start."""
+        return ["--port", str(port), "--profile", self.profile, "--warm", *self.options, *self.app_args()]
+
+    def launch(self, name, port):
+        """Starts one instance in this process (the launcher ./perflab app start runs) and returns when it is ready;
+        a failed start raises RuntimeError with the launcher's reason."""
+        try:
+            appctl.start(self.start_args(port), instance=name, say=lambda line: None)
+        except SystemExit as failed:
+            raise RuntimeError(f"the app '{name}' did not start (log .perflab/{name}.log): {failed.code}") from None
 
     def start_one(self, index):
         name, port = self.names[index], self.port + 1 + index
         log(f"starting {name} on port {port}", self.suite)
-        self.perflab("app", "start", "--instance", name, "--port", str(port), "--profile", self.profile, *self.options,
-                     *self.app_args())
+        self.launch(name, port)
 
     def start(self):
+        """The single instance, or every numbered one at once (each on its own port) and then the load balancer."""
         if self.external:
             return
         if not self.names:
-            self.perflab("app", "start", "--instance", self.suite, "--profile", self.profile, *self.options,
-                         *self.app_args(), port=self.port)
+            self.launch(self.suite, self.port)
             return
-        for index in range(len(self.names)):
-            self.start_one(index)
-        backends = [a for i, name in enumerate(self.names) for a in ("--backend", f"{name}={self.port + 1 + i}")]
-        self.perflab("lb", "start", "--name", self.lb_name, "--port", str(self.port), *backends)
+        appctl.build_jar()  # once, before the starts run at once (each would build a stale jar into one target/)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=len(self.names)) as pool:
+            for started in [pool.submit(self.start_one, index) for index in range(len(self.names))]:
+                started.result()
+        backends = [f"{name}={self.port + 1 + i}" for i, name in enumerate(self.names)]
+        try:
+            lbctl.Balancer(self.lb_name).start(str(self.port), backends)
+        except SystemExit as failed:
+            raise RuntimeError(f"the load balancer '{self.lb_name}' did not start: {failed.code}") from None
 
     def lb_state(self):
         return lb.servers(ROOT / ".perflab" / f"{self.lb_name}.sock")
@@ -243,8 +259,8 @@ class Instances:
         pid = appctl.Instance(name).pid()
         killed = time.monotonic()
         os.kill(pid, 9)
-        while Path(f"/proc/{pid}").exists():
-            time.sleep(0.05)
+        if not labenv.wait_gone(pid, KILLED_GONE_WITHIN_S, interval=0.05):
+            raise RuntimeError(f"the app '{name}' (pid {pid}) still runs {KILLED_GONE_WITHIN_S} s after kill -9")
         log_file = ROOT / ".perflab" / f"{name}.log"  # the restart overwrites it: keep the killed instance's log
         if log_file.exists():
             log_file.replace(ROOT / ".perflab" / f"{self.suite}-{self.preset}-killed-{name}.log")
@@ -281,12 +297,13 @@ class Instances:
     def stop(self):
         if self.external:
             return
-        if not self.names:
-            subprocess.run([str(ROOT / "perflab"), "app", "stop", "--instance", self.suite], capture_output=True)
-            return
-        subprocess.run([str(ROOT / "perflab"), "lb", "stop", "--name", self.lb_name], capture_output=True)
-        for name in self.names:
-            subprocess.run([str(ROOT / "perflab"), "app", "stop", "--instance", name], capture_output=True)
+        if self.names:
+            lbctl.Balancer(self.lb_name).stop()
+        for name in self.names or [self.suite]:
+            appctl.Instance(name).stop(quiet=True)
+
+
+KILLED_GONE_WITHIN_S = 30
 
 
 def external_command(template, index, url):

@@ -193,15 +193,23 @@ def tail(path, lines):
 # ---- the lab's own processes ----
 
 def alive(pid):
-    """Whether the process runs (an exited child of this process is reaped, a zombie counts as gone)."""
+    """Whether the process runs. A child of this process is gone once reaped here: after kill -9 a multi-threaded
+    child's main thread shows Z while its other threads still exit and its sockets stay open (the chaos suite's
+    restart met its own port still taken), and waitpid reaps it only when all are gone. Another process's zombie
+    counts as gone: its parent reaps it."""
     try:
-        os.waitpid(pid, os.WNOHANG)
+        reaped, _ = os.waitpid(pid, os.WNOHANG)
+        if reaped == pid:
+            return False
+        child = True
     except ChildProcessError:
-        pass
+        child = False
     try:
         os.kill(pid, 0)
     except OSError:
         return False
+    if child:
+        return True
     try:
         return pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
     except (OSError, IndexError):

@@ -2,7 +2,7 @@
 requests read from the per-request CSV, and the rate at which the experiment's `[slo]` first breaks. Pure
 functions of the run's requests (layer 1: it imports only stats).
 
-The script climbs to each stage's rate in RISE_S seconds, then holds it for `step`; a stage's figures count the
+The script climbs to each stage's rate in `rise` seconds (default 5), then holds it for `step`; a stage's figures count the
 requests sent while it held (the climbs are left out, so that a request a second early or late never lands in the
 wrong stage), and its dropped iterations (k6 could not start them in time) count as errors.
 """
@@ -10,7 +10,7 @@ import math
 
 import stats
 
-RISE_S = 5  # the climb before each stage's plateau (the script's RISE; k6/transfer.js MODE=ramp)
+RISE_S = 5  # the climb before each stage's plateau, unless [load] rise says (the script's RISE; k6/transfer.js MODE=ramp)
 
 
 def seconds(text):
@@ -33,9 +33,14 @@ def step_seconds(load):
     return seconds(load.get("step", "20s"))
 
 
+def rise_seconds(load):
+    """`[load] rise`: the climb to each stage's rate (default RISE_S; a smoke's short ramp climbs faster)."""
+    return seconds(load.get("rise", RISE_S))
+
+
 def total_seconds(load):
     """The measured run's length: a climb and a plateau per stage."""
-    return len(load["ramp"]) * (RISE_S + step_seconds(load))
+    return len(load["ramp"]) * (rise_seconds(load) + step_seconds(load))
 
 
 def k6_env(load):
@@ -44,7 +49,7 @@ def k6_env(load):
     least 1,000 (a run that needs more has a p95 far beyond any SLO; what k6 then drops counts as errors)."""
     peak = max(of(load))
     return {"MODE": "ramp", "RAMP": ",".join(f"{r:g}" for r in of(load)), "STEP": f"{step_seconds(load):g}",
-            "RISE": str(RISE_S), "PRE_VUS": str(int(math.ceil(peak))),
+            "RISE": f"{rise_seconds(load):g}", "PRE_VUS": str(int(math.ceil(peak))),
             "MAX_VUS": str(load.get("env", {}).get("MAX_VUS", max(1000, int(math.ceil(2 * peak)))))}
 
 
@@ -60,12 +65,12 @@ def stages(load, latencies, times, failed, dropped, slo):
     (seconds, the CSV's whole seconds) and failed are per request, in the CSV's order; dropped: (time, count) of
     k6's dropped iterations. The run's start is its first request's second (the script starts with the climb).
     `held`: the stage's p95 and error rate are both under the SLO (a stage without a request broke)."""
-    rates, step = of(load), step_seconds(load)
+    rates, step, rise = of(load), step_seconds(load), rise_seconds(load)
     p95_ms, max_errors = slo
     start = min(times) if times else 0
     out = []
     for i, rate in enumerate(rates):
-        lo = start + i * (RISE_S + step) + RISE_S
+        lo = start + i * (rise + step) + rise
         hi = lo + step
         inside = [k for k, t in enumerate(times) if lo <= t < hi]
         lat = [latencies[k] for k in inside]

@@ -416,7 +416,7 @@ def ramp_section(result, cell):
                          + (f"; {held} of {len(runs)} round(s) held the peak: raise the ramp" if held else "")
                          + (f"; {first} of {len(runs)} round(s) broke at the first stage: start the ramp lower" if first else ""))
     step = e["load"].get("step", "20s")
-    return {"title": f"The ramp: each stage {step} after a {ramp.RISE_S} s climb, SLO p95 < {p95_ms:g} ms and errors < "
+    return {"title": f"The ramp: each stage {step} after a {ramp.rise_seconds(e['load']):g} s climb, SLO p95 < {p95_ms:g} ms and errors < "
                      f"{fmt(max_errors, 'error_rate')} (medians over the rounds)",
             "head": ("variant", "stage (/s)", "requests", "mean (ms)", "p95 (ms)", "max (ms)", "errors", "held (rounds)"),
             "rows": rows, "notes": notes}

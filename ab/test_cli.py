@@ -3,6 +3,7 @@ registry, the help it builds, the dispatch and the suggestion for a mistyped com
 entry script; the options of app, up, migrate and lb; the supervision of the lab's processes; the test count."""
 import os
 import pathlib
+import signal
 import socket
 import subprocess
 import sys
@@ -348,6 +349,27 @@ def test_an_exited_child_counts_as_gone(tmp_path):
         time.sleep(0.01)
     assert not labenv.alive(child.pid), "a zombie is not running"
     child.returncode = 0  # reaped by alive(): Popen must not wait for it again
+
+
+def test_a_killed_child_is_gone_only_once_every_thread_has_exited_and_its_port_is_free():
+    """The chaos suite's kill -9 and restart: the instance is a child of the suite's process, and its port must be
+    free as soon as wait_gone says it has gone (the main thread of a killed JVM shows Z while its other threads,
+    and its listening socket, are still going away)."""
+    server = subprocess.Popen([sys.executable, "-c", textwrap.dedent("""
+        import socket, sys, threading, time
+        listener = socket.create_server(("127.0.0.1", 0))
+        for _ in range(50):
+            threading.Thread(target=time.sleep, args=(60,), daemon=True).start()
+        print(listener.getsockname()[1], flush=True)
+        time.sleep(60)
+        """)], stdout=subprocess.PIPE, text=True)
+    port = int(server.stdout.readline())
+    os.kill(server.pid, signal.SIGKILL)
+    assert labenv.wait_gone(server.pid, 10, interval=0.001)
+    assert not labenv.port_open(port), "gone, yet its listening socket is still open"
+    server.returncode = -9  # reaped by alive()
+    with pytest.raises(ChildProcessError):
+        os.waitpid(server.pid, os.WNOHANG)
 
 
 def test_a_pid_file_of_a_process_that_is_gone(tmp_path):

@@ -11,21 +11,21 @@ LOAD = {"shape": "open", "ramp": [100, 200, 300], "step": "10s"}
 SLO = (300.0, 0.01)
 
 
-def requests(stage_latencies, start=1000, dropped_in=None):
-    """Requests of a ramp: per stage, `latencies` spread over its plateau (and a few in each climb, which count for
-    no stage); dropped_in: {stage index: dropped iterations}."""
+def requests(stage_latencies, start=1000, dropped_in=None, rise=ramp.RISE_S):
+    """Requests of a ramp: per stage, `latencies` spread over its plateau (and a few in each climb of `rise` s,
+    which count for no stage); dropped_in: {stage index: dropped iterations}."""
     lat, times, failed, dropped = [], [], [], []
     for i, values in enumerate(stage_latencies):
-        lo = start + i * (ramp.RISE_S + 10)
+        lo = start + i * (rise + 10)
         lat += [5000.0, 5000.0]  # in the climb: far over the SLO, yet no stage's
-        times += [lo, lo + ramp.RISE_S - 1]
+        times += [lo, lo + rise - 1]
         failed += [True, True]
         for k, v in enumerate(values):
             lat.append(v)
-            times.append(lo + ramp.RISE_S + k % 10)
+            times.append(lo + rise + k % 10)
             failed.append(False)
         if dropped_in and i in dropped_in:
-            dropped.append((lo + ramp.RISE_S + 3, dropped_in[i]))
+            dropped.append((lo + rise + 3, dropped_in[i]))
     return lat, times, failed, dropped
 
 
@@ -36,6 +36,16 @@ def test_each_stage_counts_its_plateau_only_and_the_first_that_breaks_the_slo_is
     assert [s["p95"] for s in r["stages"]] == [50.0, 100.0, 400.0]
     assert [s["held"] for s in r["stages"]] == [True, True, False]
     assert r["breaking_rate"] == 300 and not r["held_peak"]
+
+
+def test_a_shorter_climb_moves_every_stage_and_the_script_and_the_run_length_follow_it():
+    load = dict(LOAD, rise="2s")
+    lat, times, failed, dropped = requests([[50.0] * 100, [100.0] * 200, [400.0] * 300], rise=2)
+    r = ramp.record(load, lat, times, failed, dropped, SLO)
+    assert [s["requests"] for s in r["stages"]] == [100, 200, 300] and r["breaking_rate"] == 300
+    assert ramp.k6_env(load)["RISE"] == "2" and ramp.total_seconds(load) == 3 * (2 + 10)
+    # read with the default 5 s climb, the same requests land in the wrong stages
+    assert [s["requests"] for s in ramp.record(LOAD, lat, times, failed, dropped, SLO)["stages"]] != [100, 200, 300]
 
 
 def test_dropped_iterations_are_errors_of_their_stage():
