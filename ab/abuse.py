@@ -99,8 +99,8 @@ def retry_after_seconds(value, now=None):
 class Answer:
     """One HTTP answer as a check needs it."""
     status: object  # an int, or "no answer"
-    code: str = None
-    retry_after: float = None
+    code: str | None = None
+    retry_after: float | None = None
     body: object = None
     where: str = ""
 
@@ -266,7 +266,7 @@ def guessing(lab, verdicts, scope, what, send, refused, code, limit):
     """Wrong guesses, send(False, index) -> Answer, until the guard locks the guesser out (each short Retry-After
     waited out), then the right one, send(True, index): judge_guessing's checks, the spread over the instances, and
     the right guess refused too."""
-    answers = []
+    answers: list[Answer] = []
     deadline = time.monotonic() + 60
     while len(answers) < limit * 3 and time.monotonic() < deadline:
         answers.append(send(False, len(answers)))
@@ -452,7 +452,7 @@ def admin_only(lab, verdicts, scope):
     answer = call(lab.url, "GET", lab_path, headers=bearer(admin_token))
     verdicts.add(scope, "the admin gets 200 from /api/lab/dependency", answer.status == 200,
                  describe(answer))
-    statuses = {}
+    statuses: dict = {}
     lock = threading.Lock()
 
     def member_call():
@@ -469,7 +469,7 @@ def admin_only(lab, verdicts, scope):
     again = admin_login(lab.url)
     verdicts.add(scope, "the admin still logs in after them (200)", again.status == 200,
                  describe(again))
-    anonymous, admin_view = (call(lab.url, "GET", "/actuator/health", headers=h) for h in ({}, bearer(admin_token)))
+    anonymous, admin_view = (call(lab.url, "GET", "/actuator/health", headers=h) for h in (dict[str, str](), bearer(admin_token)))
     shown = [isinstance(a.body, dict) and "components" in a.body for a in (anonymous, admin_view)]
     verdicts.add(scope, "health says UP without details to an anonymous caller, with them to the admin",
                  anonymous.status == 200 and isinstance(anonymous.body, dict) and anonymous.body.get("status") == "UP"

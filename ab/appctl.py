@@ -55,7 +55,7 @@ class Instance(labenv.Process):
     def stop(self, quiet=False):
         """Stop it (SIGTERM, at most STOP_WITHIN s until it has exited, then SIGKILL) and remove its CPU limit;
         `app stopped` when it ran."""
-        stopped = super().stop(STOP_WITHIN, f"the app '{self.name}'")
+        stopped = super().stop_within(STOP_WITHIN, f"the app '{self.name}'")
         machine.release(self.name)
         if stopped and not quiet:
             labenv.say("app stopped")

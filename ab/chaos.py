@@ -448,7 +448,7 @@ def request(base_url, method, path, body=None, headers=None, timeout=15, source=
 class Fault:
     name: str
     seconds: float = 0.0
-    recovery: float = None
+    recovery: float | None = None
     server_errors: int = 0
     skipped: str = ""
 

@@ -24,6 +24,7 @@ its charts with the same functions (rounds_panel, latency_panel, sweep), inline.
 import html as h
 import math
 import pathlib
+from collections.abc import Callable
 
 import ramp
 import report
@@ -714,7 +715,7 @@ def first_request(result):
     if not any(finite(r.get("first_ms")) for rs in runs.values() for r in rs):
         return None
     idle = any(finite(r.get("idle_first_ms")) for rs in runs.values() for r in rs)
-    keys = (("first_ms", "first request"), ("second_ms", "second request"))
+    keys: tuple[tuple[str, str], ...] = (("first_ms", "first request"), ("second_ms", "second request"))
     if idle:
         keys += (("idle_first_ms", "first after idle"), ("idle_second_ms", "second after idle"))
     rows = []
@@ -778,7 +779,7 @@ def jmh_panels(result):
                        [(name(r), [(r["score"], r.get("error"))]) for r in same], ["score"]))
     if allocated:
         panels.append(("bytes allocated per operation (-prof gc, gc.alloc.rate.norm)", "B/op",
-                       [(name(r), [allocated.get(key(r))]) for r in rows], ["bytes"]))
+                       [(name(r), [allocated.get(key(r))]) for r in rows], ["bytes"]))  # type: ignore[list-item]  # (bytes, no error)
     return panels
 
 
@@ -827,14 +828,14 @@ def bars(result):
 
 # ---------------------------------------------------------------------- files
 
-DRAWERS = [("verdict.svg", verdict), ("rounds.svg", rounds), ("latency.svg", latency), ("sweep.svg", sweep),
+DRAWERS: list[tuple[str, Callable]] = [("verdict.svg", verdict), ("rounds.svg", rounds), ("latency.svg", latency), ("sweep.svg", sweep),
            ("capacity.svg", capacity), ("ramp.svg", ramp_chart), ("cold-start-success.svg", cold_start_success),
            ("cold-start-p99.svg", cold_start_p99), ("first-request.svg", first_request), ("bars.svg", bars)]
 
 
 def charts(result):
     """{file name: SVG text} of every chart that applies to the result, in DRAWERS order."""
-    out = {}
+    out: dict[str, str] = {}
     for name, draw in DRAWERS:
         drawn = draw(result)
         if drawn:

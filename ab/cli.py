@@ -57,7 +57,7 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.stdout.reconfigure(line_buffering=True)  # our lines and the subprocesses' stay in order in a pipe
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # a TextIOWrapper when run  # our lines and the subprocesses' stay in order in a pipe
     try:
         sys.exit(main(sys.argv[1:]))
     except KeyboardInterrupt:

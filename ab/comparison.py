@@ -304,7 +304,7 @@ def smoke_checks(e, cells, say=None):
 def command_checks(e, rows, exit_code, output):
     """A command experiment's checks: the command exited 0, and each `[[check]]` holds for every row of its metric
     (and `where` fields); a check without a row fails."""
-    checks = {"passed": 0, "failed": []}
+    checks: dict = {"passed": 0, "failed": []}
     if exit_code != 0:
         checks["failed"].append(f"command exited {exit_code}: {output.strip()[-500:]}")
     for check in e.get("check", []):

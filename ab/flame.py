@@ -142,7 +142,7 @@ def collapsed(jfr, out, event=None):
 
 def read_collapsed(path):
     """{(root frame, ..., leaf frame): samples}, frame-type suffixes such as _[j] removed."""
-    stacks = {}
+    stacks: dict[tuple[str, ...], int] = {}
     with open(path) as lines:
         for line in lines:
             stack, _, count = line.rstrip("\n").rpartition(" ")

@@ -34,7 +34,7 @@ RUNS = 50  # the case study's repetitions of its statement
 
 class Lock(NamedTuple):
     table: str  # `db`.`table` as InnoDB prints it, without the quotes: db.table
-    index: str  # "" for a table lock
+    index: str  # type: ignore[assignment]  # "" for a table lock (the name InnoDB uses; it hides tuple.index)
     mode: str  # X, S, IX, IS
     kind: str  # table, next-key, gap, record, insert-intention
     records: int  # the records a record lock covers (0 for a table lock)
@@ -55,7 +55,7 @@ def statement(transfer, member):
     path, name = STATEMENTS[transfer]
     element = next(e for e in ElementTree.parse(MAPPERS / path).getroot() if e.get("id") == name)
     values = {"memberId": member, "first": member, "second": member + SECOND_MEMBER}
-    sql = re.sub(r"#\{(\w+)\}", lambda m: str(values[m.group(1)]), element.text)
+    sql = re.sub(r"#\{(\w+)\}", lambda m: str(values[m.group(1)]), element.text or "")
     return " ".join(sql.split())
 
 

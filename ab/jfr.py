@@ -140,7 +140,7 @@ def events(jfr, types, stack_depth=0):
                     yield event["type"], event["values"]
             except ijson.JSONError as error:
                 broken = error
-            error_output = process.stderr.read().decode().strip()
+            error_output = process.stderr.read().decode().strip() if process.stderr else ""
         if process.returncode != 0 or broken:
             raise flame.ToolError(f"{' '.join(command)} exited {process.returncode}: {error_output or broken}")
 
@@ -160,7 +160,8 @@ class _Waits:
     """Count, total and longest wait by a key (a class or a waiting site)."""
 
     def __init__(self):
-        self.count, self.total, self.longest = collections.Counter(), collections.Counter(), {}
+        self.count, self.total = collections.Counter[str](), collections.Counter[str]()
+        self.longest: dict[str, float] = {}
 
     def add(self, key, ms):
         self.count[key] += 1
@@ -196,7 +197,7 @@ def _cpu(jfr):
     event = flame.cpu_event(jfr)
     with tempfile.TemporaryDirectory(prefix="perflab-jfr-") as tmp:
         stacks = flame.read_collapsed(flame.collapsed(jfr, f"{tmp}/cpu.collapsed", event))
-    self_samples, total_samples = collections.Counter(), collections.Counter()
+    self_samples, total_samples = collections.Counter[str](), collections.Counter[str]()
     for stack, count in stacks.items():
         self_samples[stack[-1]] += count
         for method in set(stack):
@@ -236,7 +237,7 @@ def layers(stacks):
     """{layer: samples} of collapsed stacks {(root, ..., leaf): count}: each sample is charged to the first frame
     from the top that is not the JDK's, so the JDK's work (a socket write, a hash map lookup) counts to the library
     that asked for it; a stack of JDK frames only is "JDK"."""
-    counts = collections.Counter()
+    counts = collections.Counter[str]()
     for stack, count in stacks.items():
         owner = next((frame for frame in reversed(stack) if not frame.startswith(JDK_PACKAGES)), None)
         counts["JDK" if owner is None else layer(owner)] += count
@@ -264,11 +265,11 @@ class JitGc:
 
     def __init__(self, focus=None):
         self.focus = focus
-        self.gc_count, self.gc_pause, self.gc_longest = collections.Counter(), collections.Counter(), 0.0
-        self.compiles, self.compile_ms_by = collections.Counter(), collections.Counter()
+        self.gc_count, self.gc_pause, self.gc_longest = collections.Counter[str](), collections.Counter[str](), 0.0
+        self.compiles, self.compile_ms_by = collections.Counter[str](), collections.Counter[str]()
         self.compile_longest, self.failed, self.osr = 0.0, 0, 0
         self.focus_compiles, self.focus_ms = 0, 0.0
-        self.deopts = collections.Counter()
+        self.deopts = collections.Counter[str]()
 
     def add(self, kind, values):
         if kind == "jdk.GarbageCollection":
@@ -309,7 +310,7 @@ class JitGc:
 
 
 def _events_summary(jfr, requests):
-    allocated = collections.Counter()
+    allocated = collections.Counter[str]()
     jit_gc = JitGc()
     for kind, values in events(jfr, COUNTED):
         if kind == "jdk.ObjectAllocationSample":
@@ -370,7 +371,7 @@ def window_summary(jfr, start_ms, end_ms, focus=None):
             focus_samples += 1 if focus and on_stack(values, focus) else 0
         else:
             jit_gc.add(kind, values)
-    cpu = {"samples": samples}
+    cpu: dict[str, float | None] = {"samples": samples}
     if focus:
         cpu.update(focus_samples=focus_samples, focus_share=round(focus_samples / samples, 5) if samples else None)
     return {"window_ms": [start_ms, end_ms], **jit_gc.sections(), "cpu": cpu}

@@ -99,7 +99,7 @@ def start(script, base_url, env, testid, variant, out_dir=None, dashboard=False,
     # on the cores PERFLAB_K6_CPUS names (the runner's --pin load=...), else on any
     process = subprocess.Popen(pinning.command(command, pinning.env_cores()), cwd=ROOT, env=full_env, stdout=sink,
                                stderr=subprocess.STDOUT)
-    process.sink = sink
+    process.sink = sink  # type: ignore[attr-defined]  # closed with the process (wait)
     return process, paths
 
 
@@ -143,7 +143,7 @@ def requests_by_arm(paths, scenario=None):
 
 
 def _requests(paths, scenario, group_of):
-    groups = {}
+    groups: dict = {}
     for row in rows(paths):
         if scenario is not None and row.get("scenario") != scenario:
             continue

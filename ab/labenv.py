@@ -274,7 +274,7 @@ class Process:
         self.pid_file.write_text(f"{process.pid}\n")
         return process.pid
 
-    def stop(self, seconds, what=None):
+    def stop_within(self, seconds, what=None):
         """Stop it and wait until it has exited (terminate); whether it was running."""
         pid = self.pid()
         was_running = pid is not None and alive(pid)

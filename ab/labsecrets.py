@@ -119,6 +119,7 @@ def pin_hash(key, member_id, pin):
 def seeder_sql():
     """scripts/seed/pin_hash_sql.py as a module: the one SQL formula of the keyed PIN hash, the seeder's."""
     spec = importlib.util.spec_from_file_location("pin_hash_sql", ROOT / "scripts" / "seed" / "pin_hash_sql.py")
+    assert spec is not None and spec.loader is not None, "scripts/seed/pin_hash_sql.py is part of the repository"
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -3,9 +3,12 @@
 (ab-8091, ab-8092, ...: PERFLAB_AB_PORT sets the first port), database and Redis logical database, so that the variants of a round stand side
 by side and each is idle while another is measured."""
 import concurrent.futures
+import functools
 import os
 import pathlib
+import shlex
 import subprocess
+import sys
 import time
 
 import appctl
@@ -85,6 +88,7 @@ class App:
         pool.shutdown(wait=False)  # returns now; the pool's thread ends when the start does
 
     def wait_started(self):
+        assert self.starting is not None, "start_in_background first"
         self.starting.result()
 
     def started_epoch_ms(self):
@@ -159,8 +163,47 @@ def variant_env(variant, env):
                 PERFLAB_REDIS_DB=redis_db, WALLET_REDIS_DB=redis_db, **refs.env(variant))
 
 
+SHELL_SYNTAX = set(";|&<>$`\n")  # a command with any of these is the shell's to run
+SEEDING = [sys.executable, str(ROOT / "ab" / "seeding.py")]  # the data sets' loaders as a process (./perflab seed's main)
+
+
+def seeding_argv(command):
+    """A data command `./perflab seed ARGS` as the seeding module's own process (python ab/seeding.py ARGS, what
+    ./perflab seed runs), without a shell, the entry script and the command line in front of it; None for any
+    other command, and for one with shell syntax in it (a shell runs those)."""
+    if SHELL_SYNTAX & set(command):
+        return None
+    words = shlex.split(command)
+    if words[:2] != ["./perflab", "seed"]:
+        return None
+    return [*SEEDING, *words[2:]]
+
+
+@functools.cache
+def seeding_variables():
+    """What ./perflab seed sets before it loads (commands/seed.py): the secrets made once, PERFLAB_ROOT, APP_URL and
+    PERFLAB_BIN (the native stack's tools)."""
+    labenv.ensure_secrets()
+    return {"PERFLAB_ROOT": str(ROOT), "APP_URL": appctl.url(), "PERFLAB_BIN": labenv.native_bin()}
+
+
+def data_process(command, environ):
+    """(arguments, shell, environment) to run a data command or probe: `./perflab seed …` as the seeding module's
+    process, anything else through the shell."""
+    argv = seeding_argv(command)
+    if argv is None:
+        return command, True, environ
+    return argv, False, {**environ, **seeding_variables()}
+
+
+def run_data(command, variant, env):
+    """A variant's data command (seed, reset, invariant) with its environment (variant_env): the finished process."""
+    args, shell, environ = data_process(command, variant_env(variant, env))
+    return subprocess.run(args, shell=shell, cwd=ROOT, env=environ, capture_output=True, text=True)
+
+
 def run_data_command(command, variant, env, what):
-    ran = subprocess.run(command, shell=True, cwd=ROOT, env=variant_env(variant, env), capture_output=True, text=True)
+    ran = run_data(command, variant, env)
     if ran.returncode != 0:
         raise SystemExit(f"{what} for {variant['label']} failed: {command}\n{(ran.stdout + ran.stderr).strip()[-800:]}")
     return ran.stdout

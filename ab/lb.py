@@ -89,7 +89,7 @@ def bind_address(address):
 
 def parse_backends(specs):
     """['app-1=8081', 'app-2=127.0.0.1:8082'] -> [('app-1', '127.0.0.1', 8081), ...]; a readable error if malformed."""
-    backends = []
+    backends: list[tuple[str, str, int]] = []
     for spec in specs:
         name, sep, address = spec.partition("=")
         host, _, port = address.rpartition(":")

@@ -78,7 +78,7 @@ class Balancer(labenv.Process):
         labenv.say(f"load balancer ready at http://127.0.0.1:{port}: {' '.join(names)} in rotation")
 
     def stop(self):
-        stopped = super().stop(STOP_WITHIN, f"the load balancer '{self.name}'")
+        stopped = super().stop_within(STOP_WITHIN, f"the load balancer '{self.name}'")
         self.socket.unlink(missing_ok=True)
         if stopped:
             labenv.say(f"load balancer '{self.name}' stopped")

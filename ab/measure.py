@@ -22,6 +22,7 @@ import subprocess
 import threading
 import time
 
+import launcher
 import machine
 import prom
 
@@ -86,7 +87,7 @@ class GaugeSampler(threading.Thread):
         super().__init__(daemon=True)
         self.url = url
         self.gauges = gauges
-        self.values = {g["name"]: [] for g in gauges}
+        self.values: dict[str, list[float]] = {g["name"]: [] for g in gauges}
         self.stopping = threading.Event()
 
     def run(self):
@@ -136,7 +137,7 @@ class Window:
 
     def _start_probes(self):
         """One process per distinct command: mechanisms reading two keys of one command's output share its run."""
-        self.probe_processes = {}
+        self.probe_processes: dict[str, subprocess.Popen] = {}
         for m in self.probes:
             command = self._probe_command(m)
             if command not in self.probe_processes:
@@ -184,7 +185,11 @@ class Window:
                                    database=getattr(self.app, "database", ""))
 
     def _start_probe(self, m):
-        return subprocess.Popen(shlex.split(self._probe_command(m)), cwd=ROOT, stdout=subprocess.PIPE,
+        """The probe's process: `./perflab seed …` as the seeding module's own (launcher.data_process), any other
+        command split into words as a shell splits them, without a shell."""
+        command = self._probe_command(m)
+        argv, shell, environ = launcher.data_process(command, dict(os.environ))
+        return subprocess.Popen(shlex.split(command) if shell else argv, cwd=ROOT, env=environ, stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL, text=True)
 
     def __exit__(self, *exc):

@@ -61,7 +61,7 @@ def is_command(data):
 
 def expected(e, candidate):
     """What the file expects of one candidate's primary verdict: its variant's own `expect`, else [primary]'s."""
-    variant = next((v for v in e["variants"] if v["label"] == candidate), {})
+    variant: dict = next((v for v in e["variants"] if v["label"] == candidate), {})
     return variant.get("expect", e["primary"].get("expect", "better"))
 
 
@@ -193,7 +193,7 @@ class Record:
 
     @classmethod
     def from_dict(cls, data):
-        fields = dataclasses.fields(cls)
+        fields = dataclasses.fields(cls)  # type: ignore[arg-type]  # every subclass is a dataclass
         unknown = sorted(set(data) - {f.name for f in fields})
         if unknown:
             raise ValueError(f"{cls.WHERE}: unknown field(s) {', '.join(unknown)}")
@@ -204,7 +204,7 @@ class Record:
         for f in fields:
             if f.name not in data:
                 continue
-            kinds = tuple(k for k in getattr(f.type, "__args__", (f.type,)) if k is not type(None))
+            kinds: tuple = tuple(k for k in getattr(f.type, "__args__", (f.type,)) if k is not type(None))
             value = data[f.name]
             value = kinds[0].from_dict(value) if isinstance(value, Mapping) and issubclass(kinds[0], Record) else _frozen(value)
             if value is not None and not isinstance(value, kinds):
@@ -216,7 +216,7 @@ class Record:
     def to_dict(self):
         """The plain data (dicts and lists) in the fields' order; a field that is None is left out."""
         return {f.name: value.to_dict() if isinstance(value, Record) else _plain(value)
-                for f in dataclasses.fields(self) if (value := getattr(self, f.name)) is not None}
+                for f in dataclasses.fields(self) if (value := getattr(self, f.name)) is not None}  # type: ignore[arg-type]
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)

@@ -172,6 +172,7 @@ def parse_steps(text, page, section):
             if stage == "block":
                 if info != "sh":
                     fail(f"its block must be ```sh (one bash -e from the clone's root), not ```{info}")
+                assert current is not None  # stage "block" follows a step's heading
                 current.command, stage = "\n".join(body).strip("\n"), "expect"
             elif stage == "expect":
                 fail("more than one code block; a step has exactly one ```sh block")
@@ -193,6 +194,7 @@ def parse_steps(text, page, section):
                     and not FENCE.match(lines[i][1]):
                 paragraph.append(lines[i][1])
                 i += 1
+            assert current is not None  # stage "expect" follows a step's block
             current.expect = backticked(" ".join(paragraph))
             if not current.expect:
                 fail("its Expect: line holds no `backticked` string")
@@ -455,7 +457,7 @@ def stop_clone_processes(clone, say):
 
 
 def machine():
-    info = {"cores": os.cpu_count()}
+    info: dict[str, float | None] = {"cores": os.cpu_count()}
     try:
         info["memory_gb"] = round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)
     except (ValueError, OSError):

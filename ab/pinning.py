@@ -26,7 +26,8 @@ def parse(spec):
     """`app=1,load=0` (a role's cores as taskset -c writes them: `app=1`, `app=0-1`, `app=0,2,load=1`) ->
     {role: frozenset}."""
     cores = available()
-    lists, role = {}, None
+    lists: dict[str, list[str]] = {}
+    role = None
     for part in filter(None, (p.strip() for p in (spec or "").split(","))):
         if "=" in part:
             role, _, part = part.partition("=")

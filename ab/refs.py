@@ -123,7 +123,7 @@ def build(commit, say=labenv.say):
         maven = subprocess.Popen(["./mvnw", "-B", "-Dmaven.test.skip=true", "-Dperflab.python.skip=true", "package"],
                                  cwd=commit.worktree, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                  env=dict(os.environ, JAVA_HOME=labenv.jdk()))
-        for line in maven.stdout:
+        for line in maven.stdout or ():
             log.write(line)
             step = maven_step(line)
             if step:

@@ -31,7 +31,7 @@ def cell_title(cell):
 
 def gc_text(cell):
     """'GC: SerialGC' when every variant ran with the same one, else 'GC: before G1GC, after SerialGC'; '' unknown."""
-    by_variant = {}
+    by_variant: dict[str, set] = {}
     for run in cell["runs"]:
         if run.get("gc"):
             by_variant.setdefault(run["variant"], set()).add(run["gc"])
@@ -509,7 +509,7 @@ def view(result, name):
         return jmh_markdown_table(result)
     e = result["experiment"]
     if name == "verdict":
-        rows = []
+        rows: list[tuple] = []
         for cell in result["cells"]:
             for c in cell.get("comparisons", []):
                 r = c["primary"]
@@ -636,7 +636,7 @@ def case_study_markdown(result):
         return "No write-up figures in this result: its experiment has no `[[writeup]]`, or it was published before it had."
     out = []
     for cell, w in tables:
-        stages = {}
+        stages: dict = {}
         for r in w["rows"]:
             stages.setdefault(r["stage"], []).append(r)
         sections = list(dict.fromkeys(SEED_FILE.sub("", r["source"]) for r in w["rows"]))

@@ -25,12 +25,14 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import aotcache  # noqa: E402
 import appctl  # noqa: E402
 import comparison  # noqa: E402
 import duet  # noqa: E402
 import model  # noqa: E402
 import experiment as experiments  # noqa: E402
 import interleave  # noqa: E402
+import labenv  # noqa: E402
 import launcher  # noqa: E402
 import lifetimes  # noqa: E402
 import machine as machines  # noqa: E402
@@ -113,6 +115,8 @@ class Context:
         prometheus = f"http://127.0.0.1:{env['PERFLAB_PROMETHEUS_PORT']}"
         self.prometheus_rw = f"{prometheus}/api/v1/write" if observe and port_open(int(env["PERFLAB_PROMETHEUS_PORT"])) else None
         self.progress = None
+        self.delta: float = stats.MIN_DELTA  # the smallest change a verdict calls real (main sets it)
+        self.profile_delta: dict = {}  # the same, per network profile (from the last A/A)
         self.timings = phases.Timings()  # where the run's time goes (result.json's timings, the last line)
 
 
@@ -129,7 +133,7 @@ def require_stack(env):
                       ("Toxiproxy", "PERFLAB_TOXIPROXY_PORT")):
         if not port_open(int(env[key])):
             log(f"{name} is not running on 127.0.0.1:{env[key]}: starting the stack (./perflab stack up)")
-            subprocess.run([str(ROOT / "perflab"), "stack", "up"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+            labenv.native("up", stdout=subprocess.DEVNULL)
             return
 
 
@@ -175,7 +179,7 @@ def run_cell(ctx, e, profile, parameter, value):
         hosts = cell_e["variants"]
         labels = [v["label"] for v in cell_e["variants"]]
     if ctx.args.base_url:
-        apps = [launcher.RemoteApp(cell_e, v, i, url) for i, (v, url) in enumerate(zip(hosts, ctx.args.base_url))]
+        apps: list[launcher.App] = [launcher.RemoteApp(cell_e, v, i, url) for i, (v, url) in enumerate(zip(hosts, ctx.args.base_url))]
     else:
         apps = [launcher.App(cell_e, v, i, ctx.env, options, net_args) for i, v in enumerate(hosts)]
     by_label = {a.label: (a, v) for a, v in zip(apps, hosts)}
@@ -591,7 +595,7 @@ def main(argv=None):
     if any(v.get("aot") for v in e["variants"]):
         if not appctl.aot_fresh():
             log("building the AOT cache first (./perflab aot build)")
-            subprocess.run([str(ROOT / "perflab"), "aot", "build"], cwd=ROOT, check=True)
+            aotcache.build([])
     started = time.time()
     info = machine(env)
     cells = []

@@ -39,7 +39,7 @@ MARK = "data-perflab-check"
 TIMEOUT_S = 60
 SETTLE_MS = 1000  # virtual milliseconds after load for charts drawn by timers
 
-MEASURE = """<script>
+MEASURE: str = """<script>
 function perflabMeasure() {
   const out = {};
   const lines = el => [...el.querySelectorAll('polyline, path')];
@@ -117,12 +117,18 @@ def measure(report_html, png=None):
     """{element id: its measurements in the rendered page, or None when absent}; one Chromium run that also
     writes the screenshot to `png` when given."""
     report = pathlib.Path(report_html).resolve()
-    page = report.read_text(encoding="utf-8")
-    probe = MEASURE % {"ids": json.dumps(IDS), "mark": MARK, "settle": SETTLE_MS}
+    page: str = report.read_text(encoding="utf-8")
+    probe: str = MEASURE % {"ids": json.dumps(IDS), "mark": MARK, "settle": SETTLE_MS}
     base = f'<base href="{html.escape(report.parent.as_uri())}/">'
-    page, heads = re.subn(r"(<head[^>]*>)", lambda m: m.group(1) + base, page, count=1, flags=re.I)
+    def head_then_base(m: re.Match[str]) -> str:
+        return m.group(1) + base
+
+    def probe_then_body_end(m: re.Match[str]) -> str:
+        return probe + m.group(1)
+
+    page, heads = re.subn(r"(<head[^>]*>)", head_then_base, page, count=1, flags=re.I)
     page = page if heads else base + page
-    page, bodies = re.subn(r"(</body\s*>)", lambda m: probe + m.group(1), page, count=1, flags=re.I)
+    page, bodies = re.subn(r"(</body\s*>)", probe_then_body_end, page, count=1, flags=re.I)
     page = page if bodies else page + probe
     shot = [f"--screenshot={pathlib.Path(png).resolve()}"] if png else []
     with tempfile.TemporaryDirectory(prefix="perflab-report-") as tmp:

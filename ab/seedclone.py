@@ -104,6 +104,7 @@ class Root:
         """A session that holds `tables` flushed for export until its input closes; returns once they are."""
         session = subprocess.Popen([*self.argv, "--unbuffered", db], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                    text=True)
+        assert session.stdin is not None and session.stdout is not None  # both piped
         session.stdin.write(f"FLUSH TABLES {', '.join(map(quoted, tables))} FOR EXPORT; SELECT 'exported';\n")
         session.stdin.flush()
         if session.stdout.readline().strip() != "exported":
@@ -172,6 +173,7 @@ def tablespace_clone(db: str, template: str, tables: list[str], ddl: list[str], 
                 os.chown(target, owner.st_uid, owner.st_gid)
                 copied.append(target)
     finally:
+        assert session.stdin is not None  # piped
         session.stdin.write("UNLOCK TABLES;\n")
         session.stdin.close()
         session.wait()

@@ -17,7 +17,6 @@ import contextlib
 import json
 import math
 import pathlib
-import subprocess
 import threading
 import time
 import urllib.error
@@ -30,8 +29,6 @@ import launcher
 import measure
 import ramp
 import stats
-
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def seconds(duration):
@@ -235,9 +232,8 @@ def ramp_record(e, load, paths, latencies, times, failed):
 
 def invariants(ctx, variant):
     out = []
-    env = launcher.variant_env(variant, ctx.env)
     for inv in ctx.e.get("invariant", []):
-        ran = subprocess.run(inv["command"], shell=True, cwd=ROOT, capture_output=True, text=True, env=env)
+        ran = launcher.run_data(inv["command"], variant, ctx.env)
         out.append({"name": inv["name"], "ok": ran.returncode == 0, "value": (ran.stdout + ran.stderr).strip()[-300:]})
     return out
 

@@ -237,7 +237,7 @@ def compare(a, b, lower_is_better, delta=MIN_DELTA, confidence=0.95, seed=DEFAUL
     - verdict: one of VERDICTS (see verdict()), delta, confidence, lower_is_better
     - warnings: list of str: n < 10, zero variance, BCa fallback to percentile, zero values, dropped NaN
     """
-    warns = []
+    warns: list[str] = []
     raw_a, raw_b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     a, b = _clean(a, b, paired, warns)
     n = int(min(a.size, b.size))
@@ -411,7 +411,7 @@ def calibrate(a1, a2, rounds, lower_is_better=True, analyses=200, seed=DEFAULT_S
         raise ValueError(f"calibrate needs at least 20 analyses, got {analyses}")
     if rounds < MIN_INTERVAL_ROUNDS:
         raise ValueError(f"calibrate needs at least {MIN_INTERVAL_ROUNDS} rounds, got {rounds}")
-    warns = []
+    warns: list[str] = []
     groups = _lifetime_groups(a1, a2, lifetimes, warns)
     x, y = _clean(a1, a2, True, warns)
     if x.size < 2:
@@ -466,7 +466,7 @@ def power(a, b, rounds, lower_is_better=True, delta=MIN_DELTA, expect="worse", a
     in 8 of 10 runs. Returns a dict: power, hits, analyses, rounds, pool (pairs in the run), drawn ("subsample" or
     "bootstrap"), observed (compare() on the whole run), warnings.
     """
-    warns = []
+    warns: list[str] = []
     x, y = _clean(a, b, True, warns)
     if x.size < MIN_INTERVAL_ROUNDS:
         raise ValueError(f"power needs at least {MIN_INTERVAL_ROUNDS} rounds with values, got {x.size}")

@@ -322,9 +322,9 @@ def test_a_process_outlives_its_start_and_its_stop_waits_until_it_has_exited(tmp
     pid = process.spawn(["sleep", "30"])
     assert process.pid() == pid and process.running()
     assert os.getsid(pid) == pid, "a session of its own: no terminal signal reaches it"
-    assert process.stop(5) is True
+    assert process.stop_within(5) is True
     assert not labenv.alive(pid) and not process.pid_file.exists()
-    assert process.stop(5) is False
+    assert process.stop_within(5) is False
 
 
 def test_a_process_that_ignores_sigterm_is_killed_after_the_bound_and_waited_for(tmp_path, capsys):
@@ -335,7 +335,7 @@ def test_a_process_that_ignores_sigterm_is_killed_after_the_bound_and_waited_for
     while "ready" not in process.log_file.read_text() and time.monotonic() < deadline:
         time.sleep(0.05)
     began = time.monotonic()
-    process.stop(1, "the stubborn one")
+    process.stop_within(1, "the stubborn one")
     assert 1 <= time.monotonic() - began < 5
     assert not labenv.alive(pid)
     assert f"the stubborn one (pid {pid}) did not exit within 1 s: kill -9" in capsys.readouterr().err

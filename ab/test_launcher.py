@@ -58,3 +58,16 @@ def test_apps_started_together_build_a_stale_jar_once_before_any_starts(monkeypa
     events.clear()
     launcher.start_together([Fake("c", ["--jar", "/x.jar", "--migrations", "/m"])])
     assert events == [("start", "c")]
+
+
+def test_a_seed_data_command_runs_as_the_loaders_process_and_anything_else_through_the_shell(monkeypatch):
+    """Issue 47: no subprocess starts ./perflab. A variant's `./perflab seed …` (its seed, reset, invariant, a
+    probe) runs as ab/seeding.py's own process with what ./perflab seed sets; a command with shell syntax, or any
+    other command, is the shell's."""
+    monkeypatch.setattr(launcher, "seeding_variables", lambda: {"PERFLAB_BIN": "/bin-dir"})
+    args, shell, environ = launcher.data_process("./perflab seed wallet --db perflab_x reset", {"A": "1"})
+    assert (args, shell) == ([*launcher.SEEDING, "wallet", "--db", "perflab_x", "reset"], False)
+    assert launcher.SEEDING[1].endswith("ab/seeding.py") and environ == {"A": "1", "PERFLAB_BIN": "/bin-dir"}
+    for command in ("./perflab seed wallet reset >/dev/null", "./perflab seed wallet verify; echo $?",
+                    "scripts/alloc-count.sh", "./perflab app start"):
+        assert launcher.data_process(command, {"A": "1"}) == (command, True, {"A": "1"}), command

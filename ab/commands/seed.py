@@ -4,8 +4,8 @@ import os
 import subprocess
 import sys
 
-import appctl
 import labenv
+import launcher
 import seeding
 from labenv import ROOT
 
@@ -19,8 +19,7 @@ DEFAULTS = seeding.DEFAULTS  # what ./perflab up loads (and compose's seed servi
 def data_set(argv, env=None, indent=""):
     """One data-set command (`wallet --db perflab ensure`) in a process of its own, for ./perflab up, status and aot
     build, its output indented by `indent`; a failure stops the caller with the same exit code."""
-    command = [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(ROOT / 'ab')!r}); import seeding; "
-                                     "sys.exit(seeding.main(sys.argv[1:]))", *argv]
+    command = [*launcher.SEEDING, *argv]
     if not indent:
         return labenv.run(command, env=env)
     sys.stdout.flush()
@@ -35,6 +34,5 @@ def main(argv):
     kind = argv[0] if argv else ""
     if kind not in KINDS:
         labenv.die(f"usage: ./perflab seed <name>; available: {' '.join(KINDS)} ")
-    labenv.ensure_secrets()  # the wallet seeder keys PIN hashes with the app's hash secret
-    os.environ.update(PERFLAB_ROOT=str(ROOT), APP_URL=appctl.url(), PERFLAB_BIN=labenv.native_bin())
+    os.environ.update(launcher.seeding_variables())  # the secrets too: the wallet seeder keys PIN hashes with one
     return seeding.main(argv)

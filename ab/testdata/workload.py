@@ -24,7 +24,7 @@ import jfr  # noqa: E402
 
 ROUNDS = 20_000  # about 6 s of CPU for the cruncher thread: more allocation samples
 HEAP = "-Xmx256m"  # small enough for young collections within ROUNDS
-_recorded = {}
+_recorded: dict = {}
 _folder = pathlib.Path(tempfile.mkdtemp(prefix="perflab-jfr-test-"))
 atexit.register(shutil.rmtree, _folder, True)
 
@@ -54,6 +54,7 @@ def _drive(variant, out, launch=False):
     command = [flame.jdk_tool("java"), HEAP, *flags, str(HERE / "Workload.java"), variant, str(ROUNDS)]
     with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           text=True) as process:
+        assert process.stdin is not None  # piped
         try:
             pid = int(_expect(process, "ready")[1])
             if not launch:
