@@ -25,15 +25,12 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import aotcache  # noqa: E402
-import appctl  # noqa: E402
 import comparison  # noqa: E402
 import duet  # noqa: E402
 import model  # noqa: E402
 import experiment as experiments  # noqa: E402
 import interleave  # noqa: E402
-import labenv  # noqa: E402
-import launcher  # noqa: E402
+import lab  # noqa: E402
 import lifetimes  # noqa: E402
 import machine as machines  # noqa: E402
 import measure  # noqa: E402
@@ -95,12 +92,14 @@ def fmt_seconds(s):
 
 
 class Context:
-    def __init__(self, e, args, env, out_dir):
+    def __init__(self, e, args, env, out_dir, the_lab=None):
         self.e = e
         self.args = args
         self.env = env
         self.out_dir = out_dir
-        self.toxiproxy = network.Toxiproxy(env)
+        # the lab seam: every start, data command and limit goes through it (ab/lab.py)
+        self.lab = the_lab or lab.for_run(args.base_url, log)
+        self.toxiproxy = self.lab.proxies(env)
         self.links = {}  # the current cell's network links (run_cell)
         self.pins = {}  # --pin: {role: cores} (ab/pinning.py)
         # [load] observe = false: no JFR, no k6 dashboard, no k6 metrics to Prometheus; the runs cost the machine only
@@ -125,16 +124,6 @@ def port_open(port):
     with socket.socket() as s:
         s.settimeout(0.5)
         return s.connect_ex(("127.0.0.1", port)) == 0
-
-
-def require_stack(env):
-    """Every service the runner needs, by name, with the command that starts it."""
-    for name, key in (("MariaDB", "PERFLAB_DB_PORT"), ("Redis", "PERFLAB_REDIS_PORT"), ("WireMock", "PERFLAB_WIREMOCK_PORT"),
-                      ("Toxiproxy", "PERFLAB_TOXIPROXY_PORT")):
-        if not port_open(int(env[key])):
-            log(f"{name} is not running on 127.0.0.1:{env[key]}: starting the stack (./perflab stack up)")
-            labenv.native("up", stdout=subprocess.DEVNULL)
-            return
 
 
 def points(e):
@@ -178,10 +167,7 @@ def run_cell(ctx, e, profile, parameter, value):
     else:
         hosts = cell_e["variants"]
         labels = [v["label"] for v in cell_e["variants"]]
-    if ctx.args.base_url:
-        apps: list[launcher.App] = [launcher.RemoteApp(cell_e, v, i, url) for i, (v, url) in enumerate(zip(hosts, ctx.args.base_url))]
-    else:
-        apps = [launcher.App(cell_e, v, i, ctx.env, options, net_args) for i, v in enumerate(hosts)]
+    apps = ctx.lab.apps(cell_e, hosts, ctx.env, options, net_args)
     by_label = {a.label: (a, v) for a, v in zip(apps, hosts)}
     started = list(by_label)  # the apps' labels: the variants', or the interleaved mode's one app
     where = f"{profile}" + (f", {parameter}={value}" if parameter else "")
@@ -189,10 +175,8 @@ def run_cell(ctx, e, profile, parameter, value):
     restart_every = int(load.get("restart_every", 0)) if shape in ("open", "closed", "capacity") else 0
     cell["lifetimes"] = []
     try:
-        if not ctx.args.base_url:
-            machines.release(machines.MARIADB)  # a limit left by a run that was killed
-        if not ctx.args.base_url and box["mariadb"]["cpus"]:
-            limited = machines.limit(machines.MARIADB, measure.mariadb_pid(), box["mariadb"]["cpus"], box["name"])
+        limited = ctx.lab.hold_database(box["mariadb"]["cpus"], box["name"])  # a killed run's limit released first
+        if limited is not None and not ctx.lab.remote:
             log(f"  MariaDB held to {machines.cpus_text(box['mariadb']['cpus'])}" + ("" if limited else " (not running here: no limit)"))
         for role in ("mariadb", "redis"):  # the stores on their cores for the cell (--pin)
             if role in ctx.pins and not pinning.pin(measure.stack_pid(role), ctx.pins[role]):
@@ -249,7 +233,7 @@ def run_cell(ctx, e, profile, parameter, value):
     finally:
         for app in apps:
             app.stop()
-        machines.release(machines.MARIADB)
+        ctx.lab.release_database()
         for role in ("mariadb", "redis"):
             if role in ctx.pins:
                 pinning.unpin(measure.stack_pid(role))
@@ -292,7 +276,7 @@ def start_instances(ctx, cell, by_label, labels, load, where):
     log(f"  starting {', '.join(f'{app.label} on :{app.port}' for app in apps)} at once ({where}"
         + (f", instance lifetime {lifetime + 1}" if lifetime else "") + ")")
     with ctx.timings.timing("app_starts"):
-        took = launcher.start_together(apps)
+        took = ctx.lab.start_together(apps)
     log("  ready: " + ", ".join(f"{label} in {seconds:.1f} s" for label, seconds in took.items()))
     for label in order:
         app, variant = by_label[label]
@@ -543,6 +527,7 @@ def main(argv=None):
     name = e["name"] + e.get("name_suffix", "")
     out_dir = pathlib.Path(args.out) if args.out else ROOT / "results" / f"{stamp}-{name}"
     out_dir.mkdir(parents=True, exist_ok=True)
+    the_lab = lab.for_run(args.base_url, log)
     if args.base_url:
         if len(args.base_url) != len(e["variants"]):
             raise SystemExit(f"--base-url: give one URL per variant ({len(e['variants'])}: {', '.join(v['label'] for v in e['variants'])})")
@@ -550,14 +535,13 @@ def main(argv=None):
         for v in e["variants"]:
             v.pop("seed", None), v.pop("reset", None)
         e["invariant"] = []
-    else:
-        require_stack(env)
+    the_lab.ensure_services(env)
     if any(v.get("ref") for v in e["variants"]):
         if args.base_url:
             raise SystemExit("--base-url: a remote lab runs its own builds; a variant's ref needs a local lab")
         log("jars of the variants' commits:")
         refs.prepare(e, env.get("PERFLAB_DB_NAME", "perflab"))
-    ctx = Context(e, args, env, out_dir)
+    ctx = Context(e, args, env, out_dir, the_lab)
     ctx.pins = pins
     if ctx.pins and args.base_url:
         raise SystemExit("--pin: a remote lab's processes are not on this machine")
@@ -586,16 +570,16 @@ def main(argv=None):
             log(f"data set for {variant['label']}: {variant['seed']}")
             with ctx.timings.timing("data_sets"):
                 began = time.monotonic()
-                output = launcher.run_data_command(variant["seed"], variant, env, "the data set")
+                output = ctx.lab.data_command(variant["seed"], variant, env, "the data set")
             log(f"  {ready_line(variant, output, time.monotonic() - began)}")
     e["warm_start"] = warm_start(e, args)
     if e["warm_start"]:
-        log("apps start warm from the AOT cache" if appctl.aot_fresh() else
+        log("apps start warm from the AOT cache" if ctx.lab.aot_cache_fresh() else
             "apps start cold: no AOT cache for this jar (./perflab aot build makes one; smokes then start warm)")
     if any(v.get("aot") for v in e["variants"]):
-        if not appctl.aot_fresh():
+        if not ctx.lab.aot_cache_fresh():
             log("building the AOT cache first (./perflab aot build)")
-            aotcache.build([])
+            ctx.lab.build_aot_cache()
     started = time.time()
     info = machine(env)
     cells = []

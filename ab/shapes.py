@@ -25,7 +25,6 @@ import urllib.request
 import interleave
 import k6io
 import labsecrets
-import launcher
 import measure
 import ramp
 import stats
@@ -69,7 +68,7 @@ class Jfr:
 def reset(ctx, variant):
     if variant.get("reset"):
         began = time.monotonic()
-        launcher.run_data_command(variant["reset"], variant, ctx.env, "reset")
+        ctx.lab.data_command(variant["reset"], variant, ctx.env, "reset")
         if hasattr(ctx, "timings"):
             ctx.timings.add("resets", time.monotonic() - began)
 
@@ -233,7 +232,7 @@ def ramp_record(e, load, paths, latencies, times, failed):
 def invariants(ctx, variant):
     out = []
     for inv in ctx.e.get("invariant", []):
-        ran = launcher.run_data(inv["command"], variant, ctx.env)
+        ran = ctx.lab.run_data(inv["command"], variant, ctx.env)
         out.append({"name": inv["name"], "ok": ran.returncode == 0, "value": (ran.stdout + ran.stderr).strip()[-300:]})
     return out
 

@@ -19,7 +19,7 @@ LAYERS = {
     # sets' loaders; compose's override files from the machine and network profiles (compose_settings)
     3: ("lab control", ["labenv", "machine", "pinning", "appctl", "aotcache", "lbctl", "launcher", "lb", "network", "labsecrets", "k6io", "prom", "refs",
                         "seedlib", "seedclone", "innodb_locks", "seed_wallet", "seed_route", "compose_settings"]),
-    4: ("measurement", ["measure", "shapes", "jfr", "flame"]),  # one run: its window, its load shape, its profile
+    4: ("measurement", ["measure", "lab", "shapes", "jfr", "flame"]),  # lab: the seam the runner reaches the lab through  # one run: its window, its load shape, its profile
     5: ("analysis", ["comparison", "writeup", "lifetimes"]),  # every variant against the baseline, the because sentence, checks, verdict; lifetimes planned from a pilot
     6: ("rendering", ["report", "charts", "page", "screenshot"]),  # text, tables, SVG, report.html (and its picture)
     7: ("storage", ["results", "doclint"]),  # result.json, the published results, the docs' tables
@@ -118,6 +118,19 @@ def test_every_module_imports_only_its_own_layer_or_lower_ones_and_none_in_a_cir
 def write(folder, files):
     for name, text in files.items():
         (folder / f"{name}.py").write_text(text)
+
+
+# the modules that start, seed and limit a lab's parts: the runner and the run shapes reach them through lab.py only
+LAB_PARTS = {"launcher", "appctl", "aotcache", "lbctl", "labenv"}  # machine: its profiles are the plan's data
+THROUGH_THE_SEAM = ("runner", "shapes")
+
+
+def test_the_runner_and_the_run_shapes_reach_the_lab_only_through_the_seam():
+    """Issue 47: one interface (ab/lab.py) the runner uses to start and stop apps, run data commands and hold
+    MariaDB, so that another lab (Docker compose) is another implementation, not edits across the runner."""
+    found = [f"{module}.py:{line} imports {name}: go through ab/lab.py" for module in THROUGH_THE_SEAM
+             for line, name, _ in imports(AB / f"{module}.py", LAB_PARTS)]
+    assert found == []
 
 
 def test_the_checker_catches_an_import_of_a_higher_layer_even_inside_a_function(tmp_path):

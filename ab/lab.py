@@ -1,0 +1,126 @@
+"""The lab seam: what the runner asks of the lab it measures in, and nothing more. A lab makes sure its services
+run, makes the app of each variant (its preset, knobs, CPU share and network profile) and starts a lifetime's apps
+at once, runs a variant's data commands (seed, reset, invariants), holds MariaDB to a CPU share, gives the network
+profile's proxies, and has the jar's AOT cache. The runner and the run shapes reach the lab only through here
+(ab/test_layers.py checks it).
+
+NativeLab is this machine's native stack (stack/native.sh, the apps as local processes); RemoteLab is one whose apps
+already run elsewhere (--base-url), which the runner loads and reads but never starts, seeds or limits. A lab on
+Docker compose is another implementation of the same methods."""
+import subprocess
+from typing import Protocol, runtime_checkable
+
+import aotcache
+import appctl
+import labenv
+import launcher
+import machine
+import measure
+import network
+
+
+@runtime_checkable
+class Lab(Protocol):
+    """What the runner needs of a lab."""
+    remote: bool  # its processes are not this machine's: no process CPU, JFR, pinning or MariaDB counters here
+
+    def ensure_services(self, env: dict) -> None: ...
+
+    def apps(self, experiment: dict, variants: list, env: dict, network_options: list,
+             network_args: list) -> list[launcher.App]: ...
+
+    def start_together(self, apps: list) -> dict[str, float]: ...
+
+    def data_command(self, command: str, variant: dict, env: dict, what: str) -> str: ...
+
+    def run_data(self, command: str, variant: dict, env: dict) -> subprocess.CompletedProcess: ...
+
+    def hold_database(self, cpus: float | None, profile: str) -> bool | None: ...
+
+    def release_database(self) -> None: ...
+
+    def proxies(self, env: dict) -> network.Toxiproxy: ...
+
+    def aot_cache_fresh(self) -> bool: ...
+
+    def build_aot_cache(self) -> None: ...
+
+
+SERVICES = (("MariaDB", "PERFLAB_DB_PORT"), ("Redis", "PERFLAB_REDIS_PORT"), ("WireMock", "PERFLAB_WIREMOCK_PORT"),
+            ("Toxiproxy", "PERFLAB_TOXIPROXY_PORT"))
+
+
+class NativeLab:
+    """This machine's native stack: services from stack/native.sh, each variant an app process (appctl's launcher)
+    on its own port, database and Redis logical database."""
+    remote = False
+
+    def __init__(self, say=print):
+        self.say = say
+
+    def ensure_services(self, env):
+        """Every service the runner needs, started (stack/native.sh up) when one is down, named."""
+        for name, key in SERVICES:
+            if not labenv.port_open(int(env[key]), timeout=0.5):
+                self.say(f"{name} is not running on 127.0.0.1:{env[key]}: starting the stack (./perflab stack up)")
+                labenv.native("up", stdout=subprocess.DEVNULL)
+                return
+
+    def apps(self, experiment, variants, env, network_options, network_args):
+        return [launcher.App(experiment, v, i, env, network_options, network_args) for i, v in enumerate(variants)]
+
+    def start_together(self, apps):
+        return launcher.start_together(apps)
+
+    def data_command(self, command, variant, env, what):
+        return launcher.run_data_command(command, variant, env, what)
+
+    def run_data(self, command, variant, env):
+        return launcher.run_data(command, variant, env)
+
+    def hold_database(self, cpus, profile):
+        """MariaDB in a CPU share of its own for the cell (none: a limit left by a killed run released); whether it
+        is held (None without a share)."""
+        machine.release(machine.MARIADB)
+        if not cpus:
+            return None
+        return machine.limit(machine.MARIADB, measure.mariadb_pid(), cpus, profile)
+
+    def release_database(self):
+        machine.release(machine.MARIADB)
+
+    def proxies(self, env):
+        return network.Toxiproxy(env)
+
+    def aot_cache_fresh(self):
+        return appctl.aot_fresh()
+
+    def build_aot_cache(self):
+        aotcache.build([])
+
+
+class RemoteLab(NativeLab):
+    """A lab whose apps already run (--base-url, one URL per variant): loaded and read, never started, seeded,
+    reset or limited here."""
+    remote = True
+
+    def __init__(self, urls, say=print):
+        super().__init__(say)
+        self.urls = list(urls)
+
+    def ensure_services(self, env):
+        pass
+
+    def apps(self, experiment, variants, env, network_options, network_args):
+        return [launcher.RemoteApp(experiment, v, i, url) for i, (v, url) in enumerate(zip(variants, self.urls))]
+
+    def hold_database(self, cpus, profile):
+        return None
+
+    def release_database(self):
+        pass
+
+
+def for_run(base_urls, say=print) -> Lab:
+    """The lab a run measures in: the apps at `base_urls` when given, else this machine's native stack."""
+    return RemoteLab(base_urls, say) if base_urls else NativeLab(say)
