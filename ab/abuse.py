@@ -45,7 +45,9 @@ ADMIN_PASSWORD (this install's admin-login and admin-password by default).
 """
 import argparse
 import concurrent.futures
+import contextlib
 import email.utils
+import io
 import json
 import os
 import socket
@@ -538,8 +540,9 @@ def refused_at_startup(lab, verdicts, scope):
         log_file.unlink(missing_ok=True)
         refused = appctl.Instance("abuse-refused")
         try:
-            appctl.start(["--port", str(lab.spare_port), *lab.start_args], instance=refused.name, env={variable: value},
-                         say=lambda line: None)
+            with contextlib.redirect_stderr(io.StringIO()):  # the launcher's tail of the log: read from the log below
+                appctl.start(["--port", str(lab.spare_port), *lab.start_args], instance=refused.name,
+                             env={variable: value}, say=lambda line: None)
             started = True
         except SystemExit:  # the launcher's "exited during startup"
             started = False

@@ -3,11 +3,14 @@ package dev.perflab.support.security.guard;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.dao.DataAccessException;
+import org.springframework.dao.QueryTimeoutException;
 import org.springframework.stereotype.Component;
 
 /**
@@ -18,7 +21,15 @@ import org.springframework.stereotype.Component;
  * ({@link RedisGuessStore}), shared by every instance; while Redis is unreachable (an error, or within
  * {@value #SKIP_MS} ms of one) in MariaDB ({@link SqlGuessStore}), shared by every instance too, so one policy bounds
  * guessing across all of them; while MariaDB does not answer either, in this instance's {@link LocalGuessStore}: never
- * let through uncounted. No SQL while Redis answers. {@code perflab_guard_failures_total{guard}},
+ * let through uncounted. No SQL while Redis answers.
+ *
+ * <p>A Redis command that times out is not Redis gone: the script may have counted the try, and other instances still
+ * count in Redis. Counting that try in MariaDB would start a second count beside Redis's (120 guesses at once behind
+ * three instances were checked 10 times, not 5, when one instance's reserve timed out under the burst). So a timeout
+ * refuses that try as busy (asked again, then 429), and only timeouts that go on for {@value #SKIP_MS} ms move this
+ * instance to MariaDB, as an error that says Redis is unreachable does at once. While a burst waits for busy places
+ * it asks again after {@value #BUSY_POLL_MS} ms, doubling up to {@value #BUSY_POLL_MAX_MS} ms, so that the waiting
+ * tries do not themselves load Redis past its timeout. {@code perflab_guard_failures_total{guard}},
  * {@code perflab_guard_refusals_total{guard}}; the fallback's use shows only to the admin, in
  * {@code /actuator/health}'s {@code guards} ({@link GuardsHealth}).
  */
@@ -29,6 +40,8 @@ public class GuessCounter {
     static final long SKIP_MS = 5_000;
     static final long BUSY_WAIT_MS = 2_000;
     static final long BUSY_POLL_MS = 10;
+    static final long BUSY_POLL_MAX_MS = 80;
+    static final long TIMEOUT_RETRY_MS = 1_000;
 
     private final RedisGuessStore redis;
     private final SqlGuessStore sql;
@@ -38,12 +51,20 @@ public class GuessCounter {
     private final AtomicLong sqlSkipUntil = new AtomicLong();
     private final LongAdder fallbacks = new LongAdder();
     private final LongAdder localFallbacks = new LongAdder();
+    private final AtomicLong timingOutSince = new AtomicLong(); // the first Redis timeout of the current run of them
+    private final LongSupplier clock;
 
+    @Autowired
     GuessCounter(RedisGuessStore redis, SqlGuessStore sql, LocalGuessStore local, GuardMetrics metrics) {
+        this(redis, sql, local, metrics, System::currentTimeMillis);
+    }
+
+    GuessCounter(RedisGuessStore redis, SqlGuessStore sql, LocalGuessStore local, GuardMetrics metrics, LongSupplier clock) {
         this.redis = redis;
         this.sql = sql;
         this.local = local;
         this.metrics = metrics;
+        this.clock = clock;
     }
 
     /**
@@ -53,10 +74,12 @@ public class GuessCounter {
      * its place back within milliseconds, a wrong one pauses the secret, and either settles the answer.
      */
     public Reservation reserve(List<Guess> guesses) {
-        long deadline = System.currentTimeMillis() + BUSY_WAIT_MS;
-        Reservation reservation = reserveIn(guesses, System.currentTimeMillis());
-        while (reservation.busy() && System.currentTimeMillis() < deadline && pause()) {
-            reservation = reserveIn(guesses, System.currentTimeMillis());
+        long deadline = clock.getAsLong() + BUSY_WAIT_MS;
+        Reservation reservation = reserveIn(guesses, clock.getAsLong());
+        long poll = BUSY_POLL_MS;
+        while (reservation.busy() && clock.getAsLong() < deadline && pause(poll)) {
+            reservation = reserveIn(guesses, clock.getAsLong());
+            poll = Math.min(2 * poll, BUSY_POLL_MAX_MS);
         }
         reservation.refusal().ifPresent(refusal -> metrics.refused(refusal.guess().guard()));
         return reservation;
@@ -64,7 +87,7 @@ public class GuessCounter {
 
     /** {@link #reserve}, throwing 429 {@code code} (with {@code Retry-After}) when the try is refused. */
     public Reservation reserveOrRefuse(List<Guess> guesses, String code, String detail) {
-        long now = System.currentTimeMillis();
+        long now = clock.getAsLong();
         Reservation reservation = reserve(guesses);
         reservation.refusal().ifPresent(refusal -> {
             throw new TooManyFailuresException(code, detail, refusal.untilMs(), now);
@@ -81,9 +104,9 @@ public class GuessCounter {
         }
     }
 
-    private static boolean pause() {
+    private static boolean pause(long ms) {
         try {
-            Thread.sleep(BUSY_POLL_MS);
+            Thread.sleep(ms);
             return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -97,7 +120,7 @@ public class GuessCounter {
             return;
         }
         reservation.guesses().forEach(guess -> metrics.failed(guess.guard()));
-        long now = System.currentTimeMillis();
+        long now = clock.getAsLong();
         try {
             switch (reservation.store()) {
                 case REDIS -> redis.failed(reservation, now);
@@ -118,7 +141,7 @@ public class GuessCounter {
             switch (reservation.store()) {
                 case REDIS -> redis.release(reservation);
                 case SHARED_SQL -> sql.release(reservation);
-                case LOCAL -> local.release(reservation, System.currentTimeMillis());
+                case LOCAL -> local.release(reservation, clock.getAsLong());
             }
         } catch (DataAccessException e) {
             storeFailed(reservation.store(), e); // the try stays counted: on the safe side
@@ -127,7 +150,7 @@ public class GuessCounter {
 
     /** Where tries are counted now: in Redis, else in MariaDB, else in this instance only. */
     public Reservation.Store store() {
-        long now = System.currentTimeMillis();
+        long now = clock.getAsLong();
         if (now >= skipUntil.get()) {
             return Reservation.Store.REDIS;
         }
@@ -148,7 +171,18 @@ public class GuessCounter {
         Reservation.Store store = store();
         if (store == Reservation.Store.REDIS) {
             try {
-                return redis.reserve(guesses, now);
+                Reservation reservation = redis.reserve(guesses, now);
+                timingOutSince.set(0);
+                return reservation;
+            } catch (QueryTimeoutException e) {
+                long since = timingOutSince.updateAndGet(first -> first == 0 ? now : first);
+                if (now - since < SKIP_MS) {
+                    return Reservation.refused(guesses, new Reservation.Refusal(guesses.getFirst(), now + TIMEOUT_RETRY_MS, true),
+                            Reservation.Store.REDIS);
+                }
+                timingOutSince.set(0);
+                storeFailed(store, e);
+                store = store();
             } catch (DataAccessException e) {
                 storeFailed(store, e);
                 store = store();
@@ -169,8 +203,8 @@ public class GuessCounter {
     /** Redis or MariaDB did not answer: skip it for {@value #SKIP_MS} ms (this instance's store never throws this). */
     private void storeFailed(Reservation.Store store, DataAccessException e) {
         AtomicLong skip = store == Reservation.Store.REDIS ? skipUntil : sqlSkipUntil;
-        long previous = skip.getAndSet(System.currentTimeMillis() + SKIP_MS);
-        if (previous == 0 || System.currentTimeMillis() - previous > 60_000) {
+        long previous = skip.getAndSet(clock.getAsLong() + SKIP_MS);
+        if (previous == 0 || clock.getAsLong() - previous > 60_000) {
             log.warn("guess guards: {} is unreachable ({}); tries are counted in {} for now",
                     store == Reservation.Store.REDIS ? "Redis" : "MariaDB", e.toString(),
                     store == Reservation.Store.REDIS ? "MariaDB, shared by every instance" : "this instance only");
