@@ -7,7 +7,7 @@ import http from 'k6/http';
 import { check } from 'k6';
 import { BASE_URL, tags, arrivalRate } from './lib/common.js';
 import { bearer } from './lib/route-auth.js';
-import { requireApp, requireRoutes, seedCommand } from './lib/preconditions.js';
+import { appVariant, fail, requireApp, requireRoutes, seedCommand } from './lib/preconditions.js';
 
 export { handleSummary } from './lib/summary.js';
 
@@ -22,6 +22,12 @@ export const options = {
 
 export function setup() {
   requireApp();
+  // the default rate outruns a variant that builds the routes on every read (no cache: about 6/s on 2 cores),
+  // and every request it drops fails the run: such a variant needs a rate chosen for it
+  if (!__ENV.RATE && appVariant().knobs['route.cache'] === 'off') {
+    fail('the app builds the routes on every read (perflab.route.cache=off), slower than the default 10/s: give ' +
+      'a rate below its throughput (-e RATE=3), or start the cached variant with ./perflab up --profile route-after');
+  }
   requireRoutes(UNIVS, bearer(), seedCommand('route', UNIVS.join(',') === '1,2,3' ? '' : ` --univs ${UNIVS.join(',')}`));
 }
 
