@@ -446,6 +446,9 @@ def parse_args(argv):
 
 
 def main(argv=None):
+    """./perflab ab: a mode of its own (--list, --tables, --recalibrate, --reanalyse, a command experiment), or an A/B
+    in stages, each called once: the plan (the file and the flags, frozen before anything starts), the lab made
+    ready, the cells measured, then analysed, stored and rendered."""
     args = parse_args(argv)
     if args.list:
         print("\n".join(experiments.describe_all()))
@@ -467,6 +470,20 @@ def main(argv=None):
         commits_mode(e, args)
     if e["kind"] == "command":
         return run_command_experiment(e, args)
+    pins = plan(e, args)
+    if pins is None:  # --plan: the lifetimes and rounds were the answer
+        return 0
+    ctx, name, delta_source = prepare(e, args, pins)
+    started, info = time.time(), machine(ctx.env)
+    cells = measure_cells(ctx, e, args)
+    result = analyse(ctx, e, args, cells, name=name, info=info, started=started, delta_source=delta_source,
+                     command="./perflab ab " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:])))
+    return store_and_render(ctx, result, args, name)
+
+
+def plan(e, args):
+    """The experiment as this run makes it (the flags over the file), checked before anything starts; the --pin
+    cores, or None when --plan answered instead of a run."""
     if args.variant:
         experiments.only_variants(e, args.variant)
     e["analysis_rounds"] = e.get("rounds", 10)  # the rounds an A/B of the file has: what the power check resamples
@@ -499,7 +516,7 @@ def main(argv=None):
             log(f"duet: left out, shared by the apps at once: {', '.join(left_out)}")
     if args.plan or args.planned:
         if plan_lifetimes(e, args):
-            return 0
+            return None
     if args.repeat is not None and (args.repeat < 2 or args.aa or args.smoke):
         raise SystemExit("--repeat N: at least 2 separate runs, of an A/B or the power check (not --aa or --smoke)")
     if args.aa and args.plant:
@@ -522,6 +539,12 @@ def main(argv=None):
         e["max_rounds"] = e["rounds"]  # a check of its own: its rounds do not grow with the comparison's verdict
         e["name_suffix"] = "-leakage"
     experiments.assign_redis_dbs(e)
+    return pins
+
+
+def prepare(e, args, pins):
+    """The lab made ready for the plan: its services, the output folder, the run's context (the noise floor, the
+    progress), every variant's data set and the AOT cache; (context, the run's name, where δ came from)."""
     env = stack_env()
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     name = e["name"] + e.get("name_suffix", "")
@@ -565,12 +588,19 @@ def main(argv=None):
         f"machine {e['machine']}" + (f", {pinning.text(ctx.pins)}" if ctx.pins else "")
         + (f", sweep {e['sweep']['parameter']} over {e['sweep']['values']}" if e.get("sweep") else "")
         + f"; δ {100 * ctx.delta:.1f} % ({delta_source}) -> {out_dir}")
+    ready_data_and_apps(ctx, e, args)
+    return ctx, name, delta_source
+
+
+def ready_data_and_apps(ctx, e, args):
+    """Every variant's data set loaded (or cloned, or found in place), each with how long it took, and the AOT cache
+    the apps start from: said when they start cold, built first for a variant that must start from it."""
     for variant in e["variants"]:
         if variant.get("seed"):
             log(f"data set for {variant['label']}: {variant['seed']}")
             with ctx.timings.timing("data_sets"):
                 began = time.monotonic()
-                output = ctx.lab.data_command(variant["seed"], variant, env, "the data set")
+                output = ctx.lab.data_command(variant["seed"], variant, ctx.env, "the data set")
             log(f"  {ready_line(variant, output, time.monotonic() - began)}")
     e["warm_start"] = warm_start(e, args)
     if e["warm_start"]:
@@ -580,8 +610,10 @@ def main(argv=None):
         if not ctx.lab.aot_cache_fresh():
             log("building the AOT cache first (./perflab aot build)")
             ctx.lab.build_aot_cache()
-    started = time.time()
-    info = machine(env)
+
+
+def measure_cells(ctx, e, args):
+    """Every cell (profile × sweep point, and --repeat), measured one after another; the proxies cleared after."""
     cells = []
     rounds_began = time.monotonic()
     try:
@@ -598,10 +630,16 @@ def main(argv=None):
         if not args.base_url:
             ctx.toxiproxy.clear()
     ctx.timings.rounds_took(time.monotonic() - rounds_began)
+    return cells
+
+
+def analyse(ctx, e, args, cells, name, info, started, delta_source, command):
+    """The run's result: the cells with their comparisons, the calibration, power or repeats the mode asks for, the
+    write-ups, the checks and the verdict, and where the time went."""
     analysis_began = time.monotonic()
     info["load_after"] = os.getloadavg()
     result = {"experiment": e, "name": name, "args": {k: v for k, v in vars(args).items()},
-              "command": "./perflab ab " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:])),
+              "command": command,
               "machine": info, "started": datetime.datetime.fromtimestamp(started).isoformat(timespec="seconds"),
               "took_seconds": round(time.time() - started, 1), "delta": ctx.delta, "delta_source": delta_source, "cells": cells}
     if args.aa:
@@ -619,6 +657,13 @@ def main(argv=None):
         result["reproduction"] = results.reproduction(args.publish, result["verdict"])
     ctx.timings.add("analysis", time.monotonic() - analysis_began)
     result["timings"] = ctx.timings.record()
+    return result
+
+
+def store_and_render(ctx, result, args, name):
+    """result.json and the reports written (and published with --publish), the text report and the last lines;
+    the exit code: a smoke's checks, an A/B's invariants and verdict."""
+    out_dir = ctx.out_dir
     result = results.write(result, out_dir)
     log("")
     log(report.text(result))
