@@ -151,22 +151,12 @@ def run_cell(ctx, e, profile, parameter, value):
     else:
         links = network.profile(profile, overrides)
         options, net_args = ctx.toxiproxy.apply(links)
-    cell = {"profile": profile, "network": "a remote lab: " + ", ".join(ctx.args.base_url) if profile == "remote" else network.describe(profile, links), "parameter": parameter, "value": value,
-            "tag": cell_tag(profile, parameter, value), "runs": []}
-    if e.get("planned", {}).get(profile):
-        cell["planned"] = e["planned"][profile]
     box = machines.profile(e["machine"])
-    if not ctx.args.base_url:  # a remote lab's machine is its own
-        cell["machine"] = machines.describe(box)
+    cell = new_cell(ctx, e, profile, parameter, value, links, box)
     ctx.e = cell_e
     shape = cell_e["load"]["shape"]
     load = cell_e["load"]
-    if cell_e.get("interleave"):  # one app for every variant, and with --leakage one per variant alone (ab/interleave.py)
-        hosts = interleave.hosts(cell_e, planted_cpu(cell_e, ctx.args.plant, profile), ctx.args.leakage)
-        labels = [label for h in hosts for label in h["arm_labels"].values()]  # the runs a round makes
-    else:
-        hosts = cell_e["variants"]
-        labels = [v["label"] for v in cell_e["variants"]]
+    hosts, labels = cell_hosts(ctx, cell_e, profile)
     apps = ctx.lab.apps(cell_e, hosts, ctx.env, options, net_args)
     by_label = {a.label: (a, v) for a, v in zip(apps, hosts)}
     started = list(by_label)  # the apps' labels: the variants', or the interleaved mode's one app
@@ -175,12 +165,7 @@ def run_cell(ctx, e, profile, parameter, value):
     restart_every = int(load.get("restart_every", 0)) if shape in ("open", "closed", "capacity") else 0
     cell["lifetimes"] = []
     try:
-        limited = ctx.lab.hold_database(box["mariadb"]["cpus"], box["name"])  # a killed run's limit released first
-        if limited is not None and not ctx.lab.remote:
-            log(f"  MariaDB held to {machines.cpus_text(box['mariadb']['cpus'])}" + ("" if limited else " (not running here: no limit)"))
-        for role in ("mariadb", "redis"):  # the stores on their cores for the cell (--pin)
-            if role in ctx.pins and not pinning.pin(measure.stack_pid(role), ctx.pins[role]):
-                log(f"  --pin {role}: {role} is not running here: not pinned")
+        hold_stores(ctx, box)
         if shape in ("open", "closed", "capacity"):
             start_instances(ctx, cell, by_label, started, load, where)
         rounds = cell_e["rounds"]
@@ -198,31 +183,10 @@ def run_cell(ctx, e, profile, parameter, value):
                 round_no = sum(1 for r in cell["runs"] if r["variant"] == first) + 1
                 ctx.progress.step(f"{where}: {label} round {round_no}/{rounds} ({shape})")
                 began = time.time()
-                if label == DUET:
-                    runs = shapes.duet_round(ctx, [by_label[x] for x in started], round_no, load, cell)
-                elif cell_e.get("interleave"):
-                    runs = shapes.interleaved_run(ctx, app, variant, round_no, load, cell)
-                elif shape in ("open", "closed"):
-                    runs = [shapes.measured_run(ctx, app, variant, round_no, load, cell)]
-                elif shape == "capacity":
-                    runs = [shapes.capacity_run(ctx, app, variant, round_no, load, cell)]
-                elif shape == "first-request":
-                    runs = [shapes.first_request_run(ctx, app, variant, round_no, cell)]
-                else:
-                    runs = [shapes.cold_start_run(ctx, app, variant, round_no, load, cell)]
-                lifetime = len(cell["lifetimes"]) - 1 if cell["lifetimes"] else None
-                seconds = round((time.time() - began) / len(runs), 1)  # what a run costs (lifetimes.costs)
-                for run in runs:
-                    run = {**run, "lifetime": lifetime, "seconds": seconds}
-                    cell["runs"].append(run)
-                    log("    " + report.run_line(run))
-                    if run.get("aborted"):
-                        raise SystemExit(f"{run['variant']}: {run['aborted']}")
+                pairs = [by_label[x] for x in started] if label == DUET else [(app, variant)]
+                record_runs(cell, one_round(ctx, cell_e, pairs, round_no, cell), began)
             done = len(cell["runs"]) // len(labels)
-            cell["delta"] = ctx.profile_delta.get(cell["profile"], ctx.delta)
-            cell["comparisons"] = comparison.compare(cell_e, cell["runs"], cell["delta"])
-            if ctx.args.leakage:
-                cell["leakage"] = comparison.leakage(cell_e, cell["runs"], cell["delta"])
+            compare_cell(ctx, cell_e, cell)
             if done >= cell_e["max_rounds"] or not comparison.grows(cell_e, cell["comparisons"]):
                 break
             extra = min(2, cell_e["max_rounds"] - done)
@@ -233,10 +197,7 @@ def run_cell(ctx, e, profile, parameter, value):
     finally:
         for app in apps:
             app.stop()
-        ctx.lab.release_database()
-        for role in ("mariadb", "redis"):
-            if role in ctx.pins:
-                pinning.unpin(measure.stack_pid(role))
+        release_stores(ctx)
     ctx.e = e
     return cell
 
@@ -262,6 +223,83 @@ def attach_writeups(e, cells):
         table = writeup.table(e, cell["runs"], cell.get("delta", stats.MIN_DELTA))
         if table:
             cell["writeup"] = table
+
+
+def cell_hosts(ctx, cell_e, profile):
+    """(what the cell's apps serve, the labels of the runs a round makes): every variant in its own app, or
+    interleaved one app for all of them, and with --leakage one per variant alone (ab/interleave.py)."""
+    if cell_e.get("interleave"):
+        hosts = interleave.hosts(cell_e, planted_cpu(cell_e, ctx.args.plant, profile), ctx.args.leakage)
+        return hosts, [label for h in hosts for label in h["arm_labels"].values()]
+    return cell_e["variants"], [v["label"] for v in cell_e["variants"]]
+
+
+def new_cell(ctx, e, profile, parameter, value, links, box):
+    """A cell's record before its rounds: its network, sweep point, tag, planned lifetimes and machine."""
+    cell = {"profile": profile, "network": "a remote lab: " + ", ".join(ctx.args.base_url) if profile == "remote" else network.describe(profile, links), "parameter": parameter, "value": value,
+            "tag": cell_tag(profile, parameter, value), "runs": []}
+    if e.get("planned", {}).get(profile):
+        cell["planned"] = e["planned"][profile]
+    if not ctx.lab.remote:  # a remote lab's machine is its own
+        cell["machine"] = machines.describe(box)
+    return cell
+
+
+def record_runs(cell, runs, began):
+    """A round's runs into the cell, each with its instance lifetime and what it cost (lifetimes.costs); a run that
+    sent nothing stops the experiment with k6's reason."""
+    lifetime = len(cell["lifetimes"]) - 1 if cell["lifetimes"] else None
+    seconds = round((time.time() - began) / len(runs), 1)
+    for run in runs:
+        run = {**run, "lifetime": lifetime, "seconds": seconds}
+        cell["runs"].append(run)
+        log("    " + report.run_line(run))
+        if run.get("aborted"):
+            raise SystemExit(f"{run['variant']}: {run['aborted']}")
+
+
+def compare_cell(ctx, cell_e, cell):
+    """The cell's comparisons so far at its profile's noise floor (and with --leakage the leakage check's)."""
+    cell["delta"] = ctx.profile_delta.get(cell["profile"], ctx.delta)
+    cell["comparisons"] = comparison.compare(cell_e, cell["runs"], cell["delta"])
+    if ctx.args.leakage:
+        cell["leakage"] = comparison.leakage(cell_e, cell["runs"], cell["delta"])
+
+
+def one_round(ctx, cell_e, pairs, round_no, cell):
+    """One round's runs, in the shape the cell measures: every (app, variant) of a duet at once, or the one pair's
+    run (the interleaved mode's runs are one per arm)."""
+    load, shape = cell_e["load"], cell_e["load"]["shape"]
+    if cell_e.get("duet"):
+        return shapes.duet_round(ctx, pairs, round_no, load, cell)
+    app, variant = pairs[0]
+    if cell_e.get("interleave"):
+        return shapes.interleaved_run(ctx, app, variant, round_no, load, cell)
+    if shape in ("open", "closed"):
+        return [shapes.measured_run(ctx, app, variant, round_no, load, cell)]
+    if shape == "capacity":
+        return [shapes.capacity_run(ctx, app, variant, round_no, load, cell)]
+    if shape == "first-request":
+        return [shapes.first_request_run(ctx, app, variant, round_no, cell)]
+    return [shapes.cold_start_run(ctx, app, variant, round_no, load, cell)]
+
+
+def hold_stores(ctx, box):
+    """The stores for one cell: MariaDB in the machine profile's CPU share (the lab releases a killed run's first),
+    and with --pin MariaDB and Redis on their cores."""
+    limited = ctx.lab.hold_database(box["mariadb"]["cpus"], box["name"])
+    if limited is not None and not ctx.lab.remote:
+        log(f"  MariaDB held to {machines.cpus_text(box['mariadb']['cpus'])}" + ("" if limited else " (not running here: no limit)"))
+    for role in ("mariadb", "redis"):
+        if role in ctx.pins and not pinning.pin(measure.stack_pid(role), ctx.pins[role]):
+            log(f"  --pin {role}: {role} is not running here: not pinned")
+
+
+def release_stores(ctx):
+    ctx.lab.release_database()
+    for role in ("mariadb", "redis"):
+        if role in ctx.pins:
+            pinning.unpin(measure.stack_pid(role))
 
 
 def start_instances(ctx, cell, by_label, labels, load, where):
