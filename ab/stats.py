@@ -352,6 +352,23 @@ def _null_intervals(x, y, rounds, analyses, rng, confidence, n_resamples, groups
     return np.where(constant, point, low), np.where(constant, point, high), fell_back & ~constant
 
 
+def _aa_pool(a1, a2, rounds, lifetimes, estimator, warns):
+    """calibrate's A/A pool: (x, y, y centred on x's level unless lifetimes are swapped whole, the lifetime groups
+    or None), with a warning for a pool too small to be more than rough."""
+    groups = _lifetime_groups(a1, a2, lifetimes, warns)
+    x, y = _clean(a1, a2, True, warns)
+    if x.size < 2:
+        raise ValueError(f"calibrate needs at least 2 A/A rounds with values, got {x.size}")
+    if x.size < MIN_ROUNDS:
+        warns.append(f"only {x.size} A/A round(s), fewer than {MIN_ROUNDS}: the noise floor is rough")
+    if x.size < rounds:
+        warns.append(f"A/A pool of {x.size} rounds is smaller than {rounds}: drawn with replacement")
+    if groups is not None:
+        return x, y, y, groups
+    level = float(ESTIMATORS[estimator](x, y))  # B/A of the uncentred rounds
+    return x, y, (y / level if np.isfinite(level) and level > 0 else y), None
+
+
 def calibrate(a1, a2, rounds, lower_is_better=True, analyses=200, seed=DEFAULT_SEED, confidence=0.95,
               min_delta=MIN_DELTA, n_resamples=1999, lifetimes=None, estimator=DEFAULT_ESTIMATOR):
     """Noise floor, delta and false-positive rate of compare() on this machine, from an A/A run.
@@ -412,19 +429,7 @@ def calibrate(a1, a2, rounds, lower_is_better=True, analyses=200, seed=DEFAULT_S
     if rounds < MIN_INTERVAL_ROUNDS:
         raise ValueError(f"calibrate needs at least {MIN_INTERVAL_ROUNDS} rounds, got {rounds}")
     warns: list[str] = []
-    groups = _lifetime_groups(a1, a2, lifetimes, warns)
-    x, y = _clean(a1, a2, True, warns)
-    if x.size < 2:
-        raise ValueError(f"calibrate needs at least 2 A/A rounds with values, got {x.size}")
-    if x.size < MIN_ROUNDS:
-        warns.append(f"only {x.size} A/A round(s), fewer than {MIN_ROUNDS}: the noise floor is rough")
-    if x.size < rounds:
-        warns.append(f"A/A pool of {x.size} rounds is smaller than {rounds}: drawn with replacement")
-    if groups is None:
-        level = float(ESTIMATORS[estimator](x, y))  # B/A of the uncentred rounds
-        centred = y / level if np.isfinite(level) and level > 0 else y
-    else:
-        centred = y
+    x, y, centred, groups = _aa_pool(a1, a2, rounds, lifetimes, estimator, warns)
     rng = np.random.default_rng(seed)
     low, high, fell_back = _null_intervals(x, centred, rounds, analyses, rng, confidence, n_resamples, groups, estimator)
     valid = ~(np.isnan(low) | np.isnan(high))
