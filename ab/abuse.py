@@ -62,7 +62,7 @@ from pathlib import Path
 import appctl
 import chaos
 import labsecrets
-import seeding
+import launcher
 
 ROOT = chaos.ROOT
 PIN_MAX_FAILURES = 5     # perflab.wallet.pin-guard.max-failures
@@ -560,11 +560,11 @@ def refused_at_startup(lab, verdicts, scope):
 
 
 def seed_routes(database: str, university: int, routes: int) -> None:
-    """A university's route data set in `database` (what ./perflab seed route ... ensure does), in this process."""
-    code, output = seeding.run_captured(["route", "--db", database, "--univs", str(university), "--routes", str(routes),
-                                         "ensure"])
-    if code != 0:
-        raise RuntimeError(f"./perflab seed route: {output.strip()[-500:]}")
+    """A university's route data set in `database`: ./perflab seed route ... ensure, as the loaders' own process."""
+    seeded = launcher.run_seeding(["route", "--db", database, "--univs", str(university), "--routes", str(routes),
+                                   "ensure"], os.environ)
+    if seeded.returncode != 0:
+        raise RuntimeError(f"./perflab seed route: {(seeded.stderr or seeded.stdout).strip()[-500:]}")
 
 
 SLOW_UNIV = 12               # a university as big as the seeded ones (50,000 routes, ~4 MB answer), abuse db only

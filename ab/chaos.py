@@ -42,7 +42,7 @@ as in the app). Stdlib only; needs the `mariadb` client (installed by the native
 """
 import argparse
 import base64
-import concurrent.futures
+import functools
 import hashlib
 import hmac
 import http.client
@@ -65,6 +65,7 @@ import appctl
 import labenv
 import labsecrets
 import lb
+import launcher
 import lbctl
 import network
 
@@ -235,10 +236,8 @@ class Instances:
         if not self.names:
             self.launch(self.suite, self.port)
             return
-        appctl.build_jar()  # once, before the starts run at once (each would build a stale jar into one target/)
-        with concurrent.futures.ThreadPoolExecutor(max_workers=len(self.names)) as pool:
-            for started in [pool.submit(self.start_one, index) for index in range(len(self.names))]:
-                started.result()
+        starts = {name: functools.partial(self.start_one, index) for index, name in enumerate(self.names)}
+        launcher.start_at_once(starts)
         backends = [f"{name}={self.port + 1 + i}" for i, name in enumerate(self.names)]
         try:
             lbctl.Balancer(self.lb_name).start(str(self.port), backends)

@@ -99,20 +99,26 @@ class App:
 
 
 def start_together(apps):
-    """Starts every app at once and returns when all are ready: {label: seconds each took}. The working tree's jar
-    is built first, once, when it is stale: each start would otherwise run its own ./mvnw package into the same
-    target/ (a fresh clone's first smoke did, and two builds broke each other). A start that fails raises with its
-    log once every start has ended (the runner stops them)."""
-    if any(app.builds_working_tree() for app in apps):
+    """Starts every variant's app at once (start_at_once); the jar built first when one of them runs the working
+    tree's."""
+    return start_at_once({app.label: app.start for app in apps}, any(app.builds_working_tree() for app in apps))
+
+
+def start_at_once(starts, build_jar=True):
+    """Runs every start ({label: a function that returns when its app is ready}) at once: {label: seconds each
+    took}. With `build_jar` the working tree's jar is built first, once, when it is stale: each start would
+    otherwise run its own ./mvnw package into the same target/ (a fresh clone's first smoke did, and two builds broke
+    each other). A start that fails raises once every start has ended (the caller stops them)."""
+    if build_jar:
         appctl.build_jar()
 
-    def timed(app):
+    def timed(start):
         began = time.monotonic()
-        app.start()
+        start()
         return time.monotonic() - began
 
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, len(apps))) as pool:
-        futures = {app.label: pool.submit(timed, app) for app in apps}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, len(starts))) as pool:
+        futures = {label: pool.submit(timed, start) for label, start in starts.items()}
         return {label: future.result() for label, future in futures.items()}
 
 
@@ -194,6 +200,13 @@ def data_process(command, environ):
     if argv is None:
         return command, True, environ
     return argv, False, {**environ, **seeding_variables()}
+
+
+def run_seeding(args, environ):
+    """ab/seeding.py ARGS (what ./perflab seed ARGS runs) as a process of its own, with what ./perflab seed sets; its
+    output captured, so that a suite prints only its own lines."""
+    return subprocess.run([*SEEDING, *args], cwd=ROOT, env={**environ, **seeding_variables()}, capture_output=True,
+                          text=True)
 
 
 def run_data(command, variant, env):

@@ -287,8 +287,8 @@ def one_round(ctx, cell_e, pairs, round_no, cell):
 def hold_stores(ctx, box):
     """The stores for one cell: MariaDB in the machine profile's CPU share (the lab releases a killed run's first),
     and with --pin MariaDB and Redis on their cores."""
-    limited = ctx.lab.hold_database(box["mariadb"]["cpus"], box["name"])
-    if limited is not None and not ctx.lab.remote:
+    limited = ctx.lab.hold_database(box["mariadb"]["cpus"], box["name"])  # None: no share, or a remote lab
+    if limited is not None:
         log(f"  MariaDB held to {machines.cpus_text(box['mariadb']['cpus'])}" + ("" if limited else " (not running here: no limit)"))
     for role in ("mariadb", "redis"):
         if role in ctx.pins and not pinning.pin(measure.stack_pid(role), ctx.pins[role]):

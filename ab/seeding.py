@@ -9,8 +9,6 @@ misses it. ab/seed_wallet.py (wallet) and ab/seed_route.py (route, coldstart) sa
 ab/seedlib.py holds what they share. Python standard library only, so the system python3 runs it as well as
 .perflab/venv.
 """
-import contextlib
-import io
 import sys
 
 import seed_route
@@ -34,15 +32,6 @@ def ensure_defaults(argv):
         if code:
             return code
     return 0
-
-
-def run_captured(argv):
-    """One data-set command (KIND onwards, as main takes it) in this process, for a suite that prints its own lines:
-    (exit code, its output). The loaders' own clients (mariadb, redis-cli) still write where they write."""
-    output = io.StringIO()
-    with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
-        code = main(argv)
-    return code, output.getvalue()
 
 
 def main(argv):

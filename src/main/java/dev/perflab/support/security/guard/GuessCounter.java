@@ -172,7 +172,9 @@ public class GuessCounter {
         if (store == Reservation.Store.REDIS) {
             try {
                 Reservation reservation = redis.reserve(guesses, now);
-                timingOutSince.set(0);
+                if (timingOutSince.get() != 0) {
+                    timingOutSince.set(0); // read first: no write to the shared counter on every transfer's reserve
+                }
                 return reservation;
             } catch (QueryTimeoutException e) {
                 long since = timingOutSince.updateAndGet(first -> first == 0 ? now : first);
