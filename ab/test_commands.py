@@ -1,5 +1,5 @@
 """./perflab's commands that run a program in the foreground (python, stack, k6, logs: ab/foreground.py), as a child
-whose exit code is the command's, Ctrl-C left to the program."""
+whose exit code is the command's, Ctrl-C left to the program; and the lab that up brings up (ab/labup.py)."""
 import signal
 import subprocess
 import sys
@@ -8,6 +8,7 @@ import pytest
 
 import foreground
 import labenv
+import labup
 
 PERFLAB = str(labenv.ROOT / "perflab")
 
@@ -60,3 +61,19 @@ def test_perflab_python_exits_with_the_programs_code_and_ctrl_c_gives_130():
     interrupted = subprocess.run([PERFLAB, "python", "-c", "import os, signal, time; os.killpg(0, signal.SIGINT); "
                                   "time.sleep(10)"], capture_output=True, text=True, timeout=120, start_new_session=True)
     assert interrupted.returncode == 130 and interrupted.stderr.count("Traceback") == 1
+
+
+def test_up_and_status_run_each_default_data_set_in_the_database_given(monkeypatch):
+    calls = []
+    monkeypatch.setattr(labup, "data_set", lambda argv, env=None, indent="": calls.append((argv, env, indent)))
+    labup.default_data_sets("perflab_x", "status", indent="  ")
+    assert calls == [(["wallet", "--db", "perflab_x", "status"], None, "  "),
+                     (["route", "--db", "perflab_x", "status"], None, "  "),
+                     (["route", "--db", "perflab_x", "--univs", "11,12", "--routes", "500", "status"], None, "  ")]
+
+
+def test_a_data_set_command_that_fails_stops_the_caller_with_its_code(monkeypatch, capsys):
+    monkeypatch.setattr(labup.launcher, "SEEDING", [sys.executable, "-c", "print('loading'); raise SystemExit(4)"])
+    with pytest.raises(SystemExit) as stopped:
+        labup.data_set([], indent="  ")
+    assert stopped.value.code == 4 and capsys.readouterr().out == "  loading\n"
