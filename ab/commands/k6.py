@@ -50,7 +50,8 @@ def app_variant(base_url: str) -> str | None:
     """The variant the app runs (GET /actuator/info), or None."""
     try:
         with urllib.request.urlopen(f"{base_url}/actuator/info", timeout=3) as response:
-            return json.load(response).get("perflab", {}).get("variant")
+            variant: str | None = json.load(response).get("perflab", {}).get("variant")
+            return variant
     except (OSError, ValueError):
         return None
 
