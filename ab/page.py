@@ -1,11 +1,12 @@
-"""report.html: the verdict, the tables and the charts (inline SVG drawn by ab/charts.py: the verdict, per-round
+"""report.html: the verdict, the tables and the charts (inline SVG drawn by ab/charts_ratio.py and ab/charts_load.py: the verdict, per-round
 points with the interval, latency over time A and B overlaid, the sweep's crossover) and, per cell, the JFR
 differences and the differential flame graph. A pure function of the result and of the cells' JFR analyses, which
 the caller runs (jfr.cell_profile, from ab/results.py's write) and passes in."""
 import html as h
 import pathlib
 
-import charts
+from charts_load import latency_chart, ramp_chart
+from charts_ratio import rounds_panel, sweep, verdict
 from report import HEAD, aa_sentence, against_why, cell_title, commit_lines, extra_sections, headline, limit_warnings, machine_lines, machine_text, verdict_rows
 from words import fmt, pct
 
@@ -81,9 +82,9 @@ def html(result, profiles=None):
         box = "".join(f"<li>{h.escape(m)}</li>" for m in machine_lines(cell))
         box += "".join(f"<li><b>warning: {h.escape(w)}</b></li>" for w in limit_warnings(cell))
         sections.append(f"<h2>{h.escape(cell_title(cell))}</h2>{f'<ul>{box}</ul>' if box else ''}{why_}<table id=\"verdict-table\"><tr>{head}</tr>{rows}</table>"
-                        f"<h3>B/A per round, with the 95 % interval</h3>{charts.rounds_panel(cell)}"
+                        f"<h3>B/A per round, with the 95 % interval</h3>{rounds_panel(cell)}"
                         f"<h3>p95 latency over time, every run ({' / '.join(h.escape(x) for x in labels)})</h3>"
-                        f"{charts.latency_chart(cell, labels)}"
+                        f"{latency_chart(cell, labels)}"
                         f"<h3>Why: JFR of the measured window</h3>{profile_section(cell, None if profiles is None else profiles[i])}")
     aa = "".join(f"<p>{h.escape(aa_sentence(c))}</p>" for c in result.get("calibration", []))
     dashboards = "".join(f'<li><a href="{pathlib.Path(r["dashboard"]).name}">{h.escape(r["testid"])}</a></li>'
@@ -96,7 +97,7 @@ td,th{{border:1px solid #ccc;padding:2px 6px;font-size:12px}}</style></head><bod
 {''.join(f"<p>{h.escape(line)}</p>" for line in commit_lines(e))}
 <p>{h.escape(e.get('description', ''))}</p>
 <p>δ = {100 * result['delta']:.1f} % ({h.escape(result['delta_source'])}); {e['rounds']} rounds per variant (cap {e['max_rounds']}); one run = one observation.</p>
-{aa}{charts.verdict(result) or ''}{charts.sweep(result, element_id="sweep-chart") or ''}{charts.ramp_chart(result) or ''}{''.join(sections)}
+{aa}{verdict(result) or ''}{sweep(result, element_id="sweep-chart") or ''}{ramp_chart(result) or ''}{''.join(sections)}
 <h2>k6 dashboards</h2><ul>{dashboards or '<li>none (smoke)</li>'}</ul>
 <h2>Reproduce</h2><pre>{h.escape(result['command'])}</pre><pre>{h.escape(machine_text(result['machine']))}</pre>
 </body></html>"""
