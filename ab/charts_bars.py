@@ -14,7 +14,8 @@ def value_text(v: float) -> str:
     return f"{v:,.0f}" if float(v).is_integer() else words.number(v)
 
 
-def bar_panel(svg: Svg, y0: float, title: str, items: list[tuple[str, list[Bar]]], unit: str, series: list[str]) -> float:
+def bar_panel(svg: Svg, y0: float, title: str, items: list[tuple[str, list[Bar]]], unit: str,
+              series: list[str]) -> float:
     """Horizontal bars: items (label, [value or (value, error) per series]); returns the y after the panel."""
     left, right, step = 250, WIDTH - 120, 18 * len(series) + 8
     values = [(v[0] + (v[1] or 0)) if isinstance(v, tuple) else v for _, vs in items for v in vs if v is not None]

@@ -183,7 +183,8 @@ def sweep_x_axis(svg: Svg, values: list[Any], position: Position, numeric: bool,
 
 def sweep_candidate(svg: Svg, cells: Sequence[dict[str, Any]], name: str, k: int, candidates: int,
                     position: Position, ys: Scale, top: float) -> None:
-    """The k-th of `candidates` candidates at each sweep value: its interval, its B/A (and verdict), the line through them."""
+    """The k-th of `candidates` candidates at each sweep value: its interval, its B/A (and the verdict when it is
+    the only one), the line through them."""
     colour = COLORS[k % len(COLORS)]
     offset = (k - (candidates - 1) / 2) * 8
     points: list[Point] = []

@@ -4,6 +4,7 @@ differences and the differential flame graph. A pure function of the result and 
 the caller runs (jfr.cell_profile, from ab/results.py's write) and passes in."""
 import html as h
 import pathlib
+from typing import Any
 
 from charts_load import latency_chart, ramp_chart
 from charts_ratio import rounds_panel, sweep, verdict
@@ -13,7 +14,7 @@ from words import fmt, pct
 UNAVAILABLE = '<p id="flame-diff">profile analysis unavailable (ab/jfr.py, ab/flame.py)</p>'
 
 
-def profile_section(cell, profile):
+def profile_section(cell: dict[str, Any], profile: dict[str, Any] | None) -> str:
     """The JFR differences of the cell (baseline against the first candidate) and the differential flame graph,
     from its analysis (jfr.cell_profile: {} for a cell without a comparison); None: no analysis was run."""
     if profile is None:
@@ -43,7 +44,7 @@ JFR_SECTIONS = {"cpu_layers": "CPU by library (the JDK's own work charged to the
                 "thread_park": "threads parked (locks, pools)", "gc": "GC pauses", "jit": "JIT activity", "totals": "totals"}
 
 
-def jfr_tables(diff, comparison):
+def jfr_tables(diff: dict[str, Any], comparison: dict[str, Any]) -> str:
     """A and B side by side for each section of the JFR summary (ab/jfr.py), largest change first."""
     out = ['<div id="jfr-diff">']
     for section, content in diff.items():
@@ -61,7 +62,7 @@ def jfr_tables(diff, comparison):
     return "".join(out)
 
 
-def section_html(section):
+def section_html(section: dict[str, Any]) -> str:
     """A report section (report.extra_sections: a ramp's stages, the write-up beside perflab) as a table and notes."""
     head = "".join(f"<th>{h.escape(x)}</th>" for x in section["head"])
     rows = "".join("<tr>" + "".join(f"<td>{h.escape(str(x))}</td>" for x in r) + "</tr>" for r in section["rows"])
@@ -69,7 +70,7 @@ def section_html(section):
     return f"<h3>{h.escape(section['title'])}</h3><table><tr>{head}</tr>{rows}</table><ul>{notes}</ul>"
 
 
-def html(result, profiles=None):
+def html(result: dict[str, Any], profiles: list[dict[str, Any]] | None = None) -> str:
     """The page; profiles: one JFR analysis per cell (jfr.cell_profile), None when none was run."""
     e = result["experiment"]
     labels = [v["label"] for v in e["variants"]]
