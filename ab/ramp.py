@@ -7,6 +7,7 @@ requests sent while it held (the climbs are left out, so that a request a second
 wrong stage), and its dropped iterations (k6 could not start them in time) count as errors.
 """
 import math
+from collections.abc import Sequence
 from typing import Any, cast
 
 import stats
@@ -62,8 +63,8 @@ def slo_of(e: dict[str, Any]) -> tuple[float, float]:
     return float(slo["p95_ms"]), float(slo.get("error_rate", slo.get("max_error_rate", 0.01)))
 
 
-def stages(load: dict[str, Any], latencies: list[float], times: list[float], failed: list[bool], dropped: list[tuple[float, int]],
-           slo: tuple[float, float]) -> list[dict[str, Any]]:
+def stages(load: dict[str, Any], latencies: Sequence[float], times: Sequence[float], failed: Sequence[bool],
+           dropped: Sequence[tuple[float, int]], slo: tuple[float, float]) -> list[dict[str, Any]]:
     """One entry per stage: {rate, requests, avg, p95, max, error_rate, dropped, held}. latencies (ms), times
     (seconds, the CSV's whole seconds) and failed are per request, in the CSV's order; dropped: (time, count) of
     k6's dropped iterations. The run's start is its first request's second (the script starts with the climb).
@@ -97,8 +98,8 @@ def breaking_rate(stage_list: list[dict[str, Any]]) -> tuple[float, bool]:
     return broke, False
 
 
-def record(load: dict[str, Any], latencies: list[float], times: list[float], failed: list[bool], dropped: list[tuple[float, int]],
-           slo: tuple[float, float]) -> dict[str, Any]:
+def record(load: dict[str, Any], latencies: Sequence[float], times: Sequence[float], failed: Sequence[bool],
+           dropped: Sequence[tuple[float, int]], slo: tuple[float, float]) -> dict[str, Any]:
     """What a ramped run adds to its record: its stages, breaking_rate and held_peak."""
     stage_list = stages(load, latencies, times, failed, dropped, slo)
     rate, held = breaking_rate(stage_list)
