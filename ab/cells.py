@@ -1,7 +1,9 @@
 """A run's cells, one network profile × sweep point each, measured one after another: the apps started for each
 instance lifetime, warmed, primed and settled, the rounds in a balanced order (grown while the primary verdict is
 inconclusive), and each round's runs recorded and compared."""
+import argparse
 import time
+from typing import Any
 
 import comparison
 import experiment as experiments
@@ -16,13 +18,14 @@ import results
 import shapes
 import stats
 from plan import points, share
+from preparation import Context
 
 
-def log(message):
+def log(message: str) -> None:
     print(message, flush=True)
 
 
-def measure_cells(ctx, e, args):
+def measure_cells(ctx: Context, e: dict[str, Any], args: argparse.Namespace) -> list[dict[str, Any]]:
     """Every cell (profile × sweep point, and --repeat), measured one after another; the proxies cleared after."""
     cells = []
     rounds_began = time.monotonic()
@@ -43,16 +46,16 @@ def measure_cells(ctx, e, args):
     return cells
 
 
-def run_cell(ctx, e, profile, parameter, value):
+def run_cell(ctx: Context, e: dict[str, Any], profile: str, parameter: str | None, value: Any) -> dict[str, Any]:
     """All rounds of all variants at one network profile and one sweep point."""
     cell_e = experiments.with_point(e, parameter, value) if parameter else e
     cell_e = {**cell_e, **lifetimes.for_cell(cell_e, profile)}  # --planned: this profile's rounds and lifetimes
     overrides = {parameter.split(".", 1)[1]: value} if parameter and parameter.startswith("network.") else None
-    if profile == "remote":
-        links, options, net_args = {}, [], []
-    else:
+    if profile != "remote":
         links = network.profile(profile, overrides)
         options, net_args = ctx.toxiproxy.apply(links)
+    else:
+        links, options, net_args = {}, [], []
     box = machines.profile(e["machine"])
     cell = new_cell(ctx, e, profile, parameter, value, links, box)
     ctx.e = cell_e
@@ -60,7 +63,7 @@ def run_cell(ctx, e, profile, parameter, value):
     load = cell_e["load"]
     hosts, labels = cell_hosts(ctx, cell_e, profile)
     apps = ctx.lab.apps(cell_e, hosts, ctx.env, options, net_args)
-    by_label = {a.label: (a, v) for a, v in zip(apps, hosts)}
+    by_label: dict[str, tuple[shapes.App, dict[str, Any]]] = {a.label: (a, v) for a, v in zip(apps, hosts)}
     started = list(by_label)  # the apps' labels: the variants', or the interleaved mode's one app
     where = f"{profile}" + (f", {parameter}={value}" if parameter else "")
     ctx.links = links
@@ -77,8 +80,8 @@ def run_cell(ctx, e, profile, parameter, value):
         while True:
             for label in order[done * len(units):]:
                 if stats.restart_due(len(cell["runs"]), len(labels), restart_every):
-                    for app in apps:
-                        app.stop()
+                    for running in apps:
+                        running.stop()
                     start_instances(ctx, cell, by_label, started, load, where)
                 app, variant = by_label[started[0] if label == DUET else label]
                 first = next(iter(variant["arm_labels"].values())) if cell_e.get("interleave") else app.label
@@ -107,14 +110,14 @@ def run_cell(ctx, e, profile, parameter, value):
 DUET = "every variant at once"  # a duet's unit in the run order (ab/duet.py)
 
 
-def cell_tag(profile, parameter, value):
+def cell_tag(profile: str, parameter: str | None, value: Any) -> str:
     tag = profile
     if parameter is not None:
         tag += f"-{parameter.rsplit('.', 1)[-1]}{value:g}" if isinstance(value, (int, float)) else f"-{value}"
     return tag
 
 
-def planted_cpu(e, plant, profile):
+def planted_cpu(e: dict[str, Any], plant: str | None, profile: str) -> str | None:
     """--plant as the app takes it: a duration as given ("150us"), or a share ("5%") of the primary metric's median
     (a latency in ms) in the experiment's newest A/A on this profile, as whole microseconds."""
     if not plant or not plant.endswith("%"):
@@ -129,7 +132,7 @@ def planted_cpu(e, plant, profile):
     return f"{micros}us"
 
 
-def cell_hosts(ctx, cell_e, profile):
+def cell_hosts(ctx: Context, cell_e: dict[str, Any], profile: str) -> tuple[list[dict[str, Any]], list[str]]:
     """(what the cell's apps serve, the labels of the runs a round makes): every variant in its own app, or
     interleaved one app for all of them, and with --leakage one per variant alone (ab/interleave.py)."""
     if cell_e.get("interleave"):
@@ -138,7 +141,8 @@ def cell_hosts(ctx, cell_e, profile):
     return cell_e["variants"], [v["label"] for v in cell_e["variants"]]
 
 
-def new_cell(ctx, e, profile, parameter, value, links, box):
+def new_cell(ctx: Context, e: dict[str, Any], profile: str, parameter: str | None, value: Any, links: dict[str, dict[str, Any]],
+             box: dict[str, Any]) -> dict[str, Any]:
     """A cell's record before its rounds: its network, sweep point, tag, planned lifetimes and machine."""
     cell = {"profile": profile, "network": "a remote lab: " + ", ".join(ctx.args.base_url) if profile == "remote" else network.describe(profile, links), "parameter": parameter, "value": value,
             "tag": cell_tag(profile, parameter, value), "runs": []}
@@ -149,7 +153,7 @@ def new_cell(ctx, e, profile, parameter, value, links, box):
     return cell
 
 
-def record_runs(cell, runs, began):
+def record_runs(cell: dict[str, Any], runs: list[dict[str, Any]], began: float) -> None:
     """A round's runs into the cell, each with its instance lifetime and what it cost (lifetimes.costs); a run that
     sent nothing stops the experiment with k6's reason."""
     lifetime = len(cell["lifetimes"]) - 1 if cell["lifetimes"] else None
@@ -162,7 +166,7 @@ def record_runs(cell, runs, began):
             raise SystemExit(f"{run['variant']}: {run['aborted']}")
 
 
-def compare_cell(ctx, cell_e, cell):
+def compare_cell(ctx: Context, cell_e: dict[str, Any], cell: dict[str, Any]) -> None:
     """The cell's comparisons so far at its profile's noise floor (and with --leakage the leakage check's)."""
     cell["delta"] = ctx.profile_delta.get(cell["profile"], ctx.delta)
     cell["comparisons"] = comparison.compare(cell_e, cell["runs"], cell["delta"])
@@ -170,7 +174,7 @@ def compare_cell(ctx, cell_e, cell):
         cell["leakage"] = comparison.leakage(cell_e, cell["runs"], cell["delta"])
 
 
-def one_round(ctx, cell_e, pairs, round_no, cell):
+def one_round(ctx: Context, cell_e: dict[str, Any], pairs: list[tuple[shapes.App, dict[str, Any]]], round_no: int, cell: dict[str, Any]) -> list[dict[str, Any]]:
     """One round's runs, in the shape the cell measures: every (app, variant) of a duet at once, or the one pair's
     run (the interleaved mode's runs are one per arm)."""
     load, shape = cell_e["load"], cell_e["load"]["shape"]
@@ -188,7 +192,7 @@ def one_round(ctx, cell_e, pairs, round_no, cell):
     return [shapes.cold_start_run(ctx, app, variant, round_no, load, cell)]
 
 
-def hold_stores(ctx, box):
+def hold_stores(ctx: Context, box: dict[str, Any]) -> None:
     """The stores for one cell: MariaDB in the machine profile's CPU share (the lab releases a killed run's first),
     and with --pin MariaDB and Redis on their cores."""
     limited = ctx.lab.hold_database(box["mariadb"]["cpus"], box["name"])  # None: no share, or a remote lab
@@ -199,14 +203,15 @@ def hold_stores(ctx, box):
             log(f"  --pin {role}: {role} is not running here: not pinned")
 
 
-def release_stores(ctx):
+def release_stores(ctx: Context) -> None:
     ctx.lab.release_database()
     for role in ("mariadb", "redis"):
         if role in ctx.pins:
             pinning.unpin(measure.stack_pid(role))
 
 
-def start_instances(ctx, cell, by_label, labels, load, where):
+def start_instances(ctx: Context, cell: dict[str, Any], by_label: dict[str, tuple[shapes.App, dict[str, Any]]], labels: list[str], load: dict[str, Any],
+                    where: str) -> None:
     """Starts every variant's app for one instance lifetime at once (each in its own CPU share where the machine
     profile sets one), warms them one by one in stats.start_order (reversed every other lifetime), gives each
     `primer` discarded runs of the measured load, resets the data and lets every app and MariaDB settle; records the

@@ -5,6 +5,7 @@ import argparse
 import copy
 import math
 import re
+from typing import Any
 
 import duet
 import experiment as experiments
@@ -18,11 +19,11 @@ import stats
 from words import delta_text
 
 
-def log(message):
+def log(message: str) -> None:
     print(message, flush=True)
 
 
-def parse_args(argv):
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="./perflab ab", description="perflab's experiment runner (docs/experiments.md)")
     p.add_argument("experiment", nargs="?", help="experiments/<name>.toml, by name")
     p.add_argument("--list", action="store_true", help="list the experiments, one line each")
@@ -81,7 +82,7 @@ def parse_args(argv):
     return p.parse_args(argv)
 
 
-def plan(e, args):
+def plan(e: dict[str, Any], args: argparse.Namespace) -> dict[str, frozenset[int]] | None:
     """The experiment as this run makes it (the flags over the file), checked before anything starts; the --pin
     cores, or None when --plan answered instead of a run."""
     if args.variant:
@@ -145,7 +146,7 @@ def plan(e, args):
 COLD_SHAPES = ("cold-start", "first-request")  # what these measure is the start itself: never from the AOT cache
 
 
-def warm_start(e, args):
+def warm_start(e: dict[str, Any], args: argparse.Namespace) -> bool:
     """Whether the apps start from the AOT cache (launcher.App: `app start --warm`, a plain start when the jar has
     none): the file's `warm_start` when it sets one, else for a smoke, which checks mechanisms and never a time, and
     with --warm-start; never for a shape that measures the start. The published runs started cold: an A/B started
@@ -157,19 +158,19 @@ def warm_start(e, args):
     return bool(args.smoke or args.warm_start)
 
 
-def margin():
+def margin() -> str:
     """The default δ, stats.MIN_DELTA, as the runner states it: "3 %"."""
     return delta_text(stats.MIN_DELTA)
 
 
-def separate_jvm_mode(e):
+def separate_jvm_mode(e: dict[str, Any]) -> str | None:
     """The mode of separate JVMs a run is in, as its A/A's name says it (<name>-<mode>-aa), whose floor its δ takes:
     "duet", "planned", "pinned", or several ("duet-planned"), or None."""
     return "-".join(m for m, on in (("duet", e.get("duet")), ("planned", e.get("planned")), ("pinned", e.get("pinned")))
                     if on) or None
 
 
-def delta_for(e, args):
+def delta_for(e: dict[str, Any], args: argparse.Namespace) -> tuple[float, str, dict[str, float]]:
     """δ: --delta, else the file's min_effect, else per network profile the larger of stats.MIN_DELTA (3 %) and that
     profile's noise floor from the last A/A calibration. Returns (the default δ, where it comes from, {profile: δ})."""
     if args.delta is not None:
@@ -185,7 +186,7 @@ def delta_for(e, args):
                              f"{listed}, from {source}"), per_profile
 
 
-def aa_variants(e):
+def aa_variants(e: dict[str, Any]) -> list[dict[str, Any]]:
     """--aa: the candidate against itself, as two instances of the same configuration. In a duet the twin gets a copy
     of the candidate's database (`<database>_twin`, seeded and reset alike), as an A/B's variants have databases of
     their own: two loads at once on one data set would contend for its rows, as no A/B's do."""
@@ -201,7 +202,7 @@ def aa_variants(e):
     return [copy.deepcopy(candidate), twin]
 
 
-def plan_lifetimes(e, args):
+def plan_lifetimes(e: dict[str, Any], args: argparse.Namespace) -> bool:
     """--plan/--planned TARGET: lifetimes and rounds in each, for the noise floor to reach TARGET, planned from the
     newest A/A of separate JVMs (ab/lifetimes.py); printed, and with --planned applied to this run. True when the
     run ends here (--plan)."""
@@ -224,7 +225,7 @@ def plan_lifetimes(e, args):
     return False
 
 
-def share(text, flag, what):
+def share(text: str, flag: str, what: str) -> float:
     """A share as a flag gives it, "5%" or 0.05, strictly between 0 and 1; SystemExit naming the flag otherwise."""
     try:
         value = float(text.rstrip("%")) / 100 if text.endswith("%") else float(text)
@@ -235,7 +236,7 @@ def share(text, flag, what):
     return value
 
 
-def commits_mode(e, args):
+def commits_mode(e: dict[str, Any], args: argparse.Namespace) -> None:
     """--baseline REF --candidate REF: two commits as the variants (refs.two_commits); a usage error otherwise."""
     clash = [flag for flag, given in (("--aa", args.aa), ("--variant", args.variant), ("--base-url", args.base_url)) if given]
     if not (args.baseline and args.candidate) or clash or e["kind"] == "command":
@@ -246,7 +247,7 @@ def commits_mode(e, args):
     refs.two_commits(e, refs.resolve(args.baseline), refs.resolve(args.candidate))
 
 
-def rounds_text(e):
+def rounds_text(e: dict[str, Any]) -> str:
     """How many rounds the run plans: the file's (or --rounds) with their cap, or per profile --planned's."""
     if e.get("planned"):
         return ", ".join(f"{d['rounds']} rounds per variant in {d['lifetimes']} lifetimes on {p}"
@@ -254,6 +255,6 @@ def rounds_text(e):
     return f"{e['rounds']} round(s) per variant (cap {e['max_rounds']})"
 
 
-def points(e):
+def points(e: dict[str, Any]) -> list[tuple[str | None, Any]]:
     sweep = e.get("sweep")
     return [(None, None)] if not sweep else [(sweep["parameter"], v) for v in sweep["values"]]

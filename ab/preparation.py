@@ -1,12 +1,15 @@
 """The lab made ready for a plan: the stack's settings, the run's context (the lab seam, the proxies, JFR, δ, the
 progress), every variant's data set and the AOT cache, and the machine the run is measured on."""
+import argparse
 import datetime
 import os
 import pathlib
 import platform
 import subprocess
 import time
+from typing import Any
 
+import k6io
 import lab
 import phases
 import pinning
@@ -18,11 +21,11 @@ from plan import delta_for, margin, points, rounds_text, warm_start
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
-def log(message):
+def log(message: str) -> None:
     print(message, flush=True)
 
 
-def stack_env():
+def stack_env() -> dict[str, str]:
     """The stack's settings. ./perflab reads .env (one reader, ab/labenv.py load_env; a variable already set
     wins) and exports them before it starts the runner."""
     if "PERFLAB_DB_PORT" not in os.environ:
@@ -33,13 +36,13 @@ def stack_env():
 class Progress:
     """Which run of how many, the phase, and the time left, estimated from the runs so far."""
 
-    def __init__(self, total):
+    def __init__(self, total: int) -> None:
         self.total = total
         self.done = 0
         self.started = time.time()
-        self.first_step = None
+        self.first_step: float | None = None
 
-    def step(self, text):
+    def step(self, text: str) -> None:
         """Before each run: 'run i of N', the time so far, and the time left at the pace of the runs so far."""
         now = time.time()
         self.first_step = self.first_step or now
@@ -48,21 +51,22 @@ class Progress:
         left = f", about {fmt_seconds(pace * (self.total - self.done + 1))} left" if pace else ""
         log(f"[run {self.done}/{self.total} | {fmt_seconds(now - self.started)} elapsed{left}] {text}")
 
-    def grow(self, extra):
+    def grow(self, extra: int) -> None:
         self.total += extra
 
     @staticmethod
-    def note(text):
+    def note(text: str) -> None:
         log(f"    {text}")
 
 
-def fmt_seconds(s):
+def fmt_seconds(s: float) -> str:
     s = int(s)
     return f"{s // 60}m{s % 60:02d}s" if s >= 60 else f"{s}s"
 
 
 class Context:
-    def __init__(self, e, args, env, out_dir, the_lab=None):
+    def __init__(self, e: dict[str, Any], args: argparse.Namespace, env: dict[str, str], out_dir: pathlib.Path,
+                 the_lab: lab.Lab | None = None) -> None:
         self.e = e
         self.args = args
         self.env = env
@@ -70,8 +74,8 @@ class Context:
         # the lab seam: every start, data command and limit goes through it (ab/lab.py)
         self.lab = the_lab or lab.for_run(args.base_url, log)
         self.toxiproxy = self.lab.proxies(env)
-        self.links = {}  # the current cell's network links (run_cell)
-        self.pins = {}  # --pin: {role: cores} (ab/pinning.py)
+        self.links: dict[str, dict[str, Any]] = {}  # the current cell's network links (run_cell)
+        self.pins: dict[str, frozenset[int]] = {}  # --pin: {role: cores} (ab/pinning.py)
         # [load] observe = false: no JFR, no k6 dashboard, no k6 metrics to Prometheus; the runs cost the machine only
         # the load and the app, as a capacity step does (an experiment that measures the machine's CPU per request)
         observe = e["load"].get("observe", True)
@@ -80,23 +84,23 @@ class Context:
         # [load] jfr = true is the experiment's own measurement (JIT and GC over the first requests, which its checks
         # read), not the profiling that --no-jfr turns off
         self.launch_jfr = e["load"]["shape"] == "cold-start" and bool(e["load"].get("jfr"))
-        self.dashboard = observe and not args.smoke
+        self.dashboard: bool = observe and not args.smoke
         prometheus = f"http://127.0.0.1:{env['PERFLAB_PROMETHEUS_PORT']}"
         self.prometheus_rw = f"{prometheus}/api/v1/write" if observe and port_open(int(env["PERFLAB_PROMETHEUS_PORT"])) else None
-        self.progress = None
+        self.progress = Progress(0)  # the run's, once prepare knows how many runs it plans
         self.delta: float = stats.MIN_DELTA  # the smallest change a verdict calls real (main sets it)
-        self.profile_delta: dict = {}  # the same, per network profile (from the last A/A)
+        self.profile_delta: dict[str, float] = {}  # the same, per network profile (from the last A/A)
         self.timings = phases.Timings()  # where the run's time goes (result.json's timings, the last line)
 
 
-def port_open(port):
+def port_open(port: int) -> bool:
     import socket
     with socket.socket() as s:
         s.settimeout(0.5)
         return s.connect_ex(("127.0.0.1", port)) == 0
 
 
-def prepare(e, args, pins):
+def prepare(e: dict[str, Any], args: argparse.Namespace, pins: dict[str, frozenset[int]]) -> tuple[Context, str, str]:
     """The lab made ready for the plan: its services, the output folder, the run's context (the noise floor, the
     progress), every variant's data set and the AOT cache; (context, the run's name, where δ came from)."""
     env = stack_env()
@@ -146,7 +150,7 @@ def prepare(e, args, pins):
     return ctx, name, delta_source
 
 
-def ready_data_and_apps(ctx, e, args):
+def ready_data_and_apps(ctx: Context, e: dict[str, Any], args: argparse.Namespace) -> None:
     """Every variant's data set loaded (or cloned, or found in place), each with how long it took, and the AOT cache
     the apps start from: said when they start cold, built first for a variant that must start from it."""
     for variant in e["variants"]:
@@ -166,7 +170,7 @@ def ready_data_and_apps(ctx, e, args):
             ctx.lab.build_aot_cache()
 
 
-def ready_line(variant, output, seconds):
+def ready_line(variant: dict[str, Any], output: str, seconds: float) -> str:
     """How long a variant's database took to be ready: the seeder's own line when it cloned the data set
     (ab/seedclone.py), else the command's time, in place or loaded."""
     said = [line.split("] ", 1)[-1] for line in output.splitlines() if " ready in " in line and "database " in line]
@@ -176,15 +180,15 @@ def ready_line(variant, output, seconds):
     return f"database {variant.get('database', 'perflab')} ready in {seconds:.1f} s ({how})"
 
 
-def checkout_commit():
+def checkout_commit() -> str:
     """The checkout's short commit, "+changes" when tracked files differ from it."""
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
     dirty = bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True).stdout.strip())
     return (commit or "unknown") + ("+changes" if dirty else "")
 
 
-def machine(env):
-    def first_line(command):
+def machine(env: dict[str, str]) -> dict[str, Any]:
+    def first_line(command: list[str]) -> str:
         try:
             r = subprocess.run(command, capture_output=True, text=True, timeout=20)
             return (r.stdout + r.stderr).strip().splitlines()[0]
@@ -195,5 +199,5 @@ def machine(env):
             "commit": checkout_commit(), "python": platform.python_version(),
             "load_before": os.getloadavg(),
             "versions": {"java": first_line([os.path.join(os.environ.get("JAVA_HOME", "/usr"), "bin", "java"), "-version"]),
-                         "k6": first_line([shapes.k6io.binary(), "version"]), "mariadb": first_line(["mariadb", "--version"]),
+                         "k6": first_line([k6io.binary(), "version"]), "mariadb": first_line(["mariadb", "--version"]),
                          "redis": first_line(["redis-server", "--version"])}}

@@ -20,6 +20,8 @@ import signal
 import subprocess
 import sys
 import time
+import types
+from typing import Any, NoReturn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import comparison  # noqa: E402
@@ -32,16 +34,16 @@ import stats  # noqa: E402
 import writeup  # noqa: E402
 from cells import measure_cells  # noqa: E402
 from plan import commits_mode, delta_for, parse_args, plan  # noqa: E402
-from preparation import checkout_commit, machine, prepare  # noqa: E402
+from preparation import Context, checkout_commit, machine, prepare  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
-def log(message):
+def log(message: str) -> None:
     print(message, flush=True)
 
 
-def attach_writeups(e, cells):
+def attach_writeups(e: dict[str, Any], cells: list[dict[str, Any]]) -> None:
     """Each cell's write-up beside perflab (ab/writeup.py), into result.json, when the file has `[[writeup]]`."""
     for cell in cells:
         table = writeup.table(e, cell["runs"], cell.get("delta", stats.MIN_DELTA))
@@ -49,7 +51,7 @@ def attach_writeups(e, cells):
             cell["writeup"] = table
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     """./perflab ab: a mode of its own (--list, --tables, --recalibrate, --reanalyse, a command experiment), or an A/B
     in stages, each called once: the plan (the file and the flags, frozen before anything starts), the lab made
     ready, the cells measured, then analysed, stored and rendered."""
@@ -85,12 +87,13 @@ def main(argv=None):
     return store_and_render(ctx, result, args, name)
 
 
-def analyse(ctx, e, args, cells, name, info, started, delta_source, command):
+def analyse(ctx: Context, e: dict[str, Any], args: argparse.Namespace, cells: list[dict[str, Any]], name: str, info: dict[str, Any], started: float,
+            delta_source: str, command: str) -> dict[str, Any]:
     """The run's result: the cells with their comparisons, the calibration, power or repeats the mode asks for, the
     write-ups, the checks and the verdict, and where the time went."""
     analysis_began = time.monotonic()
     info["load_after"] = os.getloadavg()
-    result = {"experiment": e, "name": name, "args": {k: v for k, v in vars(args).items()},
+    result: dict[str, Any] = {"experiment": e, "name": name, "args": {k: v for k, v in vars(args).items()},
               "command": command,
               "machine": info, "started": datetime.datetime.fromtimestamp(started).isoformat(timespec="seconds"),
               "took_seconds": round(time.time() - started, 1), "delta": ctx.delta, "delta_source": delta_source, "cells": cells}
@@ -112,7 +115,7 @@ def analyse(ctx, e, args, cells, name, info, started, delta_source, command):
     return result
 
 
-def store_and_render(ctx, result, args, name):
+def store_and_render(ctx: Context, result: dict[str, Any], args: argparse.Namespace, name: str) -> int:
     """result.json and the reports written (and published with --publish), the text report and the last lines;
     the exit code: a smoke's checks, an A/B's invariants and verdict."""
     out_dir = ctx.out_dir
@@ -136,7 +139,7 @@ def store_and_render(ctx, result, args, name):
     return 0 if result["verdict"]["ok"] else 1
 
 
-def reanalyse(name):
+def reanalyse(name: str) -> int:
     """--reanalyse: a published result's statistics recomputed from its runs by this checkout (the comparisons at δ
     as a run would get it now, an A/A's calibration, the power check, the verdict), for when the statistics changed
     after it ran; REPORT.md and the charts follow, report.html keeps its run's analysis."""
@@ -164,7 +167,7 @@ def reanalyse(name):
     return 0
 
 
-def recalibrate(name):
+def recalibrate(name: str) -> int:
     """--recalibrate: the calibration of a published A/A's runs with this checkout's statistics, for when the
     statistics changed after the A/A ran; the published result and the tables stay as they are."""
     result = results.load_published(name)
@@ -183,7 +186,7 @@ def recalibrate(name):
     return 0
 
 
-def run_command_experiment(e, args):
+def run_command_experiment(e: dict[str, Any], args: argparse.Namespace) -> int:
     """kind = "command": a benchmark launched by one command (JMH, the JDBC ceiling); `[[metric]]` regexes read its
     output into rows, `[[check]]` judges them (comparison.command_checks). The result lands in the same layout as
     every other experiment."""
@@ -211,7 +214,7 @@ def run_command_experiment(e, args):
     return 1 if checks["failed"] else 0
 
 
-def command_rows(e, output):
+def command_rows(e: dict[str, Any], output: str) -> list[dict[str, Any]]:
     """A command's output read into rows: one per match of each `[[metric]]` regex, its named groups as fields
     (numbers where they read as one, thousands separators allowed)."""
     rows = []
@@ -221,19 +224,21 @@ def command_rows(e, output):
     return rows
 
 
-def number(text):
+def number(text: str | None) -> float | str | None:
     """'1,234.5' -> 1234.5; text that is no number (or None, a group that did not match) stays as it is."""
+    if text is None:
+        return text
     try:
         return float(text.replace(",", ""))
-    except (AttributeError, ValueError):
+    except ValueError:
         return text
 
 
-def stop_on_signals():
+def stop_on_signals() -> None:
     """`kill <runner>` (TERM), a closed terminal (HUP) and Ctrl-C stop a run the way Ctrl-C does: the apps it
     started are stopped and its proxies cleared on the way out. Python's default for TERM and HUP exits at once,
     skipping every `finally`, and a run started in the background inherits INT ignored."""
-    def interrupted(signum, frame):
+    def interrupted(signum: int, frame: types.FrameType | None) -> NoReturn:
         raise KeyboardInterrupt(signal.Signals(signum).name)
     for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
         signal.signal(signum, interrupted)
