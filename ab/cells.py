@@ -141,8 +141,8 @@ def cell_hosts(ctx: Context, cell_e: dict[str, Any], profile: str) -> tuple[list
     return cell_e["variants"], [v["label"] for v in cell_e["variants"]]
 
 
-def new_cell(ctx: Context, e: dict[str, Any], profile: str, parameter: str | None, value: Any, links: dict[str, dict[str, Any]],
-             box: dict[str, Any]) -> dict[str, Any]:
+def new_cell(ctx: Context, e: dict[str, Any], profile: str, parameter: str | None, value: Any,
+             links: dict[str, dict[str, Any]], box: dict[str, Any]) -> dict[str, Any]:
     """A cell's record before its rounds: its network, sweep point, tag, planned lifetimes and machine."""
     cell = {"profile": profile, "network": "a remote lab: " + ", ".join(ctx.args.base_url) if profile == "remote" else network.describe(profile, links), "parameter": parameter, "value": value,
             "tag": cell_tag(profile, parameter, value), "runs": []}
@@ -174,7 +174,8 @@ def compare_cell(ctx: Context, cell_e: dict[str, Any], cell: dict[str, Any]) -> 
         cell["leakage"] = comparison.leakage(cell_e, cell["runs"], cell["delta"])
 
 
-def one_round(ctx: Context, cell_e: dict[str, Any], pairs: list[tuple[shapes.App, dict[str, Any]]], round_no: int, cell: dict[str, Any]) -> list[dict[str, Any]]:
+def one_round(ctx: Context, cell_e: dict[str, Any], pairs: list[tuple[shapes.App, dict[str, Any]]], round_no: int,
+              cell: dict[str, Any]) -> list[dict[str, Any]]:
     """One round's runs, in the shape the cell measures: every (app, variant) of a duet at once, or the one pair's
     run (the interleaved mode's runs are one per arm)."""
     load, shape = cell_e["load"], cell_e["load"]["shape"]
@@ -210,8 +211,8 @@ def release_stores(ctx: Context) -> None:
             pinning.unpin(measure.stack_pid(role))
 
 
-def start_instances(ctx: Context, cell: dict[str, Any], by_label: dict[str, tuple[shapes.App, dict[str, Any]]], labels: list[str], load: dict[str, Any],
-                    where: str) -> None:
+def start_instances(ctx: Context, cell: dict[str, Any], by_label: dict[str, tuple[shapes.App, dict[str, Any]]],
+                    labels: list[str], load: dict[str, Any], where: str) -> None:
     """Starts every variant's app for one instance lifetime at once (each in its own CPU share where the machine
     profile sets one), warms them one by one in stats.start_order (reversed every other lifetime), gives each
     `primer` discarded runs of the measured load, resets the data and lets every app and MariaDB settle; records the

@@ -18,7 +18,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 # the percentiles k6's Prometheus remote write exports (k6_http_req_duration_p95 ...): the dashboards' k6 panels
 PROMETHEUS_TREND_STATS = "p(50),p(90),p(95),p(99),max"
 CsvPaths = str | os.PathLike[str] | Sequence[str | os.PathLike[str]]  # one run's CSV, or a segmented run's
-Requests = tuple[list[float], list[int], list[bool]]  # one run's (or arm's) latencies (ms), send times (s), failed flags
+# one run's (or arm's) requests: latencies (ms), send times (s), failed flags
+Requests = tuple[list[float], list[int], list[bool]]
 
 
 @functools.cache
@@ -36,9 +37,9 @@ def segments(n: int) -> tuple[list[str], str]:
     return [f"{points[i]}:{points[i + 1]}" for i in range(n)], ",".join(points)
 
 
-def run(script: str, base_url: str, env: dict[str, Any], testid: str, variant: str, out_dir: str | os.PathLike[str] | None = None,
-        dashboard: bool = False, prometheus_rw: str | None = None, timeout: float | None = None,
-        processes: int = 1) -> tuple[int, dict[str, Any]]:
+def run(script: str, base_url: str, env: dict[str, Any], testid: str, variant: str,
+        out_dir: str | os.PathLike[str] | None = None, dashboard: bool = False, prometheus_rw: str | None = None,
+        timeout: float | None = None, processes: int = 1) -> tuple[int, dict[str, Any]]:
     """One k6 run. With out_dir: the CSV, the summary JSON and (dashboard=True) the HTML report land there as
     k6-<testid>.*. processes > 1 splits the run with --execution-segment over that many k6 processes (one load
     generator's share each, as on several machines); their CSVs are read together as one run.
@@ -81,8 +82,8 @@ class K6Process(subprocess.Popen[bytes]):
     sink: IO[str]
 
 
-def start(script: str, base_url: str, env: dict[str, Any], testid: str, variant: str, out_dir: str | os.PathLike[str] | None = None,
-          dashboard: bool = False, prometheus_rw: str | None = None,
+def start(script: str, base_url: str, env: dict[str, Any], testid: str, variant: str,
+          out_dir: str | os.PathLike[str] | None = None, dashboard: bool = False, prometheus_rw: str | None = None,
           segment: tuple[str, str, int] | None = None) -> tuple[K6Process, dict[str, Any]]:
     # JWT_SECRET: the app's generated secret, for the scripts that sign tokens (k6/lib/route-auth.js), and the
     # install's stub credentials and PIN (labsecrets.k6_env); in k6's environment rather than on its command line,
@@ -116,7 +117,8 @@ def start(script: str, base_url: str, env: dict[str, Any], testid: str, variant:
     return process, paths
 
 
-def run_segmented(script: str, base_url: str, env: dict[str, Any], testid: str, variant: str, out_dir: str | os.PathLike[str] | None, n: int,
+def run_segmented(script: str, base_url: str, env: dict[str, Any], testid: str, variant: str,
+                  out_dir: str | os.PathLike[str] | None, n: int,
                   timeout: float | None = None) -> tuple[int, dict[str, Any]]:
     parts, sequence = segments(n)
     started = [start(script, base_url, env, testid, variant, out_dir, segment=(part, sequence, i + 1))

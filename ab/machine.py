@@ -114,7 +114,8 @@ def held(cpu_seconds: float, wall_seconds: float, cpus: float | None) -> tuple[f
     return rate, rate <= cpus * (1 + TOLERANCE) + SLACK_CPUS
 
 
-def check(name: str, before: dict[str, Any] | None, after: dict[str, Any] | None, cpu_seconds: float, wall_seconds: float) -> dict[str, Any] | None:
+def check(name: str, before: dict[str, Any] | None, after: dict[str, Any] | None, cpu_seconds: float,
+          wall_seconds: float) -> dict[str, Any] | None:
     """One process's limit over one window: its share, its CPU per wall second, whether that held, the throttled
     periods (cgroup only) and how it was held. None when the process had no limit."""
     if not after:
@@ -158,7 +159,8 @@ def make_group(name: str, cpus: float) -> pathlib.Path:
     return folder
 
 
-def enter_command(name: str, cpus: float | None, argv: Sequence[str | os.PathLike[str]]) -> list[str | os.PathLike[str]]:
+def enter_command(name: str, cpus: float | None,
+                  argv: Sequence[str | os.PathLike[str]]) -> list[str | os.PathLike[str]]:
     """argv started inside the group `name`, held to `cpus` from its first instruction: a shell writes its own pid
     into cgroup.procs, then execs argv (same pid). Without a writable cgroup, argv unchanged (attach() then starts
     cpulimit on the pid)."""
@@ -168,7 +170,8 @@ def enter_command(name: str, cpus: float | None, argv: Sequence[str | os.PathLik
     return ["sh", "-c", 'echo $$ > "$0" && exec "$@"', str(procs), *map(str, argv)]
 
 
-def record(name: str, pid: int, cpus: float, how: str, limiter: int | None = None, machine: str | None = None) -> dict[str, Any]:
+def record(name: str, pid: int, cpus: float, how: str, limiter: int | None = None,
+           machine: str | None = None) -> dict[str, Any]:
     STATE.mkdir(parents=True, exist_ok=True)
     state = {"name": name, "pid": pid, "cpus": cpus, "how": how, "group": str(group(name)) if how == "cgroup" else None,
              "limiter": limiter, "machine": machine}

@@ -123,7 +123,8 @@ class GaugeSampler(threading.Thread):
 class Window:
     """Everything read around one measured run of one app."""
 
-    def __init__(self, app: WindowApp, mechanisms: list[dict[str, Any]], env: dict[str, str], duration_s: float) -> None:
+    def __init__(self, app: WindowApp, mechanisms: list[dict[str, Any]], env: dict[str, str],
+                 duration_s: float) -> None:
         self.app = app
         self.mechanisms = mechanisms
         self.env = env

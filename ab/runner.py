@@ -7,6 +7,11 @@ records JFR for the measured window, checks the invariants, compares every varia
 and writes result.json, REPORT.md and report.html under results/<timestamp>-<experiment>/. docs/experiments.md
 describes the file format and the statistics.
 
+The stages live in modules of their own: the plan (ab/plan.py: the flags over the file, checked before anything
+starts), the lab made ready (ab/preparation.py) and the cells measured (ab/cells.py); this module calls them in
+order, then analyses, stores and renders the result, and runs the modes of its own (--reanalyse, --recalibrate, a
+command experiment).
+
 Exit code: 0 when the primary verdict is what the file expects in every cell (and, with --smoke, every check
 and invariant holds), 1 otherwise, 2 on a usage error.
 """
@@ -87,8 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     return store_and_render(ctx, result, args, name)
 
 
-def analyse(ctx: Context, e: dict[str, Any], args: argparse.Namespace, cells: list[dict[str, Any]], name: str, info: dict[str, Any], started: float,
-            delta_source: str, command: str) -> dict[str, Any]:
+def analyse(ctx: Context, e: dict[str, Any], args: argparse.Namespace, cells: list[dict[str, Any]], name: str,
+            info: dict[str, Any], started: float, delta_source: str, command: str) -> dict[str, Any]:
     """The run's result: the cells with their comparisons, the calibration, power or repeats the mode asks for, the
     write-ups, the checks and the verdict, and where the time went."""
     analysis_began = time.monotonic()

@@ -141,7 +141,8 @@ def warm_up(ctx: RunContext, app: App, variant: dict[str, Any], load: dict[str, 
         k6io.run(load.get("warmup_script", load["script"]), app.url, env, f"{ctx.e['name']}-warmup", app.label)
 
 
-def primer_run(ctx: RunContext, app: App, variant: dict[str, Any], load: dict[str, Any], cell: dict[str, Any], n: int) -> dict[str, Any]:
+def primer_run(ctx: RunContext, app: App, variant: dict[str, Any], load: dict[str, Any], cell: dict[str, Any],
+               n: int) -> dict[str, Any]:
     """[load] primer = N: N runs exactly like a measured one (reset, k6 through the network profile, the 1 Hz scrapes
     of /actuator/prometheus, JFR, the invariants), discarded, after every app's warm-up. The first runs after a
     start pay for what a warm-up of another shape did not train: k6's setup (every sender logs in) meets JIT
@@ -179,8 +180,8 @@ def settle(pids: Mapping[str, int | None], load: dict[str, Any]) -> dict[str, di
     return {name: settled[name] for name in pids}
 
 
-def measured_run(ctx: RunContext, app: App, variant: dict[str, Any], round_no: int | str, load: dict[str, Any], cell: dict[str, Any],
-                 together: threading.Barrier | None = None) -> dict[str, Any]:
+def measured_run(ctx: RunContext, app: App, variant: dict[str, Any], round_no: int | str, load: dict[str, Any],
+                 cell: dict[str, Any], together: threading.Barrier | None = None) -> dict[str, Any]:
     """One k6 run of one variant, with its mechanisms, invariants, JFR and steady-state check; in a duet its reset
     is the caller's, and it starts when every variant's run is ready (`together`, a threading.Barrier)."""
     measured = _measure(ctx, app, variant, round_no, load, cell, together)
@@ -188,7 +189,8 @@ def measured_run(ctx: RunContext, app: App, variant: dict[str, Any], round_no: i
     return _record(ctx, app.label, round_no, load, measured, requests, invariants(ctx, variant))
 
 
-def interleaved_run(ctx: RunContext, app: App, host: dict[str, Any], round_no: int, load: dict[str, Any], cell: dict[str, Any]) -> list[dict[str, Any]]:
+def interleaved_run(ctx: RunContext, app: App, host: dict[str, Any], round_no: int, load: dict[str, Any],
+                    cell: dict[str, Any]) -> list[dict[str, Any]]:
     """One k6 run against an app of the interleaved mode (ab/interleave.py): every request picks one of its arms at
     random; each arm's requests, and its per-arm mechanisms, make a run of their own, labelled as host["arm_labels"]
     says (the variant's label, or "<label> (alone)" in the leakage check's apps). The
@@ -200,7 +202,8 @@ def interleaved_run(ctx: RunContext, app: App, host: dict[str, Any], round_no: i
             for arm, label in host["arm_labels"].items()]
 
 
-def duet_round(ctx: RunContext, pairs: list[tuple[App, dict[str, Any]]], round_no: int, load: dict[str, Any], cell: dict[str, Any]) -> list[dict[str, Any]]:
+def duet_round(ctx: RunContext, pairs: list[tuple[App, dict[str, Any]]], round_no: int, load: dict[str, Any],
+               cell: dict[str, Any]) -> list[dict[str, Any]]:
     """A duet's round (ab/duet.py): every variant's reset, then every variant's run at once, each k6 against its own
     app (pairs: [(app, variant)]), in threads that wait on k6; the runs in the variants' order."""
     for _, variant in pairs:
@@ -211,8 +214,8 @@ def duet_round(ctx: RunContext, pairs: list[tuple[App, dict[str, Any]]], round_n
         return [f.result() for f in futures]
 
 
-def _measure(ctx: RunContext, app: App, variant: dict[str, Any], round_no: int | str, load: dict[str, Any], cell: dict[str, Any],
-             together: threading.Barrier | None = None) -> dict[str, Any]:
+def _measure(ctx: RunContext, app: App, variant: dict[str, Any], round_no: int | str, load: dict[str, Any],
+             cell: dict[str, Any], together: threading.Barrier | None = None) -> dict[str, Any]:
     """Reset (or, in a duet, wait for the other variants' runs), then k6 inside the measurement window (scrapes,
     process CPU, JFR), with the file's fault if any."""
     if together is None:
@@ -241,8 +244,8 @@ def _measure(ctx: RunContext, app: App, variant: dict[str, Any], round_no: int |
             "processes": processes, "testid": testid, "dropped": k6io.dropped_iterations(paths["csv"], load.get("scenario"))}
 
 
-def _record(ctx: RunContext, label: str, round_no: int | str, load: dict[str, Any], measured: dict[str, Any], requests: k6io.Requests,
-            checked: list[dict[str, Any]], arm: str | None = None) -> dict[str, Any]:
+def _record(ctx: RunContext, label: str, round_no: int | str, load: dict[str, Any], measured: dict[str, Any],
+            requests: k6io.Requests, checked: list[dict[str, Any]], arm: str | None = None) -> dict[str, Any]:
     """One variant's run record from a measured window and its requests (latencies, times, failed): all of the run's,
     or with `arm` that arm's."""
     paths, window, duration, dropped = measured["paths"], measured["window"], measured["duration"], measured["dropped"]
@@ -273,7 +276,8 @@ def measured_env(load: dict[str, Any], variant: dict[str, Any]) -> dict[str, Any
     return {**k6_env(load, variant), **(ramp.k6_env(load) if ramp.of(load) else {})}
 
 
-def ramp_record(e: dict[str, Any], load: dict[str, Any], paths: dict[str, Any], latencies: list[float], times: list[int], failed: list[bool]) -> dict[str, Any]:
+def ramp_record(e: dict[str, Any], load: dict[str, Any], paths: dict[str, Any], latencies: list[float],
+                times: list[int], failed: list[bool]) -> dict[str, Any]:
     """A ramped run's stages and breaking rate (ab/ramp.py), from its CSV."""
     return ramp.record(load, latencies, times, failed, k6io.dropped_times(paths["csv"], load.get("scenario")), ramp.slo_of(e))
 
@@ -286,7 +290,8 @@ def invariants(ctx: RunContext, variant: dict[str, Any]) -> list[dict[str, Any]]
     return out
 
 
-def capacity_run(ctx: RunContext, app: App, variant: dict[str, Any], round_no: int, load: dict[str, Any], cell: dict[str, Any]) -> dict[str, Any]:
+def capacity_run(ctx: RunContext, app: App, variant: dict[str, Any], round_no: int, load: dict[str, Any],
+                 cell: dict[str, Any]) -> dict[str, Any]:
     """Steps the arrival rate up until the SLO breaks, then bisects; returns the highest rate that held."""
     cap = ctx.e["capacity"]
     p95_ms, max_errors = ramp.slo_of(ctx.e)
@@ -378,7 +383,8 @@ def idle_seconds(load: dict[str, Any]) -> float:
     return idle
 
 
-def first_request_run(ctx: RunContext, app: App, variant: dict[str, Any], round_no: int, cell: dict[str, Any]) -> dict[str, Any]:
+def first_request_run(ctx: RunContext, app: App, variant: dict[str, Any], round_no: int,
+                      cell: dict[str, Any]) -> dict[str, Any]:
     """The first and second [request] after a fresh start (the deploy trigger); with [load] idle, also the first and
     second after that long without a request (the idle trigger), the mechanisms read around the first of those."""
     app.start()
@@ -406,7 +412,8 @@ def after_idle(ctx: RunContext, app: App, spec: dict[str, Any], idle: float, rou
             "mechanism": window.values(1), "knobs": window.knobs(), "gc": window.gc()}
 
 
-def cold_start_run(ctx: RunContext, app: App, variant: dict[str, Any], round_no: int, load: dict[str, Any], cell: dict[str, Any]) -> dict[str, Any]:
+def cold_start_run(ctx: RunContext, app: App, variant: dict[str, Any], round_no: int, load: dict[str, Any],
+                   cell: dict[str, Any]) -> dict[str, Any]:
     """Starts the app and k6 together (k6 polls readiness, then fires); with [load] jfr = true the app's JVM
     records JIT and GC events from its first moment (jfr.launch_option), read over the first requests' window."""
     reset(ctx, variant)
