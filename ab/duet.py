@@ -9,16 +9,18 @@ and MariaDB's global status counters. Those mechanisms are left out of a duet ru
 - check(e)   -> SystemExit naming what a duet cannot run
 - prepare(e) -> e without the shared mechanisms (and the checks on them); returns their names
 """
+from typing import Any
+
 SHARED_PROCESSES = ("mariadb", "redis", "k6", "machine")
 
 
-def shared(mechanism):
+def shared(mechanism: dict[str, Any]) -> bool:
     """Whether a mechanism measures something both apps of a duet load at once."""
     kind = mechanism.get("kind", "delta")
     return kind == "mariadb_status" or (kind == "cpu" and mechanism.get("process", "app") in SHARED_PROCESSES)
 
 
-def check(e):
+def check(e: dict[str, Any]) -> None:
     name = e["name"]
     if e.get("interleave"):
         raise SystemExit(f"{name}: duet runs an app per variant at once; interleaved variants already share one app")
@@ -31,7 +33,7 @@ def check(e):
         raise SystemExit(f"{name}: the primary metric {primary!r} is shared by the apps of a duet; run it without --duet")
 
 
-def prepare(e):
+def prepare(e: dict[str, Any]) -> list[str]:
     """Leaves out the mechanisms of shared processes, and the `[[check]]`s, `also` and `mechanisms` that name them."""
     check(e)
     left_out = [m["name"] for m in e["mechanism"] if shared(m)]

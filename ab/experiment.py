@@ -9,6 +9,7 @@ every key.
 import copy
 import pathlib
 import tomllib
+from typing import Any
 
 import model
 import stats
@@ -20,11 +21,11 @@ SKIP = {"network.toml", "machine.toml"}
 EXPECTATIONS = ("better", "worse", "tie", "any")  # what a primary verdict must be; "any": a control, no claim
 
 
-def names():
+def names() -> list[str]:
     return sorted(p.stem for p in DIR.glob("*.toml") if p.name not in SKIP)
 
 
-def describe_all():
+def describe_all() -> list[str]:
     """One line per experiment: name, shape, variants, the first line of its description."""
     lines = []
     for name in names():
@@ -39,7 +40,7 @@ def describe_all():
     return lines
 
 
-def read(path, seen=()):
+def read(path: pathlib.Path, seen: tuple[str, ...] = ()) -> dict[str, Any]:
     """The file's tables; `extends = "<experiment>"` starts from another file's (tables merged key by key, arrays
     and values replaced), so that a capacity search or a sweep of the wallet shares its variants and mechanisms.
     `lineage` lists the files it extends, nearest first (the runner looks there for an A/A noise floor)."""
@@ -56,7 +57,7 @@ def read(path, seen=()):
     return dict(merge(base, raw), lineage=[base_name, *base.get("lineage", [])])
 
 
-def merge(base, override):
+def merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
     out = copy.deepcopy(base)
     for key, value in override.items():
         if isinstance(value, dict) and isinstance(out.get(key), dict):
@@ -66,7 +67,7 @@ def merge(base, override):
     return out
 
 
-def load(name):
+def load(name: str) -> dict[str, Any]:
     path = DIR / f"{name}.toml"
     if not path.exists() or path.name in SKIP:
         known = ", ".join(names())
@@ -115,7 +116,7 @@ def load(name):
     return e
 
 
-def check_comparisons(e, where):
+def check_comparisons(e: dict[str, Any], where: str) -> None:
     """The keys that say what is compared with what, checked with a readable message: each variant's `against`,
     `[load] ramp` / `step` and the `[slo]` a ramp is judged by, `[primary] also`, and every `[[writeup]]`."""
     labels = [v["label"] for v in e["variants"]]
@@ -155,7 +156,7 @@ def check_comparisons(e, where):
             raise SystemExit(f"{where}: {table} figures {', '.join(map(repr, bad))}: a number each")
 
 
-def assign_redis_dbs(e):
+def assign_redis_dbs(e: dict[str, Any]) -> dict[str, Any]:
     """Each variant its own Redis logical database (10-15), so that the caches of variants side by side never mix;
     with more than six variants (the cold-start matrix, one app at a time) they share them in turn."""
     for i, v in enumerate(e["variants"]):
@@ -163,7 +164,7 @@ def assign_redis_dbs(e):
     return e
 
 
-def apply_smoke(e):
+def apply_smoke(e: dict[str, Any]) -> dict[str, Any]:
     """--smoke: the experiment's [smoke] table overrides rounds, load and sweep for a short deterministic run; its
     `env` adds to [load] env, every other key of it replaces [load]'s."""
     smoke = e.get("smoke", {})
@@ -193,7 +194,7 @@ def apply_smoke(e):
     return e
 
 
-def only_variants(e, labels):
+def only_variants(e: dict[str, Any], labels: list[str]) -> dict[str, Any]:
     """--variant LABEL (repeatable): run only these variants, in the file's order (the first kept is the baseline);
     checks of the variants left out go with them."""
     known = [v["label"] for v in e["variants"]]
@@ -208,7 +209,7 @@ def only_variants(e, labels):
     return e
 
 
-def with_point(e, parameter, value):
+def with_point(e: dict[str, Any], parameter: str, value: Any) -> dict[str, Any]:
     """The experiment at one point of its sweep: `load.rate`, `load.vus`, `load.env.NAME`, `app.<spring.property>`
     (an argument for every variant) or `network.<attribute>` (handled by the runner, returned unchanged)."""
     e = copy.deepcopy(e)

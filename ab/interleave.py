@@ -11,6 +11,7 @@ own (JVM flags, a profile, pool sizes, a schema or an index, a database, a commi
 """
 import copy
 import re
+from typing import Any
 
 # what an app's start or data set depends on: variants that differ in one of these need apps of their own
 PER_APP = ("profile", "args", "database", "seed", "reset", "heap", "jvm_opts", "aot", "ref", "env", "k6_processes")
@@ -18,7 +19,7 @@ ARM_PLACEHOLDER = "{arm}"
 SIDES = ("before", "after")  # a variant's `side`: which code paths of a feature its requests take in the one app
 
 
-def arm(label):
+def arm(label: str) -> str:
     """A variant's arm name: its label in lower case, runs of other characters as one '-', at most 40 characters."""
     name = re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")[:40].strip("-")
     if not name:
@@ -26,7 +27,7 @@ def arm(label):
     return name
 
 
-def arms(e):
+def arms(e: dict[str, Any]) -> list[str]:
     names = [arm(v["label"]) for v in e["variants"]]
     if len(set(names)) != len(names):
         raise SystemExit(f"{e['name']}: two variants give the same arm name ({', '.join(names)}): make their labels differ "
@@ -34,7 +35,7 @@ def arms(e):
     return names
 
 
-def check(e):
+def check(e: dict[str, Any]) -> None:
     """What one app cannot do: variants that differ in a per-app setting, a load shape other than an open or closed
     model, and a mechanism that is not per arm (the app's own counters are the mix of both arms)."""
     name = e["name"]
@@ -53,17 +54,17 @@ def check(e):
     arms(e)
 
 
-def _per_arm(m):
+def _per_arm(m: dict[str, Any]) -> bool:
     return any(value == ARM_PLACEHOLDER for value in {**m.get("labels", {}), **m.get("per_labels", {})}.values())
 
 
-def host(e, plant=None):
+def host(e: dict[str, Any], plant: str | None = None) -> dict[str, Any]:
     """The one app: the first variant's settings, the interleaved mode on with every variant's arm and its `side`
     (before or after: which of a feature's per-request code paths the arm's requests take), and with
     `plant` (a duration, e.g. "150us") that much extra CPU per request on the last variant's arm (the power check)."""
     check(e)
     names = arms(e)
-    app = copy.deepcopy(e["variants"][0])
+    app: dict[str, Any] = copy.deepcopy(e["variants"][0])
     app["label"] = "interleaved"
     app["args"] = [*app["args"], "--perflab.lab.interleave.enabled=true", f"--perflab.lab.interleave.arms={','.join(names)}"]
     sides = {a: v["side"] for a, v in zip(names, e["variants"]) if v.get("side")}
@@ -78,7 +79,7 @@ def host(e, plant=None):
     return app
 
 
-def hosts(e, plant=None, leakage=False):
+def hosts(e: dict[str, Any], plant: str | None = None, leakage: bool = False) -> list[dict[str, Any]]:
     """The apps of an interleaved run: the one app; with `leakage` also, per variant, an app like it whose load
     sends every request to that variant's arm (label "<variant> (alone)", its runs labelled so too), run in the
     same schedule at the same rate, so that each variant interleaved can be compared with itself alone: what the
@@ -94,12 +95,12 @@ def hosts(e, plant=None, leakage=False):
     return apps
 
 
-def alone(label):
+def alone(label: str) -> str:
     """The label of a variant's runs in an app that serves its arm alone (hosts(leakage=True))."""
     return f"{label} (alone)"
 
 
-def mechanisms_for(mechanisms, arm_name):
+def mechanisms_for(mechanisms: list[dict[str, Any]], arm_name: str) -> list[dict[str, Any]]:
     """The mechanisms with `{arm}` in their labels and per_labels replaced by `arm_name`."""
     out = []
     for m in mechanisms:

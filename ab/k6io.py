@@ -8,6 +8,8 @@ import os
 import pathlib
 import resource
 import subprocess
+from collections.abc import Callable, Iterator, Sequence
+from typing import IO, Any, Literal
 
 import labsecrets
 import pinning
@@ -15,10 +17,13 @@ import pinning
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 # the percentiles k6's Prometheus remote write exports (k6_http_req_duration_p95 ...): the dashboards' k6 panels
 PROMETHEUS_TREND_STATS = "p(50),p(90),p(95),p(99),max"
+CsvPaths = str | os.PathLike[str] | Sequence[str | os.PathLike[str]]  # one run's CSV, or a segmented run's
+# one run's (or arm's) requests: latencies (ms), send times (s), failed flags
+Requests = tuple[list[float], list[int], list[bool]]
 
 
 @functools.cache
-def binary():
+def binary() -> str:
     bin_dir = subprocess.run([str(ROOT / "stack" / "native.sh"), "bin"], capture_output=True, text=True, check=True).stdout.strip()
     path = pathlib.Path(bin_dir) / "k6"
     if not path.exists():
@@ -26,13 +31,15 @@ def binary():
     return str(path)
 
 
-def segments(n):
+def segments(n: int) -> tuple[list[str], str]:
     """k6's execution segments for n processes: ['0:1/2', '1/2:1'] and the shared sequence '0,1/2,1'."""
     points = ["0"] + [f"{i}/{n}" for i in range(1, n)] + ["1"]
     return [f"{points[i]}:{points[i + 1]}" for i in range(n)], ",".join(points)
 
 
-def run(script, base_url, env, testid, variant, out_dir=None, dashboard=False, prometheus_rw=None, timeout=None, processes=1):
+def run(script: str, base_url: str, env: dict[str, Any], testid: str, variant: str,
+        out_dir: str | os.PathLike[str] | None = None, dashboard: bool = False, prometheus_rw: str | None = None,
+        timeout: float | None = None, processes: int = 1) -> tuple[int, dict[str, Any]]:
     """One k6 run. With out_dir: the CSV, the summary JSON and (dashboard=True) the HTML report land there as
     k6-<testid>.*. processes > 1 splits the run with --execution-segment over that many k6 processes (one load
     generator's share each, as on several machines); their CSVs are read together as one run.
@@ -55,22 +62,29 @@ class ChildrenCpu:
     there; a child another thread reaps meanwhile would count too (the runner's other children are reaped
     outside that wait)."""
 
-    def __enter__(self):
+    def __enter__(self) -> "ChildrenCpu":
         self.before = _children_cpu()
         self.seconds = math.nan
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         self.seconds = _children_cpu() - self.before
         return False
 
 
-def _children_cpu():
+def _children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
 
 
-def start(script, base_url, env, testid, variant, out_dir=None, dashboard=False, prometheus_rw=None, segment=None):
+class K6Process(subprocess.Popen[bytes]):
+    """A k6 process and the file its output goes to (closed once it is waited for)."""
+    sink: IO[str]
+
+
+def start(script: str, base_url: str, env: dict[str, Any], testid: str, variant: str,
+          out_dir: str | os.PathLike[str] | None = None, dashboard: bool = False, prometheus_rw: str | None = None,
+          segment: tuple[str, str, int] | None = None) -> tuple[K6Process, dict[str, Any]]:
     # JWT_SECRET: the app's generated secret, for the scripts that sign tokens (k6/lib/route-auth.js), and the
     # install's stub credentials and PIN (labsecrets.k6_env); in k6's environment rather than on its command line,
     # where ps shows it
@@ -79,7 +93,7 @@ def start(script, base_url, env, testid, variant, out_dir=None, dashboard=False,
     # --address "": no REST API port, so that runs side by side (segments, other checkouts) do not collide
     command = [binary(), "run", "--quiet", "--no-color", "--address", "", "--tag", f"testid={testid}", "--tag", f"variant={variant}"]
     name = testid if segment is None else f"{testid}-seg{segment[2]}"
-    paths = {}
+    paths: dict[str, Any] = {}
     if out_dir is not None:
         out_dir = pathlib.Path(out_dir)
         paths = {"csv": out_dir / f"k6-{name}.csv", "summary": out_dir / f"k6-{name}.json", "log": out_dir / f"k6-{name}.log"}
@@ -97,13 +111,15 @@ def start(script, base_url, env, testid, variant, out_dir=None, dashboard=False,
     command.append(str(ROOT / script))
     sink = open(paths["log"], "w") if paths else open(os.devnull, "w")
     # on the cores PERFLAB_K6_CPUS names (the runner's --pin load=...), else on any
-    process = subprocess.Popen(pinning.command(command, pinning.env_cores()), cwd=ROOT, env=full_env, stdout=sink,
-                               stderr=subprocess.STDOUT)
-    process.sink = sink  # type: ignore[attr-defined]  # closed with the process (wait)
+    process = K6Process(pinning.command(command, pinning.env_cores()), cwd=ROOT, env=full_env, stdout=sink,
+                        stderr=subprocess.STDOUT)
+    process.sink = sink  # closed with the process (wait)
     return process, paths
 
 
-def run_segmented(script, base_url, env, testid, variant, out_dir, n, timeout=None):
+def run_segmented(script: str, base_url: str, env: dict[str, Any], testid: str, variant: str,
+                  out_dir: str | os.PathLike[str] | None, n: int,
+                  timeout: float | None = None) -> tuple[int, dict[str, Any]]:
     parts, sequence = segments(n)
     started = [start(script, base_url, env, testid, variant, out_dir, segment=(part, sequence, i + 1))
                for i, part in enumerate(parts)]
@@ -119,7 +135,7 @@ def run_segmented(script, base_url, env, testid, variant, out_dir, n, timeout=No
     return max(codes), paths
 
 
-def aborted_reason(log_path):
+def aborted_reason(log_path: str | os.PathLike[str]) -> str | None:
     """The line a script's setup() aborted with (k6/lib's precondition checks), if any."""
     try:
         for line in pathlib.Path(log_path).read_text().splitlines():
@@ -130,20 +146,21 @@ def aborted_reason(log_path):
     return None
 
 
-def read_requests(paths, scenario=None):
+def read_requests(paths: CsvPaths, scenario: str | None = None) -> Requests:
     """The requests of one scenario (all when None): latencies (ms), send timestamps (s) and failed flags. `paths` is
     one CSV or the CSVs of a segmented run, read as one."""
     return _requests(paths, scenario, lambda row: None).get(None, ([], [], []))
 
 
-def requests_by_arm(paths, scenario=None):
+def requests_by_arm(paths: CsvPaths, scenario: str | None = None) -> dict[str | None, Requests]:
     """read_requests() per arm of the interleaved mode, in one pass: {arm: (latencies, times, failed)}; requests
     without an `arm` tag under None."""
     return _requests(paths, scenario, arm_of)
 
 
-def _requests(paths, scenario, group_of):
-    groups: dict = {}
+def _requests(paths: CsvPaths, scenario: str | None,
+              group_of: Callable[[dict[str, str]], str | None]) -> dict[str | None, Requests]:
+    groups: dict[str | None, Requests] = {}
     for row in rows(paths):
         if scenario is not None and row.get("scenario") != scenario:
             continue
@@ -156,7 +173,7 @@ def _requests(paths, scenario, group_of):
     return groups
 
 
-def arm_of(row):
+def arm_of(row: dict[str, str]) -> str | None:
     """A CSV row's `arm` tag: its own column, else in `extra_tags` (k6 writes tags it has no column for as
     name=value&name=value); None without one."""
     if row.get("arm"):
@@ -168,37 +185,38 @@ def arm_of(row):
     return None
 
 
-def rows(paths):
+def rows(paths: CsvPaths) -> Iterator[dict[str, str]]:
     for path in paths if isinstance(paths, (list, tuple)) else [paths]:
         with open(path, newline="") as f:
             yield from csv.DictReader(f)
 
 
-def served(paths):
+def served(paths: CsvPaths) -> int:
     """Requests k6 completed without failing in any of the script's scenarios (setup() and teardown(), which carry no
     scenario tag, left out): what the app served, a second scenario's requests included."""
     return sum(1 for row in rows(paths)
                if row["metric_name"] == "http_req_failed" and row.get("scenario") and float(row["metric_value"]) == 0)
 
 
-def dropped_iterations(paths, scenario=None):
+def dropped_iterations(paths: CsvPaths, scenario: str | None = None) -> int:
     """Iterations of the scenario (all when None) k6 could not start in time (an open model that outran its VUs):
     the runner counts them as failed requests."""
     return sum(n for _, n in dropped_times(paths, scenario))
 
 
-def dropped_times(paths, scenario=None):
+def dropped_times(paths: CsvPaths, scenario: str | None = None) -> list[tuple[int, int]]:
     """The scenario's dropped iterations as (timestamp in seconds, count), in the CSV's order."""
     return [(int(row["timestamp"]), int(float(row["metric_value"]))) for row in rows(paths)
             if row["metric_name"] == "dropped_iterations" and scenario in (None, row.get("scenario"))]
 
 
-def read_summary(path):
+def read_summary(path: str | os.PathLike[str]) -> dict[str, Any]:
     with open(path) as f:
-        return json.load(f)
+        summary: dict[str, Any] = json.load(f)
+    return summary
 
 
-def per_second(latencies, times):
+def per_second(latencies: list[float], times: list[int]) -> list[dict[str, Any]]:
     """Latency percentiles and throughput for each second of a run: [{t, rps, p50, p95, p99}]."""
     if not latencies:
         return []

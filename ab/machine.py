@@ -17,9 +17,14 @@ import signal
 import subprocess
 import time
 import tomllib
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import labenv
 from labenv import ROOT, STATE
+
+if TYPE_CHECKING:
+    import prom
 
 PROFILES_FILE = ROOT / "experiments" / "machine.toml"
 DEFAULT = "unlimited"
@@ -37,17 +42,17 @@ GC_BY_POOL = (("G1 ", "G1GC"), ("PS ", "ParallelGC"), ("ZGC", "ZGC"), ("Shenando
 
 # ---------------------------------------------------------------------- profiles
 
-def profiles():
+def profiles() -> dict[str, Any]:
     return tomllib.loads(PROFILES_FILE.read_text())
 
 
-def parse(name, table):
+def parse(name: str, table: dict[str, Any]) -> dict[str, Any]:
     """One profile's table -> {'name', 'description', 'why', 'app': {'cpus', 'jvm'}, 'mariadb': {'cpus'}}; cpus is
     None for no limit. A readable error for a key it does not know or a share that is not a positive number."""
     unknown = sorted(set(table) - {"description", "why", "app", "mariadb"})
     if unknown:
         raise SystemExit(f"{PROFILES_FILE.name} [{name}]: unknown key(s) {', '.join(unknown)}")
-    out = {"name": name, "description": table.get("description", ""), "why": table.get("why", "")}
+    out: dict[str, Any] = {"name": name, "description": table.get("description", ""), "why": table.get("why", "")}
     for process in ("app", "mariadb"):
         part = dict(table.get(process, {}))
         allowed = {"cpus", "jvm"} if process == "app" else {"cpus"}
@@ -65,7 +70,7 @@ def parse(name, table):
     return out
 
 
-def profile(name=None):
+def profile(name: str | None = None) -> dict[str, Any]:
     """The named profile (default: unlimited), parsed."""
     name = name or DEFAULT
     known = profiles()
@@ -74,11 +79,11 @@ def profile(name=None):
     return parse(name, known[name])
 
 
-def cpus_text(cpus):
+def cpus_text(cpus: float | None) -> str:
     return "unlimited" if cpus is None else f"{cpus:g} CPU"
 
 
-def describe(p):
+def describe(p: dict[str, Any]) -> str:
     """'t2-micro: app 1 CPU, JVM -XX:ActiveProcessorCount=1 -XX:MaxRAM=1g; MariaDB unlimited'."""
     app = f"app {cpus_text(p['app']['cpus'])}" + (f", JVM {' '.join(p['app']['jvm'])}" if p["app"]["jvm"] else "")
     return f"{p['name']}: {app}; MariaDB {cpus_text(p['mariadb']['cpus'])}"
@@ -87,21 +92,21 @@ def describe(p):
 MEMORY_FLAGS = re.compile(r"-Xm[sx]|-XX:(MaxRAM|MaxHeapSize|InitialHeapSize|MaxRAMPercentage)\b")
 
 
-def sizes_memory(jvm):
+def sizes_memory(jvm: Iterable[str]) -> bool:
     """Whether the flags size the heap or the memory the JVM sees: then they replace the Spring profile's heap preset."""
     return any(MEMORY_FLAGS.match(flag) for flag in jvm)
 
 
 # ---------------------------------------------------------------------- quota arithmetic and the limit check
 
-def quota_us(cpus, period_us=PERIOD_US):
+def quota_us(cpus: float | None, period_us: int = PERIOD_US) -> int:
     """cpu.cfs_quota_us for a share of cpus (the kernel's floor is 1 ms)."""
     if cpus is None or cpus <= 0:
         raise ValueError(f"a CPU quota needs a positive number of CPUs, not {cpus!r}")
     return max(1000, round(cpus * period_us))
 
 
-def held(cpu_seconds, wall_seconds, cpus):
+def held(cpu_seconds: float, wall_seconds: float, cpus: float | None) -> tuple[float, bool | None]:
     """(CPU seconds per wall second, whether that stayed within the quota and its tolerance); (nan, None) unknown."""
     if cpus is None or not wall_seconds or math.isnan(cpu_seconds):
         return math.nan, None
@@ -109,13 +114,14 @@ def held(cpu_seconds, wall_seconds, cpus):
     return rate, rate <= cpus * (1 + TOLERANCE) + SLACK_CPUS
 
 
-def check(name, before, after, cpu_seconds, wall_seconds):
+def check(name: str, before: dict[str, Any] | None, after: dict[str, Any] | None, cpu_seconds: float,
+          wall_seconds: float) -> dict[str, Any] | None:
     """One process's limit over one window: its share, its CPU per wall second, whether that held, the throttled
     periods (cgroup only) and how it was held. None when the process had no limit."""
     if not after:
         return None
     rate, ok = held(cpu_seconds, wall_seconds, after["cpus"])
-    out = {"process": name, "cpus": after["cpus"], "how": after["how"],
+    out: dict[str, Any] = {"process": name, "cpus": after["cpus"], "how": after["how"],
            "cpu_per_s": None if math.isnan(rate) else round(rate, 4), "held": ok}
     if before and after.get("nr_periods") is not None and before.get("nr_periods") is not None:
         out.update(periods=after["nr_periods"] - before["nr_periods"],
@@ -126,15 +132,15 @@ def check(name, before, after, cpu_seconds, wall_seconds):
 
 # ---------------------------------------------------------------------- the cgroup, or cpulimit
 
-def group(name):
+def group(name: str) -> pathlib.Path:
     return CGROUP_CPU / "perflab" / name
 
 
-def state_file(name):
+def state_file(name: str) -> pathlib.Path:
     return STATE / f"limit-{name}.json"
 
 
-def cgroup_writable():
+def cgroup_writable() -> bool:
     """Whether this process can make groups under the cgroup v1 cpu controller."""
     parent = CGROUP_CPU / "perflab"
     try:
@@ -144,7 +150,7 @@ def cgroup_writable():
         return False
 
 
-def make_group(name, cpus):
+def make_group(name: str, cpus: float) -> pathlib.Path:
     """The group with its quota (made again when it is there already); its folder."""
     folder = group(name)
     folder.mkdir(parents=True, exist_ok=True)
@@ -153,7 +159,8 @@ def make_group(name, cpus):
     return folder
 
 
-def enter_command(name, cpus, argv):
+def enter_command(name: str, cpus: float | None,
+                  argv: Sequence[str | os.PathLike[str]]) -> list[str | os.PathLike[str]]:
     """argv started inside the group `name`, held to `cpus` from its first instruction: a shell writes its own pid
     into cgroup.procs, then execs argv (same pid). Without a writable cgroup, argv unchanged (attach() then starts
     cpulimit on the pid)."""
@@ -163,7 +170,8 @@ def enter_command(name, cpus, argv):
     return ["sh", "-c", 'echo $$ > "$0" && exec "$@"', str(procs), *map(str, argv)]
 
 
-def record(name, pid, cpus, how, limiter=None, machine=None):
+def record(name: str, pid: int, cpus: float, how: str, limiter: int | None = None,
+           machine: str | None = None) -> dict[str, Any]:
     STATE.mkdir(parents=True, exist_ok=True)
     state = {"name": name, "pid": pid, "cpus": cpus, "how": how, "group": str(group(name)) if how == "cgroup" else None,
              "limiter": limiter, "machine": machine}
@@ -171,14 +179,14 @@ def record(name, pid, cpus, how, limiter=None, machine=None):
     return state
 
 
-def in_group(name, pid):
+def in_group(name: str, pid: int) -> bool:
     try:
         return str(pid) in (group(name) / "cgroup.procs").read_text().split()
     except OSError:
         return False
 
 
-def limit(name, pid, cpus, machine=None):
+def limit(name: str, pid: int | None, cpus: float | None, machine: str | None = None) -> dict[str, Any] | None:
     """Holds pid (all its threads) to cpus: its cgroup, else cpulimit; `machine` names the profile it came from.
     Idempotent; None for no pid or no share."""
     if not pid or cpus is None:
@@ -198,12 +206,12 @@ def limit(name, pid, cpus, machine=None):
     return record(name, pid, cpus, "cpulimit", start_cpulimit(pid, cpus), machine)
 
 
-def cpulimit_command(pid, cpus):
+def cpulimit_command(pid: int, cpus: float) -> list[str]:
     """cpulimit's percentage counts one CPU as 100."""
     return ["cpulimit", "-p", str(pid), "-l", str(max(1, round(cpus * 100))), "-z", "-q"]
 
 
-def start_cpulimit(pid, cpus):
+def start_cpulimit(pid: int, cpus: float) -> int:
     if not shutil.which("cpulimit"):
         raise SystemExit("cannot hold a process to a CPU share: the cgroup v1 cpu controller "
                          f"({CGROUP_CPU}) is not writable and cpulimit is missing (apt-get install cpulimit)")
@@ -211,14 +219,15 @@ def start_cpulimit(pid, cpus):
                             stderr=subprocess.DEVNULL, start_new_session=True).pid
 
 
-def state(name):
+def state(name: str) -> dict[str, Any] | None:
     try:
-        return json.loads(state_file(name).read_text())
+        stored: dict[str, Any] = json.loads(state_file(name).read_text())
+        return stored
     except (OSError, ValueError):
         return None
 
 
-def cpu_stat(name):
+def cpu_stat(name: str) -> dict[str, int]:
     """The group's cpu.stat as {'nr_periods', 'nr_throttled', 'throttled_time' (ns)}; {} without a group."""
     try:
         lines = (group(name) / "cpu.stat").read_text().split("\n")
@@ -228,7 +237,7 @@ def cpu_stat(name):
     return {k: int(stat[k]) for k in ("nr_periods", "nr_throttled", "throttled_time") if k in stat}
 
 
-def snapshot(name):
+def snapshot(name: str) -> dict[str, Any] | None:
     """The limit on `name` now: its state and, in a cgroup, its cpu.stat counters; None without a limit."""
     s = state(name)
     if not s:
@@ -236,7 +245,7 @@ def snapshot(name):
     return {"cpus": s["cpus"], "how": s["how"], **(cpu_stat(name) if s["how"] == "cgroup" else {})}
 
 
-def release(name):
+def release(name: str) -> None:
     """Back to no limit: every pid of the group into the root group, the group removed, cpulimit stopped, the state
     file gone. Safe when the process, the group or the state is gone already."""
     s = state(name) or {}
@@ -260,7 +269,7 @@ def release(name):
     state_file(name).unlink(missing_ok=True)
 
 
-def remove_group(folder, within=2.0):
+def remove_group(folder: pathlib.Path, within: float = 2.0) -> bool:
     """rmdir of a group; the kernel refuses it (EBUSY) while a task that just exited is still leaving it, so it
     tries again for a moment. Whether it is gone."""
     deadline = time.monotonic() + within
@@ -276,7 +285,7 @@ def remove_group(folder, within=2.0):
         time.sleep(0.05)
 
 
-def status_line(name):
+def status_line(name: str) -> str:
     """'0.5 CPU (cgroup /sys/fs/cgroup/cpu/perflab/app; throttled 12 of 340 periods)', or 'none'."""
     s = snapshot(name)
     if not s:
@@ -289,7 +298,7 @@ def status_line(name):
 
 # ---------------------------------------------------------------------- the GC the JVM runs
 
-def gc_from_pools(pool_ids):
+def gc_from_pools(pool_ids: Iterable[str]) -> str | None:
     """The GC of a JVM from its heap pools' names ('Tenured Gen' -> SerialGC, 'G1 Old Gen' -> G1GC ...); None."""
     for prefix, gc in GC_BY_POOL:
         if any(prefix in pool for pool in pool_ids):
@@ -297,7 +306,7 @@ def gc_from_pools(pool_ids):
     return None
 
 
-def gc_from_samples(samples):
+def gc_from_samples(samples: Iterable["prom.Sample"]) -> str | None:
     """The GC from an app's /actuator/prometheus samples (jvm_memory_used_bytes' heap pools)."""
     return gc_from_pools({s.labels.get("id", "") for s in samples
                           if s.name == "jvm_memory_used_bytes" and s.labels.get("area") == "heap"})
@@ -306,9 +315,9 @@ def gc_from_samples(samples):
 HEAP_POOL = re.compile(r'^jvm_memory_used_bytes\{([^}]*)\}', re.M)
 
 
-def gc_from_text(text):
+def gc_from_text(text: str) -> str | None:
     """The GC from an app's /actuator/prometheus text."""
-    pools = set()
+    pools: set[str] = set()
     for labels in HEAP_POOL.findall(text):
         found = dict(re.findall(r'(\w+)="([^"]*)"', labels))
         if found.get("area") == "heap":

@@ -21,6 +21,7 @@ import shlex
 import subprocess
 import threading
 import time
+from typing import Any, Literal, Protocol
 
 import launcher
 import machine
@@ -30,7 +31,21 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def process_cpu_seconds(pid):
+class WindowApp(Protocol):
+    """What a window reads of an app (launcher.App): its process, its metrics' URL, its limit's name and its port."""
+    @property
+    def url(self) -> str: ...
+
+    @property
+    def instance(self) -> str: ...
+
+    @property
+    def port(self) -> int: ...
+
+    def pid(self) -> int | None: ...
+
+
+def process_cpu_seconds(pid: int | None) -> float:
     """utime + stime of a process from /proc, in seconds; NaN when it is gone."""
     try:
         fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -39,7 +54,7 @@ def process_cpu_seconds(pid):
         return math.nan
 
 
-def machine_cpu_seconds(stat="/proc/stat"):
+def machine_cpu_seconds(stat: str = "/proc/stat") -> float:
     """Non-idle CPU seconds of all cores since boot (user, nice, system, irq, softirq, steal), from /proc/stat."""
     try:
         for line in pathlib.Path(stat).read_text().splitlines():
@@ -52,13 +67,13 @@ def machine_cpu_seconds(stat="/proc/stat"):
 
 
 @functools.cache
-def _stack_run_dir():
+def _stack_run_dir() -> pathlib.Path:
     """Where the native stack keeps its pid files (asked of stack/native.sh once per runner process)."""
     state = subprocess.run([str(ROOT / "stack" / "native.sh"), "bin"], capture_output=True, text=True).stdout.strip()
     return pathlib.Path(state).parent / "run"
 
 
-def stack_pid(service):
+def stack_pid(service: str) -> int | None:
     """The pid of a native-stack service (mariadb, redis), or None when it does not run here."""
     try:
         return int((_stack_run_dir() / f"{service}.pid").read_text().strip())
@@ -66,11 +81,11 @@ def stack_pid(service):
         return None
 
 
-def mariadb_pid():
+def mariadb_pid() -> int | None:
     return stack_pid("mariadb")
 
 
-def mariadb_status(env, names):
+def mariadb_status(env: dict[str, str], names: list[str]) -> dict[str, float]:
     if not names:
         return {}
     where = ",".join(f"'{n}'" for n in names)
@@ -83,14 +98,14 @@ def mariadb_status(env, names):
 class GaugeSampler(threading.Thread):
     """Samples the experiment's gauges once a second while the load runs."""
 
-    def __init__(self, url, gauges):
+    def __init__(self, url: str, gauges: list[dict[str, Any]]) -> None:
         super().__init__(daemon=True)
         self.url = url
         self.gauges = gauges
         self.values: dict[str, list[float]] = {g["name"]: [] for g in gauges}
         self.stopping = threading.Event()
 
-    def run(self):
+    def run(self) -> None:
         while not self.stopping.is_set():
             try:
                 samples = prom.scrape(self.url, timeout=2)
@@ -100,7 +115,7 @@ class GaugeSampler(threading.Thread):
                 pass
             self.stopping.wait(1.0)
 
-    def stop(self):
+    def stop(self) -> None:
         self.stopping.set()
         self.join(timeout=5)
 
@@ -108,7 +123,8 @@ class GaugeSampler(threading.Thread):
 class Window:
     """Everything read around one measured run of one app."""
 
-    def __init__(self, app, mechanisms, env, duration_s):
+    def __init__(self, app: WindowApp, mechanisms: list[dict[str, Any]], env: dict[str, str],
+                 duration_s: float) -> None:
         self.app = app
         self.mechanisms = mechanisms
         self.env = env
@@ -118,7 +134,7 @@ class Window:
         self.probes = [m for m in mechanisms if m.get("kind") == "probe"]
         self.k6_cpu = math.nan  # set by load_generator_cpu: k6 is measured when it exits, not from /proc
 
-    def __enter__(self):
+    def __enter__(self) -> "Window":
         local = self.app.pid() is not None  # a remote lab's processes and database are not this machine's
         self.db_pid = mariadb_pid() if local else None
         self.redis_pid = stack_pid("redis") if local else None
@@ -135,17 +151,17 @@ class Window:
         self._start_probes()
         return self
 
-    def _start_probes(self):
+    def _start_probes(self) -> None:
         """One process per distinct command: mechanisms reading two keys of one command's output share its run."""
-        self.probe_processes: dict[str, subprocess.Popen] = {}
+        self.probe_processes: dict[str, subprocess.Popen[str]] = {}
         for m in self.probes:
             command = self._probe_command(m)
             if command not in self.probe_processes:
                 self.probe_processes[command] = self._start_probe(m)
 
-    def _read_probes(self):
+    def _read_probes(self) -> None:
         """Each probe mechanism's output: its command's, read once."""
-        outputs = {}
+        outputs: dict[str, str] = {}
         for command, process in self.probe_processes.items():
             try:
                 outputs[command], _ = process.communicate(timeout=self.duration_s + 30)
@@ -154,37 +170,38 @@ class Window:
                 outputs[command] = ""
         self.probe_output = {m["name"]: outputs[self._probe_command(m)] for m in self.probes}
 
-    def _cpu(self):
+    def _cpu(self) -> dict[str, float]:
         return {"app": process_cpu_seconds(self.app.pid()), "mariadb": process_cpu_seconds(self.db_pid),
                 "redis": process_cpu_seconds(self.redis_pid),
                 "machine": machine_cpu_seconds() if self.local else math.nan}
 
-    def _limits(self):
+    def _limits(self) -> dict[str, dict[str, Any] | None]:
         """The CPU limits on the app and MariaDB (machine.snapshot: share, cgroup counters) for a local lab."""
         if not self.local:
             return {}
         return {"app": machine.snapshot(self.app.instance), "mariadb": machine.snapshot(machine.MARIADB)}
 
-    def limits(self):
+    def limits(self) -> list[dict[str, Any]]:
         """Whether each CPU limit held over the window: per limited process, its CPU seconds per wall second against
         its share, and its throttled periods (machine.check); [] when nothing was limited."""
         checks = [machine.check(name, self.limits_before.get(name), self.limits_after.get(name),
                                 self.cpu_after[name] - self.cpu_before[name], self.wall_seconds) for name in ("app", "mariadb")]
         return [c for c in checks if c]
 
-    def gc(self):
+    def gc(self) -> str | None:
         """The GC the app ran with, from its heap pools' names in its metrics."""
         return machine.gc_from_samples(self.after)
 
-    def load_generator_cpu(self, seconds):
+    def load_generator_cpu(self, seconds: float | None) -> None:
         """The CPU seconds k6 spent on this window's run (k6io.run measures them when its processes exit)."""
         self.k6_cpu = seconds if seconds is not None else math.nan
 
-    def _probe_command(self, m):
-        return m["command"].format(seconds=max(1, int(self.duration_s) - 4), port=self.app.port,
-                                   database=getattr(self.app, "database", ""))
+    def _probe_command(self, m: dict[str, Any]) -> str:
+        command: str = m["command"]
+        return command.format(seconds=max(1, int(self.duration_s) - 4), port=self.app.port,
+                              database=getattr(self.app, "database", ""))
 
-    def _start_probe(self, m):
+    def _start_probe(self, m: dict[str, Any]) -> subprocess.Popen[str]:
         """The probe's process: `./perflab seed …` as the seeding module's own (launcher.data_process), any other
         command split into words as a shell splits them, without a shell."""
         command = self._probe_command(m)
@@ -192,7 +209,7 @@ class Window:
         return subprocess.Popen(shlex.split(command) if shell else argv, cwd=ROOT, env=environ, stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL, text=True)
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         self.sampler.stop()
         self.after = prom.scrape(self.app.url)
         self.cpu_after = {**self._cpu(), "k6": self.k6_cpu}
@@ -202,17 +219,17 @@ class Window:
         self._read_probes()
         return False
 
-    def delta(self, metric, labels=None):
+    def delta(self, metric: str, labels: dict[str, str] | None = None) -> float:
         return prom.total(self.after, metric, labels) - prom.total(self.before, metric, labels)
 
-    def denominator(self, m, requests):
+    def denominator(self, m: dict[str, Any], requests: float) -> float:
         per = m.get("per", "requests")
         return requests if per == "requests" else self.delta(per, m.get("per_labels"))
 
-    def values(self, requests, mechanisms=None):
+    def values(self, requests: float, mechanisms: list[dict[str, Any]] | None = None) -> dict[str, float]:
         """Each mechanism's value over the window, per `requests` where it says so; `mechanisms` replaces the
         window's own (the interleaved mode's, with one arm's labels)."""
-        out = {}
+        out: dict[str, float] = {}
         for m in mechanisms if mechanisms is not None else self.mechanisms:
             kind = m.get("kind", "delta")
             if kind in ("gauge_max", "gauge_mean"):
@@ -234,9 +251,9 @@ class Window:
                 out[m["name"]] = self.delta(m["metric"], m.get("labels"))
         return out
 
-    def knobs(self):
+    def knobs(self) -> list[str]:
         return prom.knobs(self.after)
 
 
-def _divide(a, b):
+def _divide(a: float, b: float) -> float:
     return a / b if b else math.nan

@@ -16,6 +16,8 @@ import subprocess
 import tomllib
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from typing import Any
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PROFILES_FILE = ROOT / "experiments" / "network.toml"
@@ -30,11 +32,11 @@ LINKS = {"db": (f"ab-mariadb{_SUFFIX}", 24306 + _OFFSET, "PERFLAB_DB_PORT"),
          "auth": (f"ab-auth{_SUFFIX}", 28443 + _OFFSET, "PERFLAB_WIREMOCK_HTTPS_PORT")}
 
 
-def profiles():
+def profiles() -> dict[str, Any]:
     return tomllib.loads(PROFILES_FILE.read_text())
 
 
-def profile(name, overrides=None):
+def profile(name: str, overrides: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:
     """A profile's links, e.g. {'db': {'latency_ms': 1.0}, 'redis': {...}}, with sweep overrides applied:
     {'latency_ms': 0.5} sets the latency of db and redis, {'db.latency_ms': 2} one link."""
     known = profiles()
@@ -51,7 +53,7 @@ def profile(name, overrides=None):
     return links
 
 
-def describe(name, links):
+def describe(name: str, links: dict[str, dict[str, Any]]) -> str:
     parts = []
     for link, attrs in sorted(links.items()):
         text = []
@@ -65,9 +67,9 @@ def describe(name, links):
     return f"{name}: " + ("; ".join(parts) if parts else "every service on localhost, no proxy")
 
 
-def profile_toxics(attrs):
+def profile_toxics(attrs: dict[str, Any]) -> list[dict[str, Any]]:
     """The Toxiproxy toxics of one link of a profile: latency both ways (with its jitter), bandwidth downstream."""
-    toxics = []
+    toxics: list[dict[str, Any]] = []
     if attrs.get("latency_ms") or attrs.get("jitter_ms"):
         latency = latency_toxic(float(attrs.get("latency_ms", 0)), attrs.get("jitter_ms", 0))
         toxics += [{"name": f"latency_{stream}", "type": "latency", "stream": stream, "attributes": latency}
@@ -78,7 +80,7 @@ def profile_toxics(attrs):
     return toxics
 
 
-def latency_toxic(mean_ms, jitter_ms=0):
+def latency_toxic(mean_ms: float, jitter_ms: float = 0) -> dict[str, int]:
     """Toxiproxy attributes whose mean delay is mean_ms: whole ms, or .5 / .25 below that through jitter."""
     if mean_ms == int(mean_ms):
         return {"latency": int(mean_ms), "jitter": int(jitter_ms)}
@@ -91,7 +93,7 @@ def latency_toxic(mean_ms, jitter_ms=0):
     raise SystemExit(f"latency {mean_ms} ms: Toxiproxy can give whole ms, k + 0.5 ms and 0.25 ms as a mean")
 
 
-def port_holder(port):
+def port_holder(port: int) -> str:
     """' (pid N, command)' for the process whose TCP socket (listening or connected) holds a local port, from ss;
     '' when ss cannot tell."""
     try:
@@ -103,16 +105,17 @@ def port_holder(port):
 
 
 class Toxiproxy:
-    def __init__(self, env):
+    def __init__(self, env: dict[str, str]) -> None:
         self.env = env
         self.api = f"http://127.0.0.1:{env['PERFLAB_TOXIPROXY_PORT']}"
 
-    def call(self, method, path, body=None):
+    def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> bytes:
         data = json.dumps(body).encode() if body is not None else None
         request = urllib.request.Request(self.api + path, data=data, method=method, headers={"Content-Type": "application/json"})
         try:
             with urllib.request.urlopen(request, timeout=5) as response:
-                return response.read()
+                answer: bytes = response.read()
+                return answer
         except urllib.error.HTTPError as e:
             if method == "DELETE" and e.code == 404:
                 return b""
@@ -120,10 +123,11 @@ class Toxiproxy:
         except OSError as e:
             raise SystemExit(f"Toxiproxy is not running at {self.api} ({e}): start it with ./perflab stack up toxiproxy")
 
-    def apply(self, links):
+    def apply(self, links: dict[str, dict[str, Any]]) -> tuple[list[str], list[str]]:
         """Makes the runner's proxies for these links, with their toxics; returns (launcher options, app arguments)
         that route the app through them. An empty profile removes the proxies and returns nothing."""
-        options, args = [], []
+        options: list[str] = []
+        args: list[str] = []
         for link, (name, listen, upstream_key) in LINKS.items():
             self.call("DELETE", f"/proxies/{name}")
             if link not in links:
@@ -137,13 +141,13 @@ class Toxiproxy:
                 options += [f"--{link}-port", str(listen)]
         return options, args
 
-    def free_listen_port(self, listen):
+    def free_listen_port(self, listen: int) -> None:
         """Removes a proxy of any name that Toxiproxy keeps on this runner's port (one left by an interrupted run)."""
         for other in json.loads(self.call("GET", "/proxies") or b"{}").values():
             if other.get("listen", "").rsplit(":", 1)[-1] == str(listen):
                 self.call("DELETE", f"/proxies/{other['name']}")
 
-    def create(self, name, listen, upstream_port):
+    def create(self, name: str, listen: int, upstream_port: str) -> None:
         try:
             self.call("POST", "/proxies", {"name": name, "listen": f"127.0.0.1:{listen}",
                                            "upstream": f"127.0.0.1:{upstream_port}", "enabled": True})
@@ -154,13 +158,13 @@ class Toxiproxy:
                              f"{port_holder(listen)}: another ./perflab ab run on this machine? Stop it, or start this"
                              f" run with PERFLAB_AB_PORT=8191 so that its app and proxies use ports of their own") from None
 
-    def add_toxics(self, name, attrs):
+    def add_toxics(self, name: str, attrs: dict[str, Any]) -> None:
         """The profile's latency (both directions, with its jitter) and bandwidth on one proxy."""
         for toxic in profile_toxics(attrs):
             self.call("POST", f"/proxies/{name}/toxics", toxic)
 
     @contextlib.contextmanager
-    def bare(self, links):
+    def bare(self, links: dict[str, dict[str, Any]]) -> Iterator[None]:
         """The profile's proxies without their toxics for a while (a warm-up at full speed), then the toxics back.
         The proxies themselves stay, so the app's pooled connections through them live on."""
         for link, attrs in links.items():
@@ -172,14 +176,14 @@ class Toxiproxy:
             for link, attrs in links.items():
                 self.add_toxics(LINKS[link][0], attrs)
 
-    def add_fault(self, link, toxic):
+    def add_fault(self, link: str, toxic: dict[str, Any]) -> None:
         """A fault on one link for the measured window (e.g. {'type': 'timeout', 'attributes': {'timeout': 0}})."""
         name = LINKS[link][0]
         self.call("POST", f"/proxies/{name}/toxics", {"name": "fault", "stream": "downstream", **toxic})
 
-    def clear_fault(self, link):
+    def clear_fault(self, link: str) -> None:
         self.call("DELETE", f"/proxies/{LINKS[link][0]}/toxics/fault")
 
-    def clear(self):
+    def clear(self) -> None:
         for name, _, _ in LINKS.values():
             self.call("DELETE", f"/proxies/{name}")

@@ -13,16 +13,17 @@ Unpinning gives a process every core this machine has again.
 - text(pins)               -> "app on core 1, load on core 0"
 """
 import os
+from collections.abc import Iterable, Sequence
 
 ROLES = ("app", "load", "mariadb", "redis")  # the app(s), k6, and the stack's two stores
 ENV = "PERFLAB_K6_CPUS"  # the load generator's cores, for k6io.start (set by the runner for its own k6 runs)
 
 
-def available():
+def available() -> frozenset[int]:
     return frozenset(os.sched_getaffinity(0))
 
 
-def parse(spec):
+def parse(spec: str | None) -> dict[str, frozenset[int]]:
     """`app=1,load=0` (a role's cores as taskset -c writes them: `app=1`, `app=0-1`, `app=0,2,load=1`) ->
     {role: frozenset}."""
     cores = available()
@@ -37,7 +38,7 @@ def parse(spec):
         elif role is None:
             raise SystemExit(f"--pin {spec}: give role=cores, e.g. app=1,load=0")
         lists[role].append(part)
-    pins = {}
+    pins: dict[str, frozenset[int]] = {}
     for role, items in lists.items():
         try:
             chosen = frozenset().union(*(_cores(i) for i in items))
@@ -50,7 +51,7 @@ def parse(spec):
     return pins
 
 
-def _cores(value):
+def _cores(value: str) -> frozenset[int]:
     """`1` or `0-1` -> the cores; ValueError for anything else."""
     low, _, high = value.strip().partition("-")
     first, last = int(low), int(high or low)
@@ -59,14 +60,14 @@ def _cores(value):
     return frozenset(range(first, last + 1))
 
 
-def _tasks(pid):
+def _tasks(pid: int) -> list[int]:
     try:
         return [int(t) for t in os.listdir(f"/proc/{pid}/task")]
     except OSError:
         return []
 
 
-def pin(pid, cores):
+def pin(pid: int | None, cores: Iterable[int]) -> bool:
     """Every thread of `pid` on `cores`; False when the process is gone (a thread that ends meanwhile is skipped)."""
     tasks = _tasks(pid) if pid else []
     for tid in tasks:
@@ -77,20 +78,20 @@ def pin(pid, cores):
     return bool(tasks)
 
 
-def unpin(pid):
+def unpin(pid: int | None) -> bool:
     return pin(pid, available())
 
 
-def command(argv, cores):
+def command(argv: Sequence[str], cores: Iterable[int] | None) -> list[str]:
     return ["taskset", "-c", ",".join(map(str, sorted(cores))), *argv] if cores else list(argv)
 
 
-def env_cores():
+def env_cores() -> frozenset[int] | None:
     """The load generator's cores from PERFLAB_K6_CPUS (`0` or `0-1`), or None."""
     value = os.environ.get(ENV, "").strip()
     return parse(f"load={value}")["load"] if value else None
 
 
-def text(pins):
+def text(pins: dict[str, frozenset[int]]) -> str:
     return ", ".join(f"{role} on core{'s' if len(c) > 1 else ''} {','.join(map(str, sorted(c)))}"
                      for role, c in pins.items()) or "not pinned"

@@ -21,23 +21,69 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 import interleave
 import k6io
 import labsecrets
 import measure
+import phases
 import ramp
 import stats
 
+if TYPE_CHECKING:
+    import lab
+    import network
 
-def seconds(duration):
+
+class App(measure.WindowApp, Protocol):
+    """What a run shape does with an app (launcher.App, made by the lab): start it, stop it and read its label."""
+    @property
+    def label(self) -> str: ...
+
+    def start(self, jvm_opts: str = "") -> None: ...
+
+    def start_in_background(self, jvm_opts: str = "") -> None: ...
+
+    def wait_started(self) -> None: ...
+
+    def started_epoch_ms(self) -> int: ...
+
+    def stop(self) -> None: ...
+
+
+class Notes(Protocol):
+    def note(self, text: str) -> None: ...
+
+
+class RunContext(Protocol):
+    """What a run shape reads of the runner's context (preparation.Context): the cell's experiment, the stack's
+    settings, the lab, the network links and proxies, the output folder, JFR, k6's outputs and the progress."""
+    e: dict[str, Any]
+    env: dict[str, str]
+    lab: "lab.Lab"
+    timings: phases.Timings
+    links: dict[str, dict[str, Any]]
+    toxiproxy: "network.Toxiproxy"
+    out_dir: pathlib.Path
+    jfr: "Jfr"
+    launch_jfr: bool
+    dashboard: bool
+    prometheus_rw: str | None
+
+    @property
+    def progress(self) -> Notes: ...
+
+
+def seconds(duration: object) -> float:
     try:
         return ramp.seconds(duration)
     except ValueError:
         raise SystemExit(f"duration {duration!r}: use e.g. 500ms, 30s or 2m") from None
 
 
-def k6_env(load, variant, **extra):
+def k6_env(load: dict[str, Any], variant: dict[str, Any], **extra: Any) -> dict[str, Any]:
     env = {**{k: v for k, v in load.get("env", {}).items()}, **variant.get("env", {})}
     for key, name in (("rate", "RATE"), ("vus", "VUS"), ("requests", "REQUESTS"), ("duration", "DURATION")):
         if key in load:
@@ -49,15 +95,15 @@ def k6_env(load, variant, **extra):
 class Jfr:
     """A JFR recording of the measured window only (ab/jfr.py: jcmd JFR.start / JFR.stop, JDK 25 profile settings)."""
 
-    def __init__(self, enabled):
+    def __init__(self, enabled: bool) -> None:
         self.enabled = enabled
 
-    def start(self, pid):
+    def start(self, pid: int | None) -> None:
         if self.enabled and pid:
             import jfr
             jfr.start_recording(pid)
 
-    def stop(self, pid, path):
+    def stop(self, pid: int | None, path: pathlib.Path) -> str | None:
         if not (self.enabled and pid):
             return None
         import jfr
@@ -65,7 +111,7 @@ class Jfr:
         return str(path) if pathlib.Path(path).exists() else None
 
 
-def reset(ctx, variant):
+def reset(ctx: RunContext, variant: dict[str, Any]) -> None:
     if variant.get("reset"):
         began = time.monotonic()
         ctx.lab.data_command(variant["reset"], variant, ctx.env, "reset")
@@ -73,13 +119,13 @@ def reset(ctx, variant):
             ctx.timings.add("resets", time.monotonic() - began)
 
 
-def file_name(path):
+def file_name(path: str | pathlib.Path | None) -> str | None:
     """A file of the run's output folder as a result records it: its name only, never a path of this machine (the
     readers resolve it against the folder the result.json is in); None for none."""
     return pathlib.Path(path).name if path else None
 
 
-def warm_up(ctx, app, variant, load):
+def warm_up(ctx: RunContext, app: App, variant: dict[str, Any], load: dict[str, Any]) -> None:
     """The discarded warm-up after a start. With warmup_network = "bare" it runs without the network profile's
     toxics (the proxies stay): on a slow profile the slower variant could not take the warm-up's load, and would
     start its rounds with less of its code compiled than the faster one."""
@@ -95,7 +141,8 @@ def warm_up(ctx, app, variant, load):
         k6io.run(load.get("warmup_script", load["script"]), app.url, env, f"{ctx.e['name']}-warmup", app.label)
 
 
-def primer_run(ctx, app, variant, load, cell, n):
+def primer_run(ctx: RunContext, app: App, variant: dict[str, Any], load: dict[str, Any], cell: dict[str, Any],
+               n: int) -> dict[str, Any]:
     """[load] primer = N: N runs exactly like a measured one (reset, k6 through the network profile, the 1 Hz scrapes
     of /actuator/prometheus, JFR, the invariants), discarded, after every app's warm-up. The first runs after a
     start pay for what a warm-up of another shape did not train: k6's setup (every sender logs in) meets JIT
@@ -111,7 +158,7 @@ QUIET_CORES = 0.05  # an idle app (scrapes, pool housekeeping) uses well under 5
 QUIET_WINDOW_S = 2.0
 
 
-def settle(pids, load):
+def settle(pids: Mapping[str, int | None], load: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """After the warm-ups: waits until every process in `pids` ({name: pid}: the apps, MariaDB) is quiet, under 5 %
     of one core over the same 2 s window, bounded by [load] settle (default 60s, "0s" turns it off). The JIT goes on
     compiling what the warm-up queued after the load stops, and the app warmed first does so while the next one
@@ -133,7 +180,8 @@ def settle(pids, load):
     return {name: settled[name] for name in pids}
 
 
-def measured_run(ctx, app, variant, round_no, load, cell, together=None):
+def measured_run(ctx: RunContext, app: App, variant: dict[str, Any], round_no: int | str, load: dict[str, Any],
+                 cell: dict[str, Any], together: threading.Barrier | None = None) -> dict[str, Any]:
     """One k6 run of one variant, with its mechanisms, invariants, JFR and steady-state check; in a duet its reset
     is the caller's, and it starts when every variant's run is ready (`together`, a threading.Barrier)."""
     measured = _measure(ctx, app, variant, round_no, load, cell, together)
@@ -141,7 +189,8 @@ def measured_run(ctx, app, variant, round_no, load, cell, together=None):
     return _record(ctx, app.label, round_no, load, measured, requests, invariants(ctx, variant))
 
 
-def interleaved_run(ctx, app, host, round_no, load, cell):
+def interleaved_run(ctx: RunContext, app: App, host: dict[str, Any], round_no: int, load: dict[str, Any],
+                    cell: dict[str, Any]) -> list[dict[str, Any]]:
     """One k6 run against an app of the interleaved mode (ab/interleave.py): every request picks one of its arms at
     random; each arm's requests, and its per-arm mechanisms, make a run of their own, labelled as host["arm_labels"]
     says (the variant's label, or "<label> (alone)" in the leakage check's apps). The
@@ -153,7 +202,8 @@ def interleaved_run(ctx, app, host, round_no, load, cell):
             for arm, label in host["arm_labels"].items()]
 
 
-def duet_round(ctx, pairs, round_no, load, cell):
+def duet_round(ctx: RunContext, pairs: list[tuple[App, dict[str, Any]]], round_no: int, load: dict[str, Any],
+               cell: dict[str, Any]) -> list[dict[str, Any]]:
     """A duet's round (ab/duet.py): every variant's reset, then every variant's run at once, each k6 against its own
     app (pairs: [(app, variant)]), in threads that wait on k6; the runs in the variants' order."""
     for _, variant in pairs:
@@ -164,7 +214,8 @@ def duet_round(ctx, pairs, round_no, load, cell):
         return [f.result() for f in futures]
 
 
-def _measure(ctx, app, variant, round_no, load, cell, together=None):
+def _measure(ctx: RunContext, app: App, variant: dict[str, Any], round_no: int | str, load: dict[str, Any],
+             cell: dict[str, Any], together: threading.Barrier | None = None) -> dict[str, Any]:
     """Reset (or, in a duet, wait for the other variants' runs), then k6 inside the measurement window (scrapes,
     process CPU, JFR), with the file's fault if any."""
     if together is None:
@@ -193,7 +244,8 @@ def _measure(ctx, app, variant, round_no, load, cell, together=None):
             "processes": processes, "testid": testid, "dropped": k6io.dropped_iterations(paths["csv"], load.get("scenario"))}
 
 
-def _record(ctx, label, round_no, load, measured, requests, checked, arm=None):
+def _record(ctx: RunContext, label: str, round_no: int | str, load: dict[str, Any], measured: dict[str, Any],
+            requests: k6io.Requests, checked: list[dict[str, Any]], arm: str | None = None) -> dict[str, Any]:
     """One variant's run record from a measured window and its requests (latencies, times, failed): all of the run's,
     or with `arm` that arm's."""
     paths, window, duration, dropped = measured["paths"], measured["window"], measured["duration"], measured["dropped"]
@@ -219,17 +271,18 @@ def _record(ctx, label, round_no, load, measured, requests, checked, arm=None):
     return run
 
 
-def measured_env(load, variant):
+def measured_env(load: dict[str, Any], variant: dict[str, Any]) -> dict[str, Any]:
     """The measured run's k6 environment: with `[load] ramp`, the ramp's (ramp.k6_env) over the file's."""
     return {**k6_env(load, variant), **(ramp.k6_env(load) if ramp.of(load) else {})}
 
 
-def ramp_record(e, load, paths, latencies, times, failed):
+def ramp_record(e: dict[str, Any], load: dict[str, Any], paths: dict[str, Any], latencies: list[float],
+                times: list[int], failed: list[bool]) -> dict[str, Any]:
     """A ramped run's stages and breaking rate (ab/ramp.py), from its CSV."""
     return ramp.record(load, latencies, times, failed, k6io.dropped_times(paths["csv"], load.get("scenario")), ramp.slo_of(e))
 
 
-def invariants(ctx, variant):
+def invariants(ctx: RunContext, variant: dict[str, Any]) -> list[dict[str, Any]]:
     out = []
     for inv in ctx.e.get("invariant", []):
         ran = ctx.lab.run_data(inv["command"], variant, ctx.env)
@@ -237,14 +290,15 @@ def invariants(ctx, variant):
     return out
 
 
-def capacity_run(ctx, app, variant, round_no, load, cell):
+def capacity_run(ctx: RunContext, app: App, variant: dict[str, Any], round_no: int, load: dict[str, Any],
+                 cell: dict[str, Any]) -> dict[str, Any]:
     """Steps the arrival rate up until the SLO breaks, then bisects; returns the highest rate that held."""
     cap = ctx.e["capacity"]
     p95_ms, max_errors = ramp.slo_of(ctx.e)
     reset(ctx, variant)
-    steps = []
+    steps: list[dict[str, Any]] = []
 
-    def holds(rate):
+    def holds(rate: float) -> bool:
         step_load = dict(load, rate=rate, duration=cap.get("step_duration", "15s"))
         testid = f"{ctx.e['name']}-{cell['tag']}-{app.instance}-r{round_no}-{rate:g}"
         code, paths = k6io.run(load["script"], app.url, k6_env(step_load, variant), testid, app.label, ctx.out_dir)
@@ -285,14 +339,14 @@ def capacity_run(ctx, app, variant, round_no, load, cell):
             "series": []}
 
 
-def served_at(steps, held):
+def served_at(steps: list[dict[str, Any]], held: float) -> float:
     """Requests per second the app served at the highest rate that held, every scenario of the script counted (a
     second scenario, such as transfer.js's reverse pairs, adds requests the primary scenario's rate does not count):
     the figure to set against a ceiling that counts every operation. 0 when no rate held."""
     return next((s["served"] for s in steps if s["held"] and s["rate"] == held), 0.0)
 
 
-def request_body(spec: dict, n: int) -> bytes | None:
+def request_body(spec: dict[str, Any], n: int) -> bytes | None:
     """[request] body with {n} the request's number and {member_password} this install's (stack/secrets.sh), so that
     the experiment files and their results never hold a credential."""
     body = spec.get("body", "").replace("{n}", str(n))
@@ -301,7 +355,7 @@ def request_body(spec: dict, n: int) -> bytes | None:
     return body.encode() or None
 
 
-def timed_request(url, spec, n):
+def timed_request(url: str, spec: dict[str, Any], n: int) -> float:
     body = request_body(spec, n)
     request = urllib.request.Request(url + spec["path"], data=body, method=spec.get("method", "GET"),
                                      headers={"Content-Type": "application/json"})
@@ -321,7 +375,7 @@ def timed_request(url, spec, n):
 IDLE_MAX_S = 120  # [load] idle: a wait past a keep-alive (seed 003's 20 s), not a soak
 
 
-def idle_seconds(load):
+def idle_seconds(load: dict[str, Any]) -> float:
     """[load] idle of a first-request experiment in seconds (0 without one), bounded by IDLE_MAX_S."""
     idle = seconds(load["idle"]) if load.get("idle") else 0.0
     if not 0 <= idle <= IDLE_MAX_S:
@@ -329,7 +383,8 @@ def idle_seconds(load):
     return idle
 
 
-def first_request_run(ctx, app, variant, round_no, cell):
+def first_request_run(ctx: RunContext, app: App, variant: dict[str, Any], round_no: int,
+                      cell: dict[str, Any]) -> dict[str, Any]:
     """The first and second [request] after a fresh start (the deploy trigger); with [load] idle, also the first and
     second after that long without a request (the idle trigger), the mechanisms read around the first of those."""
     app.start()
@@ -345,7 +400,7 @@ def first_request_run(ctx, app, variant, round_no, cell):
     return run
 
 
-def after_idle(ctx, app, spec, idle, round_no):
+def after_idle(ctx: RunContext, app: App, spec: dict[str, Any], idle: float, round_no: int) -> dict[str, Any]:
     """The idle trigger: nothing is sent for `idle` seconds after the second request; then the first request after
     it is timed inside a measure.Window (its mechanisms: e.g. the connections the client opened for it), and a second
     one beside it."""
@@ -357,7 +412,8 @@ def after_idle(ctx, app, spec, idle, round_no):
             "mechanism": window.values(1), "knobs": window.knobs(), "gc": window.gc()}
 
 
-def cold_start_run(ctx, app, variant, round_no, load, cell):
+def cold_start_run(ctx: RunContext, app: App, variant: dict[str, Any], round_no: int, load: dict[str, Any],
+                   cell: dict[str, Any]) -> dict[str, Any]:
     """Starts the app and k6 together (k6 polls readiness, then fires); with [load] jfr = true the app's JVM
     records JIT and GC events from its first moment (jfr.launch_option), read over the first requests' window."""
     reset(ctx, variant)
@@ -390,14 +446,14 @@ def cold_start_run(ctx, app, variant, round_no, load, cell):
     return run
 
 
-def _launch_option(recording):
+def _launch_option(recording: pathlib.Path | None) -> str:
     if not recording:
         return ""
     import jfr
     return jfr.launch_option(recording.resolve())
 
 
-def first_requests_jit_gc(recording, data, load):
+def first_requests_jit_gc(recording: pathlib.Path, data: dict[str, Any], load: dict[str, Any]) -> dict[str, Any]:
     """What the JIT and the GC did over the record window (the first 8,000 requests: from readiness to the end of
     the window's last answer, as k6 saw them), as run metrics (model.METRICS["cold-start"])."""
     import jfr

@@ -14,14 +14,14 @@ def test_flags_for_one_start_go_after_the_variants_own_and_before_the_apps_argum
 
 
 def test_a_smoke_starts_warm_a_full_run_only_when_asked_and_a_cold_start_never():
-    import runner
+    import plan
     plain = {"load": {"shape": "open"}}
-    assert runner.warm_start(plain, runner.parse_args(["wallet", "--smoke"]))
-    assert not runner.warm_start(plain, runner.parse_args(["wallet"]))
-    assert runner.warm_start(plain, runner.parse_args(["wallet", "--warm-start"]))
-    assert not runner.warm_start(dict(plain, warm_start=False), runner.parse_args(["wallet", "--smoke"]))
-    for shape in runner.COLD_SHAPES:
-        assert not runner.warm_start({"load": {"shape": shape}}, runner.parse_args(["cold-start", "--smoke", "--warm-start"]))
+    assert plan.warm_start(plain, plan.parse_args(["wallet", "--smoke"]))
+    assert not plan.warm_start(plain, plan.parse_args(["wallet"]))
+    assert plan.warm_start(plain, plan.parse_args(["wallet", "--warm-start"]))
+    assert not plan.warm_start(dict(plain, warm_start=False), plan.parse_args(["wallet", "--smoke"]))
+    for shape in plan.COLD_SHAPES:
+        assert not plan.warm_start({"load": {"shape": shape}}, plan.parse_args(["cold-start", "--smoke", "--warm-start"]))
 
 
 def test_a_warm_variant_asks_the_launcher_for_the_aot_cache_and_an_aot_variant_keeps_its_own_mode():

@@ -23,7 +23,7 @@ LAYERS = {
     5: ("analysis", ["comparison", "writeup", "lifetimes"]),  # every variant against the baseline, the because sentence, checks, verdict; lifetimes planned from a pilot
     6: ("rendering", ["report", "charts_svg", "charts_ratio", "charts_load", "charts_start", "charts_bars", "charts", "page", "screenshot"]),  # text, tables, SVG, report.html (and its picture)
     7: ("storage", ["results", "doclint"]),  # result.json, the published results, the docs' tables
-    8: ("suites", ["runner", "chaos", "abuse", "contract", "newcomer", "promql_check", "seeding", "labup"]),  # what ./perflab and CI run
+    8: ("suites", ["runner", "plan", "preparation", "cells", "chaos", "abuse", "contract", "newcomer", "promql_check", "seeding", "labup"]),  # what ./perflab and CI run
     # the command line: cli's registry and one module per command (ab/commands/), each calling the layers below
     9: ("commands", ["cli", *[f"commands.{p.stem}" for p in sorted((AB / "commands").glob("*.py")) if p.stem != "__init__"]]),
 }
@@ -122,7 +122,7 @@ def write(folder, files):
 
 # the modules that start, seed and limit a lab's parts: the runner and the run shapes reach them through lab.py only
 LAB_PARTS = {"launcher", "appctl", "aotcache", "lbctl", "labenv"}  # machine: its profiles are the plan's data
-THROUGH_THE_SEAM = ("runner", "shapes")
+THROUGH_THE_SEAM = ("runner", "plan", "preparation", "cells", "shapes")  # the runner and the stages it calls
 
 
 def test_the_runner_and_the_run_shapes_reach_the_lab_only_through_the_seam():

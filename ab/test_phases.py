@@ -1,6 +1,6 @@
 """ab/phases.py and the runner's ready line: where a run's time goes, and how long each database took."""
 import phases
-import runner
+import preparation
 
 
 def test_measurement_is_the_rounds_less_starts_warmups_and_resets_and_setup_adds_data_sets_and_starts():
@@ -31,9 +31,9 @@ def test_a_phase_is_timed_even_when_it_fails():
 def test_the_ready_line_is_the_seeders_when_it_cloned_else_the_commands_time():
     variant = {"database": "perflab_wallet_after"}
     cloned = "[  1.0s] wallet data set loaded into x\n[  4.9s] database perflab_wallet_after ready in 4.9 s (cloned from template t, tablespace)\n"
-    assert runner.ready_line(variant, cloned, 6.0) == \
+    assert preparation.ready_line(variant, cloned, 6.0) == \
         "database perflab_wallet_after ready in 4.9 s (cloned from template t, tablespace)"
-    assert runner.ready_line(variant, "[  0.0s] wallet data set: in place in perflab_wallet_after\n", 0.46) == \
+    assert preparation.ready_line(variant, "[  0.0s] wallet data set: in place in perflab_wallet_after\n", 0.46) == \
         "database perflab_wallet_after ready in 0.5 s (in place)"
-    assert runner.ready_line(variant, "[ 33.8s] wallet data set loaded into perflab_wallet_after\n", 34.0) == \
+    assert preparation.ready_line(variant, "[ 33.8s] wallet data set loaded into perflab_wallet_after\n", 34.0) == \
         "database perflab_wallet_after ready in 34.0 s (loaded)"

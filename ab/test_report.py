@@ -6,6 +6,7 @@ import pytest
 import comparison
 import experiment as experiments  # the helper experiment() below builds one in memory
 import page
+import plan
 import report
 import words
 import results
@@ -151,11 +152,11 @@ def test_delta_is_the_noise_floor_of_each_profile_from_the_last_aa(tmp_path, mon
     monkeypatch.setattr(results, "ROOT", tmp_path)
     args = type("Args", (), {"delta": None})()
     e = experiment()
-    assert runner.delta_for(e, args) == (0.03, "default (3 %)", {})
+    assert plan.delta_for(e, args) == (0.03, "default (3 %)", {})
     (tmp_path / "x-aa").mkdir()
     (tmp_path / "x-aa" / "result.json").write_text(__import__("json").dumps(
         {"calibration": [{"profile": "cross-zone", "noise_floor": 0.4}, {"profile": "localhost", "noise_floor": 0.01}]}))
-    delta, source, per_profile = runner.delta_for(e, args)
+    delta, source, per_profile = plan.delta_for(e, args)
     assert delta == 0.03 and per_profile == {"cross-zone": 0.4, "localhost": 0.03}
     assert "cross-zone 40.0 %, localhost 3.0 %" in source
 
@@ -169,15 +170,15 @@ def test_a_file_without_an_aa_takes_the_floor_of_the_file_it_extends_when_it_mea
     (tmp_path / "wallet-aa" / "result.json").write_text(json.dumps(
         {"calibration": [{"profile": "localhost", "metric": "p95", "noise_floor": 0.251}]}))
     sweep = dict(experiment(), name="wallet-sweep", lineage=["wallet"], primary={"metric": "p95", "expect": "better"})
-    delta, source, per_profile = runner.delta_for(sweep, args)
+    delta, source, per_profile = plan.delta_for(sweep, args)
     assert per_profile == {"localhost": 0.251}
     assert "the A/A of wallet, which wallet-sweep extends" in source
     capacity = dict(sweep, name="wallet-capacity", primary={"metric": "capacity", "expect": "better"})
-    assert runner.delta_for(capacity, args) == (0.03, "default (3 %)", {})
+    assert plan.delta_for(capacity, args) == (0.03, "default (3 %)", {})
     (tmp_path / "wallet-sweep-aa").mkdir()
     (tmp_path / "wallet-sweep-aa" / "result.json").write_text(json.dumps(
         {"calibration": [{"profile": "localhost", "metric": "p95", "noise_floor": 0.1}]}))
-    assert runner.delta_for(sweep, args)[2] == {"localhost": 0.1}
+    assert plan.delta_for(sweep, args)[2] == {"localhost": 0.1}
 
 
 def test_an_extending_file_records_what_it_extends_nearest_first():

@@ -1,11 +1,13 @@
-"""ab/runner.py's own functions: the default δ from stats.MIN_DELTA, the cells of a sweep, the A/A twin, and a
-command experiment from its output to its result.json."""
+"""The runner's functions (ab/runner.py, and the stages it calls: ab/plan.py, ab/cells.py): the default δ from
+stats.MIN_DELTA, the cells of a sweep, the A/A twin, and a command experiment from its output to its result.json."""
 import json
 import types
 
 import pytest
 
+import cells
 import model
+import plan
 import runner
 import stats
 
@@ -15,31 +17,31 @@ def test_the_default_delta_and_its_words_come_from_stats_min_delta(monkeypatch, 
     monkeypatch.setattr(runner.results, "ROOT", tmp_path)
     e = {"name": "x", "primary": {"metric": "p95"}}
     args = types.SimpleNamespace(delta=None)
-    assert runner.margin() == "3 %" and runner.delta_for(e, args) == (stats.MIN_DELTA, "default (3 %)", {})
+    assert plan.margin() == "3 %" and plan.delta_for(e, args) == (stats.MIN_DELTA, "default (3 %)", {})
     monkeypatch.setattr(stats, "MIN_DELTA", 0.05)
-    assert runner.delta_for(e, args) == (0.05, "default (5 %)", {})
-    assert runner.delta_for(dict(e, primary={"metric": "p95", "min_effect": 0.1}), args) == (0.1, "experiments/x.toml", {})
-    assert runner.delta_for(e, types.SimpleNamespace(delta=0.2)) == (0.2, "--delta", {})
+    assert plan.delta_for(e, args) == (0.05, "default (5 %)", {})
+    assert plan.delta_for(dict(e, primary={"metric": "p95", "min_effect": 0.1}), args) == (0.1, "experiments/x.toml", {})
+    assert plan.delta_for(e, types.SimpleNamespace(delta=0.2)) == (0.2, "--delta", {})
 
 
 def test_the_help_states_the_default_delta(monkeypatch, capsys):
     monkeypatch.setattr(stats, "MIN_DELTA", 0.05)
     with pytest.raises(SystemExit):
-        runner.parse_args(["--help"])
+        plan.parse_args(["--help"])
     assert "max(5 %, A/A noise floor)" in " ".join(capsys.readouterr().out.split())
 
 
 def test_each_sweep_point_is_a_cell_with_its_own_tag():
-    assert runner.points({}) == [(None, None)]
-    assert runner.points({"sweep": {"parameter": "load.rate", "values": [50, 100.5]}}) == [("load.rate", 50), ("load.rate", 100.5)]
-    assert runner.cell_tag("localhost", None, None) == "localhost"
-    assert runner.cell_tag("cross-zone", "load.rate", 100.0) == "cross-zone-rate100"
-    assert runner.cell_tag("localhost", "app.perflab.route.codec", "fory") == "localhost-fory"
+    assert plan.points({}) == [(None, None)]
+    assert plan.points({"sweep": {"parameter": "load.rate", "values": [50, 100.5]}}) == [("load.rate", 50), ("load.rate", 100.5)]
+    assert cells.cell_tag("localhost", None, None) == "localhost"
+    assert cells.cell_tag("cross-zone", "load.rate", 100.0) == "cross-zone-rate100"
+    assert cells.cell_tag("localhost", "app.perflab.route.codec", "fory") == "localhost-fory"
 
 
 def test_an_aa_runs_the_candidate_against_a_twin_of_itself():
     e = {"variants": [{"label": "A", "args": ["-a"]}, {"label": "B", "args": ["-b"]}]}
-    twins = runner.aa_variants(e)
+    twins = plan.aa_variants(e)
     assert twins == [{"label": "B", "args": ["-b"]}, {"label": "B (A/A)", "args": ["-b"]}]
     twins[0]["args"].append("changed")
     assert e["variants"][1]["args"] == ["-b"]
@@ -49,11 +51,11 @@ def test_a_duets_twin_gets_a_copy_of_the_database_of_its_own():
     b = {"label": "B", "database": "perflab_w", "seed": "./perflab seed wallet --db perflab_w ensure",
          "reset": "./perflab seed wallet --db perflab_w reset"}
     e = {"duet": True, "variants": [{"label": "A"}, b]}
-    original, twin = runner.aa_variants(e)
+    original, twin = plan.aa_variants(e)
     assert original == b and twin["database"] == "perflab_w_twin"
     assert twin["seed"] == "./perflab seed wallet --db perflab_w_twin ensure"
     assert twin["reset"] == "./perflab seed wallet --db perflab_w_twin reset"
-    assert runner.aa_variants(dict(e, duet=False))[1]["database"] == "perflab_w"
+    assert plan.aa_variants(dict(e, duet=False))[1]["database"] == "perflab_w"
 
 
 def test_a_command_output_is_read_into_rows_with_numbers_where_they_read_as_one():
@@ -84,15 +86,15 @@ def test_a_planted_share_is_that_share_of_the_aas_median_in_whole_microseconds(m
     monkeypatch.setattr(runner.results, "PUBLISHED", tmp_path)
     monkeypatch.setattr(runner.results, "ROOT", tmp_path)
     e = {"name": "wallet-x", "primary": {"metric": "p95"}}
-    assert runner.planted_cpu(e, "150us", "localhost") == "150us"
-    assert runner.planted_cpu(e, None, "localhost") is None
+    assert cells.planted_cpu(e, "150us", "localhost") == "150us"
+    assert cells.planted_cpu(e, None, "localhost") is None
     with pytest.raises(SystemExit, match="no A/A of wallet-x on localhost"):
-        runner.planted_cpu(e, "5%", "localhost")
+        cells.planted_cpu(e, "5%", "localhost")
     aa = tmp_path / "wallet-x-aa"
     aa.mkdir()
     calibration = [{"profile": "localhost", "metric": "p95", "noise_floor": 0.04, "observed": {"median_a": 6.2}}]
     (aa / "result.json").write_text(json.dumps({"schema_version": model.SCHEMA_VERSION, "calibration": calibration}))
-    assert runner.planted_cpu(e, "5%", "localhost") == "310us"
+    assert cells.planted_cpu(e, "5%", "localhost") == "310us"
 
 
 def test_the_power_check_and_the_aa_are_two_runs():
@@ -110,31 +112,31 @@ def test_plan_refuses_an_interleaved_file_and_a_missing_pilot(monkeypatch, tmp_p
     monkeypatch.setattr(runner.results, "ROOT", tmp_path)
     e = {"name": "x", "primary": {"metric": "p95"}, "profiles": ["localhost"]}
     with pytest.raises(SystemExit, match="is interleaved"):
-        runner.plan_lifetimes(dict(e, interleave=True), types.SimpleNamespace(plan="5%", planned=None, confidence=None))
+        plan.plan_lifetimes(dict(e, interleave=True), types.SimpleNamespace(plan="5%", planned=None, confidence=None))
     with pytest.raises(SystemExit, match="no A/A of x to plan from"):
-        runner.plan_lifetimes(e, types.SimpleNamespace(plan="5%", planned=None, confidence=None))
+        plan.plan_lifetimes(e, types.SimpleNamespace(plan="5%", planned=None, confidence=None))
     with pytest.raises(SystemExit, match="such as 5%"):
-        runner.plan_lifetimes(e, types.SimpleNamespace(plan="120%", planned=None, confidence=None))
+        plan.plan_lifetimes(e, types.SimpleNamespace(plan="120%", planned=None, confidence=None))
     with pytest.raises(SystemExit, match="give one"):
-        runner.plan_lifetimes(e, types.SimpleNamespace(plan="5%", planned="5%", confidence=None))
+        plan.plan_lifetimes(e, types.SimpleNamespace(plan="5%", planned="5%", confidence=None))
 
 
 def test_a_share_is_a_percentage_or_a_fraction_strictly_between_0_and_1():
-    assert runner.share("5%", "--plan", "a floor") == pytest.approx(0.05)
-    assert runner.share("0.8", "--confidence", "a level") == pytest.approx(0.8)
+    assert plan.share("5%", "--plan", "a floor") == pytest.approx(0.05)
+    assert plan.share("0.8", "--confidence", "a level") == pytest.approx(0.8)
     for bad in ("100%", "0", "eighty%", "-5%"):
         with pytest.raises(SystemExit, match=f"--confidence: a level, not {bad}"):
-            runner.share(bad, "--confidence", "a level")
+            plan.share(bad, "--confidence", "a level")
 
 
 def test_the_run_says_how_many_rounds_it_plans():
-    assert runner.rounds_text({"rounds": 10, "max_rounds": 20}) == "10 round(s) per variant (cap 20)"
+    assert plan.rounds_text({"rounds": 10, "max_rounds": 20}) == "10 round(s) per variant (cap 20)"
     planned = {"rounds": 10, "max_rounds": 20, "planned": {"cross-zone": {"rounds": 28, "lifetimes": 2}}}
-    assert runner.rounds_text(planned) == "28 rounds per variant in 2 lifetimes on cross-zone (--planned)"
+    assert plan.rounds_text(planned) == "28 rounds per variant in 2 lifetimes on cross-zone (--planned)"
 
 
 def test_a_runs_mode_of_separate_jvms_names_its_aa():
-    assert runner.separate_jvm_mode({}) is None
-    assert runner.separate_jvm_mode({"duet": True}) == "duet"
-    assert runner.separate_jvm_mode({"duet": True, "planned": {"localhost": {}}}) == "duet-planned"
-    assert runner.separate_jvm_mode({"pinned": "app on core 1"}) == "pinned"
+    assert plan.separate_jvm_mode({}) is None
+    assert plan.separate_jvm_mode({"duet": True}) == "duet"
+    assert plan.separate_jvm_mode({"duet": True, "planned": {"localhost": {}}}) == "duet-planned"
+    assert plan.separate_jvm_mode({"pinned": "app on core 1"}) == "pinned"
