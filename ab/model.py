@@ -221,7 +221,7 @@ class Record:
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class Machine(Record):
-    """Where the result was measured (runner.machine); a command experiment records only cores and load."""
+    """Where the result was measured (preparation.machine); a command experiment records only cores and load."""
     WHERE = "result.json machine"
     cores: int | None = None
     memory_kb: int | str | None = None

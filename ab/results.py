@@ -212,7 +212,7 @@ def noise_floor(experiment, metric=None, lineage=(), mode=None):
     and where they come from: published first, else results/. Without an A/A of its own, the newest A/A of the
     nearest file it extends (`lineage`) whose calibrated metric is this experiment's primary `metric`: the same
     apps measured the same way are no less noisy in a sweep or a variant of the file. With a `mode` of separate JVMs
-    (runner.separate_jvm_mode: "duet", "planned"), that mode's A/A (<name>-<mode>-aa) first. ({}, None) when there is
+    (plan.separate_jvm_mode: "duet", "planned"), that mode's A/A (<name>-<mode>-aa) first. ({}, None) when there is
     none."""
     return _from_aa(experiment, metric, lineage, "noise_floor", mode)
 
