@@ -238,6 +238,21 @@ def variant_line(log_file):
     return None
 
 
+def aot_jar(aot, jar):
+    """The jar to run and its JVM options for --aot `aot` (use, train, warm or none), given the jar the app would run."""
+    if aot and jar != APP_JAR:
+        die(f"--aot runs the working tree's AOT cache, not the jar {jar}")
+    if aot == "use":
+        if not aot_fresh():
+            die("no AOT cache for the current jar: ./perflab aot build")
+        return AOT_JAR, aot_cache_options("on")
+    if aot == "train":
+        return AOT_JAR, [f"-XX:AOTCacheOutput={AOT_CACHE}"]
+    if aot == "warm" and jar == APP_JAR and aot_fresh():
+        return AOT_JAR, aot_cache_options("auto")
+    return jar, []
+
+
 def launch(options, say=None):
     """Start the instance and return when it is ready (at most READY_WITHIN s); stop with the log's tail when it
     exits during startup. `say` takes its progress lines (the runner, which says its own, passes one that drops
@@ -255,17 +270,7 @@ def launch(options, say=None):
     STATE.mkdir(parents=True, exist_ok=True)
     labenv.ensure_secrets()
     java = pathlib.Path(labenv.jdk()) / "bin" / "java"
-    jar, aot_options = app_jar(env), []
-    if options.aot and jar != APP_JAR:
-        die(f"--aot runs the working tree's AOT cache, not the jar {jar}")
-    if options.aot == "use":
-        if not aot_fresh():
-            die("no AOT cache for the current jar: ./perflab aot build")
-        jar, aot_options = AOT_JAR, aot_cache_options("on")
-    elif options.aot == "train":
-        jar, aot_options = AOT_JAR, [f"-XX:AOTCacheOutput={AOT_CACHE}"]
-    elif options.aot == "warm" and jar == APP_JAR and aot_fresh():
-        jar, aot_options = AOT_JAR, aot_cache_options("auto")
+    jar, aot_options = aot_jar(options.aot, app_jar(env))
     port = env["PERFLAB_APP_PORT"]
     if labenv.port_open(port):
         die(f"port {port} is already taken by another process: stop it, or start this instance with --port N")
@@ -283,6 +288,12 @@ def launch(options, say=None):
                + (", warm: the AOT cache" if aot_options and options.aot == "warm" else "") + ")")
     if limit:
         say(f"CPU limit: {machine.status_line(instance.name)}")
+    await_ready(instance, port, started, say)
+
+
+def await_ready(instance, port, started, say):
+    """Return when the instance started at `started` (ns) answers ready on `port`, at most READY_WITHIN s; stop with
+    its log's tail when it exits first."""
     deadline = time.monotonic() + READY_WITHIN
     while True:
         if ready(url(port)):

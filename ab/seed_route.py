@@ -55,6 +55,21 @@ def metres(a, b):
     return 2 * EARTH_M * math.asin(math.sqrt(h))
 
 
+def route_counts(weights, routes_wanted):
+    """How many routes each walkway gets: in proportion to its weight, at least one, `routes_wanted` in all."""
+    total = sum(weights)
+    lengths = [max(1, round(w * routes_wanted / total)) for w in weights]
+    i = 0
+    while sum(lengths) != routes_wanted:  # settle the rounding, one route at a time
+        diff = routes_wanted - sum(lengths)
+        if diff > 0:
+            lengths[i % len(lengths)] += 1
+        elif lengths[i % len(lengths)] > 1:
+            lengths[i % len(lengths)] -= 1
+        i += 1
+    return lengths
+
+
 def university(univ, routes_wanted, node_out, route_out):
     """Writes one university's nodes and routes; returns (nodes, routes). Stops when the routes are too few."""
     rnd = random.Random(1000 + univ)
@@ -90,16 +105,7 @@ def university(univ, routes_wanted, node_out, route_out):
         walkways.append((start, (None, end_pos), rnd.uniform(1, 6)))
     if len(walkways) > routes_wanted:
         sys.exit(f"perflab: {routes_wanted} routes cannot cover the {len(walkways)} walkways of university {univ}")
-    total = sum(w for _, _, w in walkways)
-    lengths = [max(1, round(w * routes_wanted / total)) for _, _, w in walkways]
-    i = 0
-    while sum(lengths) != routes_wanted:  # settle the rounding, one route at a time
-        diff = routes_wanted - sum(lengths)
-        if diff > 0:
-            lengths[i % len(lengths)] += 1
-        elif lengths[i % len(lengths)] > 1:
-            lengths[i % len(lengths)] -= 1
-        i += 1
+    lengths = route_counts([w for _, _, w in walkways], routes_wanted)
     next_route = univ * 10_000_000
     for (start, end, _), length in zip(walkways, lengths):
         a_id, a_pos = start
