@@ -63,8 +63,8 @@ COPY --from=extracted /app /app
 COPY .env /opt/perflab/.env
 COPY scripts/seed/pin_hash_sql.py /opt/perflab/scripts/seed/
 # every module of ab/ that seeding.py imports, directly or not (ab/test_seed_image.py checks the list)
-COPY ab/seeding.py ab/seed_wallet.py ab/seed_route.py ab/seedlib.py ab/seedclone.py ab/labenv.py ab/labsecrets.py \
-     ab/innodb_locks.py /opt/perflab/ab/
+COPY ab/seeding.py ab/seed_wallet.py ab/seed_wallet_redis.py ab/seed_route.py ab/seedlib.py ab/seedclone.py ab/labenv.py \
+     ab/labsecrets.py ab/innodb_locks.py /opt/perflab/ab/
 ENV PERFLAB_APP_CLASSPATH=/app/perflab.jar PERFLAB_MIGRATIONS=filesystem:/app/db/migrations \
     WALLET_SEED_DIR=/tmp/perflab-wallet-seed
 USER perflab

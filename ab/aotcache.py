@@ -15,7 +15,7 @@ from appctl import AOT_CACHE, AOT_DIR, APP_JAR
 from labenv import die
 
 
-def status():
+def status() -> None:
     if appctl.aot_fresh():
         built = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(AOT_CACHE.stat().st_mtime))
         labenv.say(f"AOT cache: {AOT_CACHE} ({appctl.size_mb(AOT_CACHE)} MB, {built}), fresh")
@@ -23,7 +23,7 @@ def status():
         labenv.say("AOT cache: none for the current jar (./perflab aot build)")
 
 
-def build(argv):
+def build(argv: list[str]) -> None:
     """Extract the jar, start it recording, drive AOT_TRAIN_REQUESTS (default 6000) requests of the cold-start mix
     through it, stop it: the JVM writes the cache as it exits. Loads its data first (./perflab seed coldstart, into
     PERFLAB_COLD_DB, default perflab_wallet_after: the wallet A/B's `after` database)."""

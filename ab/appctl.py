@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 import labenv
@@ -35,11 +36,11 @@ EXPORTED = {"--port": "PERFLAB_APP_PORT", "--db": "PERFLAB_DB_NAME", "--db-port"
 VALUED = ("--profile", "--instance", "--redis-db", "--heap", "--jvm-opts", "--cpus", "--machine", *EXPORTED)
 
 
-def url(port=None):
+def url(port: int | str | None = None) -> str:
     return f"http://127.0.0.1:{port or os.environ.get('PERFLAB_APP_PORT', '8080')}"
 
 
-def check_name(name):
+def check_name(name: str) -> str:
     if not NAME.fullmatch(name):
         die(f"instance name '{name}': use lower-case letters, digits, '.', '_' and '-'")
     return name
@@ -48,11 +49,11 @@ def check_name(name):
 class Instance(labenv.Process):
     """One app instance by name: its pid file, log and start stamp in .perflab."""
 
-    def __init__(self, name="app"):
+    def __init__(self, name: str = "app") -> None:
         super().__init__(check_name(name))
         self.started_file = STATE / f"{name}.started"
 
-    def stop(self, quiet=False):
+    def stop(self, quiet: bool = False) -> bool:
         """Stop it (SIGTERM, at most STOP_WITHIN s until it has exited, then SIGKILL) and remove its CPU limit;
         `app stopped` when it ran."""
         stopped = super().stop_within(STOP_WITHIN, f"the app '{self.name}'")
@@ -70,23 +71,23 @@ class Options:
     instance: str = "app"
     profile: str = ""
     aot: str = ""
-    app_args: list = field(default_factory=list)
+    app_args: list[str] = field(default_factory=list)
     heap: str = ""
     jvm_opts: str = ""
-    env: dict = field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=dict)
     machine: str = ""
     cpus: float | None = None
 
     @property
-    def port(self):
+    def port(self) -> str:
         return self.env.get("PERFLAB_APP_PORT") or os.environ.get("PERFLAB_APP_PORT", "8080")
 
     @property
-    def url(self):
+    def url(self) -> str:
         return url(self.port)
 
 
-def parse(argv, instance="app"):
+def parse(argv: Iterable[str], instance: str = "app") -> Options:
     """`app start|stop|restart|status` options -> Options (SPRING_PROFILES_ACTIVE, PERFLAB_HEAP and PERFLAB_JVM_OPTS
     are the defaults); a readable error for an unknown option or a missing value."""
     options = Options(instance=check_name(instance), profile=os.environ.get("SPRING_PROFILES_ACTIVE", ""),
@@ -129,7 +130,7 @@ def parse(argv, instance="app"):
     return options
 
 
-def cpus_value(text):
+def cpus_value(text: str) -> float:
     try:
         cpus = float(text)
     except ValueError:
@@ -139,7 +140,7 @@ def cpus_value(text):
     return cpus
 
 
-def jvm_command(options, preset):
+def jvm_command(options: Options, preset: str) -> tuple[list[str], float | None]:
     """The JVM's flags, in the order that lets a later one win: the Spring profile's heap preset (left out when the
     machine profile sizes memory itself, or --heap is given), the machine profile's flags, --heap, perflab's own,
     --jvm-opts. Returns (flags, the CPU share or None)."""
@@ -154,7 +155,7 @@ def jvm_command(options, preset):
 
 # ---- the jar and the AOT cache ----
 
-def jar_stale():
+def jar_stale() -> bool:
     """The jar is missing, or a file or folder of src/main, or pom.xml, is newer than it."""
     if not APP_JAR.is_file():
         return True
@@ -168,13 +169,13 @@ def jar_stale():
     return False
 
 
-def app_jar(environ=None):
+def app_jar(environ: Mapping[str, str] | None = None) -> pathlib.Path:
     """The jar to run: PERFLAB_APP_JAR (--jar: a commit's build), else target/perflab.jar."""
     given = (os.environ if environ is None else environ).get("PERFLAB_APP_JAR")
     return pathlib.Path(given) if given else APP_JAR
 
 
-def build_jar(environ=None):
+def build_jar(environ: Mapping[str, str] | None = None) -> None:
     """Builds target/perflab.jar when it is stale; a jar given by PERFLAB_APP_JAR is never built here, only checked."""
     jar = app_jar(environ)
     if jar != APP_JAR:
@@ -189,7 +190,7 @@ def build_jar(environ=None):
         labenv.say(f"built target/perflab.jar in {time.monotonic() - began:.0f} s")
 
 
-def aot_fresh():
+def aot_fresh() -> bool:
     """The AOT cache belongs to one jar: it is fresh when it is newer than target/perflab.jar."""
     if not (AOT_CACHE.is_file() and AOT_JAR.is_file()):
         return False
@@ -198,19 +199,19 @@ def aot_fresh():
     return not jar_stale()
 
 
-def aot_cache_options(mode):
+def aot_cache_options(mode: str) -> list[str]:
     """A start from the AOT cache: the classes it holds loaded and linked, its profiles ready (JDK 25). Mode "on"
     (--aot) fails a start whose flags the cache cannot serve; "auto" (--warm) then makes it a plain start, never a
     failed one (another GC or heap flags of a variant)."""
     return [f"-XX:AOTCache={AOT_CACHE}", f"-XX:AOTMode={mode}"]
 
 
-def size_mb(path):
+def size_mb(path: str | os.PathLike[str]) -> int:
     """What `du -m` says: the disk space, in MiB rounded up."""
     return math.ceil(pathlib.Path(path).stat().st_blocks * 512 / 2 ** 20)
 
 
-def heap_preset(profiles):
+def heap_preset(profiles: str) -> str:
     """The heap preset of the profiles (stack/heap-preset.sh, the one definition the Dockerfile uses too)."""
     return subprocess.run(["sh", str(ROOT / "stack" / "heap-preset.sh"), profiles], capture_output=True, text=True,
                           check=True).stdout.strip()
@@ -218,15 +219,16 @@ def heap_preset(profiles):
 
 # ---- starting an instance ----
 
-def ready(base_url, timeout=5):
+def ready(base_url: str, timeout: float = 5) -> bool:
     try:
         with urllib.request.urlopen(f"{base_url}/actuator/health/readiness", timeout=timeout) as answer:
-            return answer.status < 400
+            status: int = answer.status
+            return status < 400
     except (OSError, ValueError):
         return False
 
 
-def variant_line(log_file):
+def variant_line(log_file: str | os.PathLike[str]) -> str | None:
     """The app's first `perflab variant` log line, as `variant ...`, or None."""
     try:
         with open(log_file, errors="replace") as log:
@@ -238,7 +240,22 @@ def variant_line(log_file):
     return None
 
 
-def launch(options, say=None):
+def aot_jar(aot: str, jar: pathlib.Path) -> tuple[pathlib.Path, list[str]]:
+    """The jar to run and its JVM options for --aot `aot` (use, train, warm or none), given the jar it would run."""
+    if aot and jar != APP_JAR:
+        die(f"--aot runs the working tree's AOT cache, not the jar {jar}")
+    if aot == "use":
+        if not aot_fresh():
+            die("no AOT cache for the current jar: ./perflab aot build")
+        return AOT_JAR, aot_cache_options("on")
+    if aot == "train":
+        return AOT_JAR, [f"-XX:AOTCacheOutput={AOT_CACHE}"]
+    if aot == "warm" and jar == APP_JAR and aot_fresh():
+        return AOT_JAR, aot_cache_options("auto")
+    return jar, []
+
+
+def launch(options: Options, say: Callable[[str], None] | None = None) -> None:
     """Start the instance and return when it is ready (at most READY_WITHIN s); stop with the log's tail when it
     exits during startup. `say` takes its progress lines (the runner, which says its own, passes one that drops
     them)."""
@@ -255,17 +272,7 @@ def launch(options, say=None):
     STATE.mkdir(parents=True, exist_ok=True)
     labenv.ensure_secrets()
     java = pathlib.Path(labenv.jdk()) / "bin" / "java"
-    jar, aot_options = app_jar(env), []
-    if options.aot and jar != APP_JAR:
-        die(f"--aot runs the working tree's AOT cache, not the jar {jar}")
-    if options.aot == "use":
-        if not aot_fresh():
-            die("no AOT cache for the current jar: ./perflab aot build")
-        jar, aot_options = AOT_JAR, aot_cache_options("on")
-    elif options.aot == "train":
-        jar, aot_options = AOT_JAR, [f"-XX:AOTCacheOutput={AOT_CACHE}"]
-    elif options.aot == "warm" and jar == APP_JAR and aot_fresh():
-        jar, aot_options = AOT_JAR, aot_cache_options("auto")
+    jar, aot_options = aot_jar(options.aot, app_jar(env))
     port = env["PERFLAB_APP_PORT"]
     if labenv.port_open(port):
         die(f"port {port} is already taken by another process: stop it, or start this instance with --port N")
@@ -283,6 +290,12 @@ def launch(options, say=None):
                + (", warm: the AOT cache" if aot_options and options.aot == "warm" else "") + ")")
     if limit:
         say(f"CPU limit: {machine.status_line(instance.name)}")
+    await_ready(instance, port, started, say)
+
+
+def await_ready(instance: Instance, port: str, started: int, say: Callable[[str], None]) -> None:
+    """Return when the instance started at `started` (ns) answers ready on `port`, at most READY_WITHIN s; stop with
+    its log's tail when it exits first."""
     deadline = time.monotonic() + READY_WITHIN
     while True:
         if ready(url(port)):
@@ -301,7 +314,7 @@ def launch(options, say=None):
         time.sleep(0.2)
 
 
-def gc(base_url):
+def gc(base_url: str) -> str:
     """The GC the running app uses, from its metrics' heap pools; 'unknown' when they do not tell."""
     try:
         with urllib.request.urlopen(f"{base_url}/actuator/prometheus", timeout=5) as answer:
@@ -310,7 +323,8 @@ def gc(base_url):
         return "unknown"
 
 
-def start(argv, aot=None, instance="app", env=None, say=None):
+def start(argv: Iterable[str], aot: str | None = None, instance: str = "app", env: Mapping[str, str] | None = None,
+          say: Callable[[str], None] | None = None) -> Options:
     """`app start [options]`: parse them and launch; `aot` (use, train) overrides --aot, `env` adds variables."""
     options = parse(argv, instance)
     if aot is not None:

@@ -256,6 +256,8 @@ class Instances:
             return
         name = self.names[index] if self.names else self.suite
         pid = appctl.Instance(name).pid()
+        if pid is None:
+            raise RuntimeError(f"the app '{name}' has no pid file: nothing to kill")
         killed = time.monotonic()
         os.kill(pid, 9)
         if not labenv.wait_gone(pid, KILLED_GONE_WITHIN_S, interval=0.05):

@@ -17,6 +17,8 @@ import json
 import pathlib
 import re
 import sys
+from collections.abc import Mapping
+from typing import Any
 
 import machine
 import network
@@ -30,16 +32,16 @@ LINKS = {"db": ("mariadb", "PERFLAB_DB_HOST", "PERFLAB_DB_PORT"),
 MAX_RAM = re.compile(r"-XX:MaxRAM=(\d+[kmgKMG]?)$")
 
 
-def header(source, name, description, file_name):
+def header(source: str, name: str, description: str, file_name: str) -> str:
     return (f"# Generated from {source} [{name}] by ./perflab python ab/compose_settings.py: edit the table, not this "
             f"file.\n# {description}\n#   docker compose -f docker-compose.yml -f compose/{file_name} up -d --wait\n")
 
 
-def quoted(text):
+def quoted(text: str) -> str:
     return json.dumps(text)  # a JSON string is a YAML double-quoted scalar
 
 
-def machine_file(profile):
+def machine_file(profile: dict[str, Any]) -> str | None:
     """compose/machine-NAME.yml's text, or None for a profile that limits nothing."""
     app, mariadb = profile["app"], profile["mariadb"]
     if app["cpus"] is None and mariadb["cpus"] is None and not app["jvm"]:
@@ -63,12 +65,12 @@ def machine_file(profile):
     return "\n".join(lines) + "\n"
 
 
-def proxy_ports():
+def proxy_ports() -> dict[str, str]:
     """compose's Toxiproxy proxies: name -> listen port."""
     return {proxy["name"]: proxy["listen"].rsplit(":", 1)[1] for proxy in json.loads(PROXIES.read_text())}
 
 
-def network_file(links):
+def network_file(links: Mapping[str, Any]) -> str | None:
     """compose/network-NAME.yml's text for a profile's links, or None when it names neither MariaDB nor Redis."""
     links = {link: attrs for link, attrs in links.items() if link in LINKS}
     if not links:
@@ -84,9 +86,9 @@ def network_file(links):
     return "\n".join(app + config) + "\n"
 
 
-def files():
+def files() -> dict[str, str]:
     """{file name: text} of every override file."""
-    out = {}
+    out: dict[str, str] = {}
     for name, table in machine.profiles().items():
         profile = machine.parse(name, table)
         text = machine_file(profile)
@@ -101,7 +103,7 @@ def files():
     return out
 
 
-def main(argv):
+def main(argv: list[str]) -> int:
     check = argv == ["--check"]
     if argv and not check:
         print("usage: ./perflab python ab/compose_settings.py [--check]", file=sys.stderr)

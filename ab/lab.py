@@ -8,7 +8,8 @@ NativeLab is this machine's native stack (stack/native.sh, the apps as local pro
 already run elsewhere (--base-url), which the runner loads and reads but never starts, seeds or limits. A lab on
 Docker compose is another implementation of the same methods."""
 import subprocess
-from typing import Protocol, runtime_checkable
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Protocol, runtime_checkable
 
 import aotcache
 import appctl
@@ -24,22 +25,23 @@ class Lab(Protocol):
     """What the runner needs of a lab."""
     remote: bool  # its processes are not this machine's: no process CPU, JFR, pinning or MariaDB counters here
 
-    def ensure_services(self, env: dict) -> None: ...
+    def ensure_services(self, env: Mapping[str, str]) -> None: ...
 
-    def apps(self, experiment: dict, variants: list, env: dict, network_options: list,
-             network_args: list) -> list[launcher.App]: ...
+    def apps(self, experiment: dict[str, Any], variants: list[dict[str, Any]], env: Mapping[str, str],
+             network_options: list[str], network_args: list[str]) -> list[launcher.App]: ...
 
-    def start_together(self, apps: list) -> dict[str, float]: ...
+    def start_together(self, apps: list[launcher.App]) -> dict[str, float]: ...
 
-    def data_command(self, command: str, variant: dict, env: dict, what: str) -> str: ...
+    def data_command(self, command: str, variant: dict[str, Any], env: Mapping[str, str], what: str) -> str: ...
 
-    def run_data(self, command: str, variant: dict, env: dict) -> subprocess.CompletedProcess: ...
+    def run_data(self, command: str, variant: dict[str, Any],
+                 env: Mapping[str, str]) -> subprocess.CompletedProcess[str]: ...
 
     def hold_database(self, cpus: float | None, profile: str) -> bool | None: ...
 
     def release_database(self) -> None: ...
 
-    def proxies(self, env: dict) -> network.Toxiproxy: ...
+    def proxies(self, env: Mapping[str, str]) -> network.Toxiproxy: ...
 
     def aot_cache_fresh(self) -> bool: ...
 
@@ -55,10 +57,10 @@ class NativeLab:
     on its own port, database and Redis logical database."""
     remote = False
 
-    def __init__(self, say=print):
+    def __init__(self, say: Callable[[str], None] = print) -> None:
         self.say = say
 
-    def ensure_services(self, env):
+    def ensure_services(self, env: Mapping[str, str]) -> None:
         """Every service the runner needs, started (stack/native.sh up) when one is down, named."""
         for name, key in SERVICES:
             if not labenv.port_open(int(env[key]), timeout=0.5):
@@ -66,19 +68,21 @@ class NativeLab:
                 labenv.native("up", stdout=subprocess.DEVNULL)
                 return
 
-    def apps(self, experiment, variants, env, network_options, network_args):
+    def apps(self, experiment: dict[str, Any], variants: list[dict[str, Any]], env: Mapping[str, str],
+             network_options: list[str], network_args: list[str]) -> list[launcher.App]:
         return [launcher.App(experiment, v, i, env, network_options, network_args) for i, v in enumerate(variants)]
 
-    def start_together(self, apps):
+    def start_together(self, apps: list[launcher.App]) -> dict[str, float]:
         return launcher.start_together(apps)
 
-    def data_command(self, command, variant, env, what):
+    def data_command(self, command: str, variant: dict[str, Any], env: Mapping[str, str], what: str) -> str:
         return launcher.run_data_command(command, variant, env, what)
 
-    def run_data(self, command, variant, env):
+    def run_data(self, command: str, variant: dict[str, Any],
+                 env: Mapping[str, str]) -> subprocess.CompletedProcess[str]:
         return launcher.run_data(command, variant, env)
 
-    def hold_database(self, cpus, profile):
+    def hold_database(self, cpus: float | None, profile: str) -> bool | None:
         """MariaDB in a CPU share of its own for the cell (none: a limit left by a killed run released); whether it
         is held (None without a share)."""
         machine.release(machine.MARIADB)
@@ -86,16 +90,16 @@ class NativeLab:
             return None
         return machine.limit(machine.MARIADB, measure.mariadb_pid(), cpus, profile)
 
-    def release_database(self):
+    def release_database(self) -> None:
         machine.release(machine.MARIADB)
 
-    def proxies(self, env):
+    def proxies(self, env: Mapping[str, str]) -> network.Toxiproxy:
         return network.Toxiproxy(env)
 
-    def aot_cache_fresh(self):
+    def aot_cache_fresh(self) -> bool:
         return appctl.aot_fresh()
 
-    def build_aot_cache(self):
+    def build_aot_cache(self) -> None:
         aotcache.build([])
 
 
@@ -104,23 +108,24 @@ class RemoteLab(NativeLab):
     reset or limited here."""
     remote = True
 
-    def __init__(self, urls, say=print):
+    def __init__(self, urls: Iterable[str], say: Callable[[str], None] = print) -> None:
         super().__init__(say)
         self.urls = list(urls)
 
-    def ensure_services(self, env):
+    def ensure_services(self, env: Mapping[str, str]) -> None:
         pass
 
-    def apps(self, experiment, variants, env, network_options, network_args):
+    def apps(self, experiment: dict[str, Any], variants: list[dict[str, Any]], env: Mapping[str, str],
+             network_options: list[str], network_args: list[str]) -> list[launcher.App]:
         return [launcher.RemoteApp(experiment, v, i, url) for i, (v, url) in enumerate(zip(variants, self.urls))]
 
-    def hold_database(self, cpus, profile):
+    def hold_database(self, cpus: float | None, profile: str) -> bool | None:
         return None
 
-    def release_database(self):
+    def release_database(self) -> None:
         pass
 
 
-def for_run(base_urls, say=print) -> Lab:
+def for_run(base_urls: Iterable[str] | None, say: Callable[[str], None] = print) -> Lab:
     """The lab a run measures in: the apps at `base_urls` when given, else this machine's native stack."""
     return RemoteLab(base_urls, say) if base_urls else NativeLab(say)

@@ -12,6 +12,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import MutableMapping, Mapping
+from typing import Any, NoReturn
 
 import labsecrets
 
@@ -22,30 +24,30 @@ ENV_LINE = re.compile(r"([A-Z_][A-Z0-9_]*)=(.*)")
 MIGRATIONS = ROOT / "db" / "migrations"
 
 
-def migrations_dir(environ=None):
+def migrations_dir(environ: Mapping[str, str] | None = None) -> pathlib.Path:
     """The db/migrations the app and the seeds migrate with: PERFLAB_MIGRATIONS (Flyway's `filesystem:<dir>`, what a
     commit's own build uses: ab/refs.py), else the working tree's."""
     location = (os.environ if environ is None else environ).get("PERFLAB_MIGRATIONS", "")
     return pathlib.Path(location.removeprefix("filesystem:")) if location else MIGRATIONS
 
 
-def die(message):
+def die(message: str) -> NoReturn:
     """Stop the command with one line on stderr, `perflab: <message>`, and exit code 1."""
     raise SystemExit(f"perflab: {message}")
 
 
-def say(message=""):
+def say(message: str = "") -> None:
     print(message, flush=True)
 
 
 # ---- .env ----
 
-def env(name, default):
+def env(name: str, default: str) -> str:
     """A variable as the shell's ${NAME:-default} reads it: empty counts as unset."""
     return os.environ.get(name) or default
 
 
-def read_env(path):
+def read_env(path: str | os.PathLike[str]) -> dict[str, str]:
     """The KEY=value lines of an .env file as a dict (comments and other lines skipped, values taken as written)."""
     values = {}
     for line in pathlib.Path(path).read_text().splitlines():
@@ -55,7 +57,8 @@ def read_env(path):
     return values
 
 
-def load_env(root=ROOT, environ=None):
+def load_env(root: str | os.PathLike[str] = ROOT,
+              environ: MutableMapping[str, str] | None = None) -> MutableMapping[str, str]:
     """.env gives defaults; a variable already set in the environment wins (PERFLAB_APP_PORT=8082 ./perflab app start).
     PERFLAB_DB_PASSWORD, unless set, is this install's generated one (labsecrets.MARIADB_PASSWORD, made when missing),
     which stack/native.sh gives the native MariaDB's user: .env's is only compose's default."""
@@ -68,7 +71,7 @@ def load_env(root=ROOT, environ=None):
     return environ
 
 
-def mariadb_client_env():
+def mariadb_client_env() -> dict[str, str]:
     """The environment for the mariadb client: the password as MYSQL_PWD, never on its command line (ps shows it)."""
     return {**os.environ, "MYSQL_PWD": env("PERFLAB_DB_PASSWORD", "perflab")}
 
@@ -85,7 +88,7 @@ SERVICES = {  # name: (label, host variable, port variable, default port)
 }
 
 
-def service_address(service, environ=None):
+def service_address(service: str, environ: Mapping[str, str] | None = None) -> tuple[str, str]:
     """(host, port) of mariadb, redis, wiremock, toxiproxy, prometheus or app; PERFLAB_*_PORT, PERFLAB_DB_HOST and
     PERFLAB_REDIS_HOST override."""
     environ = os.environ if environ is None else environ
@@ -93,11 +96,11 @@ def service_address(service, environ=None):
     return (host_key and environ.get(host_key)) or "127.0.0.1", environ.get(port_key) or default
 
 
-def service_label(service):
+def service_label(service: str) -> str:
     return SERVICES[service][0] if service in SERVICES else service
 
 
-def port_open(port, host="127.0.0.1", timeout=2.0):
+def port_open(port: int | str, host: str = "127.0.0.1", timeout: float = 2.0) -> bool:
     """Whether the port accepts a TCP connection."""
     try:
         with socket.create_connection((host, int(port)), timeout=timeout):
@@ -106,12 +109,12 @@ def port_open(port, host="127.0.0.1", timeout=2.0):
         return False
 
 
-def service_up(service):
+def service_up(service: str) -> bool:
     host, port = service_address(service)
     return port_open(port, host)
 
 
-def require_services(*services):
+def require_services(*services: str) -> None:
     """Exit with one line naming the first service that is down and how to start it."""
     for service in services:
         if service_up(service):
@@ -123,12 +126,12 @@ def require_services(*services):
 
 # ---- the JDK, Docker, the native stack, the secrets ----
 
-def jdk():
+def jdk() -> str:
     """The JDK 25 that ./perflab found (PERFLAB_JDK, exported by the entry script; it is also JAVA_HOME)."""
     return os.environ.get("PERFLAB_JDK") or die("JDK 25 not found: set JAVA_HOME to a JDK 25 (perflab targets Java 25)")
 
 
-def docker_engine(environ=None):
+def docker_engine(environ: Mapping[str, str] | None = None) -> bool:
     """Whether a Docker engine answers (then ./perflab up takes Docker compose)."""
     environ = os.environ if environ is None else environ
     if not shutil.which("docker", path=environ.get("PATH")):
@@ -140,7 +143,7 @@ def docker_engine(environ=None):
         return False
 
 
-def run(argv, **options):
+def run(argv: list[Any], **options: Any) -> None:
     """Run a command, its output passed through; a failure stops this command with the same exit code."""
     sys.stdout.flush()
     code = subprocess.run([str(a) for a in argv], cwd=options.pop("cwd", ROOT), **options).returncode
@@ -148,23 +151,23 @@ def run(argv, **options):
         raise SystemExit(code)
 
 
-def native(*args, **options):
+def native(*args: str, **options: Any) -> None:
     """stack/native.sh with these arguments (up, down, status, install-lb, prometheus-targets ...)."""
     run([NATIVE, *args], **options)
 
 
-def native_bin():
+def native_bin() -> str:
     """Where the native stack keeps its tools (k6): stack/native.sh bin."""
     return subprocess.run([str(NATIVE), "bin"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
 
 
-def ensure_secrets():
+def ensure_secrets() -> None:
     """The app's secrets, generated once per checkout by stack/secrets.sh (PERFLAB_SECRETS_DIR, default
     .perflab/secrets); every path that starts the app or signs a token goes through here."""
     run(["bash", ROOT / "stack" / "secrets.sh"])
 
 
-def jwt_secret():
+def jwt_secret() -> str:
     """What the app signs tokens with; PERFLAB_SECURITY_JWT_SECRET wins over the file, as it does in the app."""
     import labsecrets
     ensure_secrets()
@@ -181,7 +184,7 @@ def k6_secrets() -> dict[str, str]:
             "JWT_SECRET": secret}
 
 
-def tail(path, lines):
+def tail(path: str | os.PathLike[str], lines: int) -> str:
     """The last `lines` lines of a text file ('' when it cannot be read)."""
     try:
         text = pathlib.Path(path).read_text(errors="replace")
@@ -192,7 +195,7 @@ def tail(path, lines):
 
 # ---- the lab's own processes ----
 
-def alive(pid):
+def alive(pid: int) -> bool:
     """Whether the process runs. A child of this process is gone once reaped here: after kill -9 a multi-threaded
     child's main thread shows Z while its other threads still exit and its sockets stay open (the chaos suite's
     restart met its own port still taken), and waitpid reaps it only when all are gone. Another process's zombie
@@ -216,7 +219,7 @@ def alive(pid):
         return True
 
 
-def wait_gone(pid, seconds, interval=0.1):
+def wait_gone(pid: int, seconds: float, interval: float = 0.1) -> bool:
     """Poll until the process has exited; whether it did within `seconds`."""
     deadline = time.monotonic() + seconds
     while alive(pid):
@@ -226,7 +229,7 @@ def wait_gone(pid, seconds, interval=0.1):
     return True
 
 
-def terminate(pid, seconds, what):
+def terminate(pid: int, seconds: float, what: str) -> None:
     """SIGTERM, then wait until the process has exited, at most `seconds`; only then SIGKILL, and wait again (10 s):
     a caller that starts a server next never meets the one still going away."""
     try:
@@ -248,23 +251,23 @@ class Process:
     """A long-running process of the lab, by name: .perflab/NAME.pid and NAME.log. Started in a session of its own,
     it outlives the command that started it and no terminal signal reaches it."""
 
-    def __init__(self, name, directory=STATE):
+    def __init__(self, name: str, directory: str | os.PathLike[str] = STATE) -> None:
         self.name = name
         self.directory = pathlib.Path(directory)
         self.pid_file = self.directory / f"{name}.pid"
         self.log_file = self.directory / f"{name}.log"
 
-    def pid(self):
+    def pid(self) -> int | None:
         try:
             return int(self.pid_file.read_text().strip())
         except (OSError, ValueError):
             return None
 
-    def running(self):
+    def running(self) -> bool:
         pid = self.pid()
         return pid is not None and alive(pid)
 
-    def spawn(self, argv, env=None, append=False):
+    def spawn(self, argv: list[Any], env: Mapping[str, str] | None = None, append: bool = False) -> int:
         """Start it, stdout and stderr into its log (appended to, or replaced); its pid into its pid file."""
         self.directory.mkdir(parents=True, exist_ok=True)
         sys.stdout.flush()
@@ -274,11 +277,11 @@ class Process:
         self.pid_file.write_text(f"{process.pid}\n")
         return process.pid
 
-    def stop_within(self, seconds, what=None):
+    def stop_within(self, seconds: float, what: str | None = None) -> bool:
         """Stop it and wait until it has exited (terminate); whether it was running."""
         pid = self.pid()
         was_running = pid is not None and alive(pid)
-        if was_running:
+        if pid is not None and was_running:
             terminate(pid, seconds, what or self.name)
         self.pid_file.unlink(missing_ok=True)
         return was_running

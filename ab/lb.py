@@ -25,11 +25,14 @@ import csv
 import io
 import ipaddress
 import json
+import os
 import re
 import socket
 import sys
 import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import TypedDict
 
 import labenv
 
@@ -51,23 +54,34 @@ ERRORS = {  # status -> (reason phrase, problem code, detail, Retry-After)
 
 NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,62}")
 HOST_LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
+Backend = tuple[str, str, int]  # name, host, port
 
 
-def check_name(name, what="name"):
+class Server(TypedDict):
+    """One instance as `show stat` tells it (parse_stat)."""
+    status: str
+    check: str
+    code: str
+    detail: str
+    requests: int
+    went_down: int
+
+
+def check_name(name: str, what: str = "name") -> str:
     """A load balancer's or an instance's name, as ./perflab allows them; a readable error otherwise."""
     if not isinstance(name, str) or not NAME.fullmatch(name):
         raise ValueError(f"{what} {name!r}: use lower-case letters, digits, '.', '_' and '-' (first a letter or digit)")
     return name
 
 
-def check_port(port, what="port"):
+def check_port(port: int | str, what: str = "port") -> int:
     text = str(port)
     if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= 65535:
         raise ValueError(f"{what} {text!r}: a number from 1 to 65535")
     return int(text)
 
 
-def check_host(host):
+def check_host(host: str) -> str:
     """A host name or an IPv4 address (what a server line takes as is)."""
     try:
         if ipaddress.ip_address(host).version == 4:
@@ -78,7 +92,7 @@ def check_host(host):
     raise ValueError(f"host {host!r}: a host name or an IPv4 address")
 
 
-def bind_address(address):
+def bind_address(address: str) -> str:
     """HAProxy's bind address for an IP address (IPv6 with its ipv6@ prefix); a readable error otherwise."""
     try:
         ip = ipaddress.ip_address(address)
@@ -87,9 +101,9 @@ def bind_address(address):
     return str(ip) if ip.version == 4 else f"ipv6@{ip}"
 
 
-def parse_backends(specs):
+def parse_backends(specs: Iterable[str]) -> list[Backend]:
     """['app-1=8081', 'app-2=127.0.0.1:8082'] -> [('app-1', '127.0.0.1', 8081), ...]; a readable error if malformed."""
-    backends: list[tuple[str, str, int]] = []
+    backends: list[Backend] = []
     for spec in specs:
         name, sep, address = spec.partition("=")
         host, _, port = address.rpartition(":")
@@ -104,7 +118,7 @@ def parse_backends(specs):
     return backends
 
 
-def error_response(status):
+def error_response(status: int) -> bytes:
     """The raw HTTP response HAProxy sends for its own error `status` (an errorfile): problem+json, as the app's."""
     reason, code, detail, retry_after = ERRORS[status]
     body = json.dumps({"type": f"urn:perflab:problem:{code}", "title": reason, "status": status, "code": code,
@@ -116,13 +130,14 @@ def error_response(status):
     return ("\r\n".join(head) + "\r\n\r\n").encode() + body
 
 
-def source(host):
+def source(host: str) -> str:
     """The server line's `source` for a backend on this machine: HAProxy connects from PROXY_SOURCE, the one address
     whose X-Forwarded-For the app trusts, so that no other local client can name its own address."""
     return f" source {PROXY_SOURCE}" if host == "localhost" or host.startswith("127.") else ""
 
 
-def render(name, port, backends, socket_path, error_files, bind="127.0.0.1"):
+def render(name: str, port: int | str, backends: Iterable[Backend], socket_path: str | os.PathLike[str],
+           error_files: Mapping[int, str | os.PathLike[str]], bind: str = "127.0.0.1") -> str:
     """HAProxy's configuration: a frontend on `bind`:`port` and one backend with every instance, health-checked.
     Every name, host and port is checked again here, whoever built `backends`."""
     check_name(name, "load balancer name")
@@ -175,7 +190,8 @@ backend {BACKEND}
 """
 
 
-def write(name, port, backends, directory, bind="127.0.0.1"):
+def write(name: str, port: int | str, backends: Iterable[Backend], directory: str | os.PathLike[str],
+          bind: str = "127.0.0.1") -> Path:
     """Writes DIR/NAME.cfg and its error files; returns the config's path."""
     check_name(name, "load balancer name")
     directory = Path(directory).resolve()
@@ -184,7 +200,7 @@ def write(name, port, backends, directory, bind="127.0.0.1"):
         raise ValueError(f"the stats socket path {socket_path} is too long for a Unix socket: move the checkout")
     error_dir = directory / f"{name}-errors"
     error_dir.mkdir(parents=True, exist_ok=True)
-    error_files = {}
+    error_files: dict[int, str | os.PathLike[str]] = {}
     for status in ERRORS:
         path = error_dir / f"{status}.http"
         path.write_bytes(error_response(status))
@@ -196,7 +212,7 @@ def write(name, port, backends, directory, bind="127.0.0.1"):
 
 # ------------------------------------------------------------------------------------------- runtime state
 
-def query(socket_path, command, timeout=5):
+def query(socket_path: str | os.PathLike[str], command: str, timeout: float = 5) -> str:
     """One command on HAProxy's stats socket; its whole answer."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
         s.settimeout(timeout)
@@ -208,9 +224,9 @@ def query(socket_path, command, timeout=5):
     return b"".join(chunks).decode()
 
 
-def parse_stat(text):
+def parse_stat(text: str) -> dict[str, Server]:
     """`show stat` CSV -> {server: {status, check, code, detail, requests, went_down}} for the backend's servers."""
-    servers = {}
+    servers: dict[str, Server] = {}
     for row in csv.DictReader(io.StringIO(text.lstrip("# "))):
         if row.get("pxname") != BACKEND or row.get("svname") in ("FRONTEND", "BACKEND"):
             continue
@@ -225,21 +241,22 @@ def parse_stat(text):
     return servers
 
 
-def servers(socket_path):
+def servers(socket_path: str | os.PathLike[str]) -> dict[str, Server]:
     return parse_stat(query(socket_path, "show stat"))
 
 
-def in_rotation(server):
+def in_rotation(server: Server) -> bool:
     """UP, or UP and going down (one failed check): the load balancer still sends it requests."""
     return server["status"].startswith("UP")
 
 
-def ready(server):
+def ready(server: Server) -> bool:
     """UP with a passed check: HAProxy counts an instance UP before its first check, so UP alone proves nothing."""
     return server["status"] == "UP" and server["check"] == "L7OK"
 
 
-def wait_until(socket_path, names, timeout, holds, interval=0.2):
+def wait_until(socket_path: str | os.PathLike[str], names: Sequence[str], timeout: float,
+               holds: Callable[[Server], bool], interval: float = 0.2) -> tuple[list[str], dict[str, Server]]:
     """Polls the balancer until `holds(server)` is true for every named instance; returns (the ones for which it is
     not when time runs out, the last state read)."""
     deadline = time.monotonic() + timeout
@@ -254,22 +271,24 @@ def wait_until(socket_path, names, timeout, holds, interval=0.2):
         time.sleep(interval)
 
 
-def wait_in_rotation(socket_path, names, timeout):
+def wait_in_rotation(socket_path: str | os.PathLike[str], names: Sequence[str],
+                     timeout: float) -> tuple[list[str], dict[str, Server]]:
     """Polls until every named instance is ready in rotation; returns the ones that are not when time runs out."""
     return wait_until(socket_path, names, timeout, ready)
 
 
-def describe(server):
+def describe(server: Server) -> str:
     check = " ".join(x for x in (server["check"], server["code"], server["detail"]) if x)
     return f"{server['status']} ({check})" if check else server["status"]
 
 
-def pid_state(pids, name):
+def pid_state(pids: str | os.PathLike[str], name: str) -> str:
     process = labenv.Process(name, pids)
     return f"running (pid {process.pid()})" if process.running() else "not running"
 
 
-def status_lines(state, pids, ports):
+def status_lines(state: Mapping[str, Server], pids: str | os.PathLike[str] | None,
+                 ports: Mapping[str, object]) -> tuple[list[str], list[str]]:
     """One line per instance for ./perflab status; a readable complaint for each one out of rotation."""
     lines = [f"  {'INSTANCE':<12} {'PORT':<6} {'PROCESS':<22} {'REQUESTS':>9}  LOAD BALANCER"]
     problems = []
@@ -283,8 +302,8 @@ def status_lines(state, pids, ports):
     return lines, problems
 
 
-def main(argv):
-    parser = argparse.ArgumentParser(prog="ab/lb.py", description=__doc__.split("\n")[0])
+def main(argv: list[str] | None) -> int:
+    parser = argparse.ArgumentParser(prog="ab/lb.py", description=(__doc__ or "").split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     r = sub.add_parser("render")
     r.add_argument("--name", required=True)

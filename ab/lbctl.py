@@ -6,6 +6,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Sequence
 
 import appctl
 import labenv
@@ -16,7 +17,7 @@ STOP_WITHIN = 10  # seconds for HAProxy to exit after SIGTERM
 
 
 class Balancer(labenv.Process):
-    def __init__(self, name="lb"):
+    def __init__(self, name: str = "lb") -> None:
         if not appctl.NAME.fullmatch(name):
             die(f"load balancer name '{name}': use lower-case letters, digits, '.', '_' and '-'")
         super().__init__(name)
@@ -24,14 +25,14 @@ class Balancer(labenv.Process):
         self.config = STATE / f"{name}.cfg"
         self.instances_file = STATE / f"{name}.instances"
 
-    def port(self):
+    def port(self) -> str:
         try:
             found = re.search(r"^ *bind .*:([0-9]*)$", self.config.read_text(), re.MULTILINE)
         except OSError:
             return ""
         return found.group(1) if found else ""
 
-    def instances(self):
+    def instances(self) -> list[tuple[str, str]]:
         """The instances it was started in front of: [(name, port)] (none: [])."""
         try:
             lines = self.instances_file.read_text().splitlines()
@@ -40,7 +41,7 @@ class Balancer(labenv.Process):
         return [(fields[0], fields[1] if len(fields) > 1 else "") for fields in (line.split(None, 1) for line in lines)
                 if fields]
 
-    def start(self, port, specs, bind=None):
+    def start(self, port: int | str, specs: Sequence[str], bind: str | None = None) -> None:
         """HAProxy on `port` in front of the instances NAME=PORT (a running one is reloaded with the new config,
         without dropping a connection); returns when every instance is in rotation (PERFLAB_LB_WAIT s, default 60)."""
         bind = bind or os.environ.get("PERFLAB_LB_BIND") or "127.0.0.1"
@@ -77,13 +78,13 @@ class Balancer(labenv.Process):
             die(f"the load balancer '{self.name}' runs, but not every instance is in rotation (./perflab status says why)")
         labenv.say(f"load balancer ready at http://127.0.0.1:{port}: {' '.join(names)} in rotation")
 
-    def stop(self):
+    def stop(self) -> None:
         stopped = super().stop_within(STOP_WITHIN, f"the load balancer '{self.name}'")
         self.socket.unlink(missing_ok=True)
         if stopped:
             labenv.say(f"load balancer '{self.name}' stopped")
 
-    def stop_instances(self, keep, why=""):
+    def stop_instances(self, keep: int, why: str = "") -> None:
         """Stops every instance behind it except app-1..app-KEEP (0: all of them)."""
         for name, port in self.instances():
             numbered = re.fullmatch(r"app-([0-9]+)", name)
@@ -92,14 +93,14 @@ class Balancer(labenv.Process):
             if appctl.Instance(name).stop(quiet=True):
                 labenv.say(f"app '{name}' (port {port}) stopped{': ' + why if why else ''}")
 
-    def down(self):
+    def down(self) -> None:
         """It and every instance behind it; Prometheus goes back to scraping the single app."""
         self.stop_instances(0)
         self.stop()
         self.instances_file.unlink(missing_ok=True)
         labenv.native("prometheus-targets")  # the single app again, not the instances that are gone
 
-    def report(self):
+    def report(self) -> None:
         """It and its instances for ./perflab status, naming each instance that is out of rotation."""
         instances = self.instances()
         if not self.running():

@@ -9,8 +9,11 @@ import os
 import re
 import shutil
 import subprocess
+import pathlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import labenv
 from labenv import ROOT, STATE, die
@@ -27,35 +30,35 @@ class Commit:
     subject: str
 
     @property
-    def short(self):
+    def short(self) -> str:
         return self.sha[:SHORT]
 
     @property
-    def worktree(self):
+    def worktree(self) -> pathlib.Path:
         return REFS / self.sha
 
     @property
-    def jar(self):
+    def jar(self) -> pathlib.Path:
         return REFS / f"{self.sha}.jar"
 
     @property
-    def migrations(self):
+    def migrations(self) -> pathlib.Path:
         return self.worktree / "db" / "migrations"
 
     @classmethod
-    def of(cls, record):
+    def of(cls, record: dict[str, Any]) -> "Commit":
         return cls(record["ref"], record["sha"], record["subject"])
 
-    def record(self):
+    def record(self) -> dict[str, str]:
         """What a variant and result.json keep of it."""
         return {"ref": self.ref, "sha": self.sha, "short": self.short, "subject": self.subject}
 
 
-def git(*args, cwd=ROOT):
+def git(*args: str, cwd: str | os.PathLike[str] = ROOT) -> subprocess.CompletedProcess[str]:
     return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
 
 
-def resolve(ref):
+def resolve(ref: str) -> Commit:
     """The commit a ref names here (a branch, a tag, HEAD~1, a sha); a readable error naming the ref otherwise."""
     if not ref or ref.startswith("-"):
         die(f"ref {ref!r}: name a commit (a branch, a tag, HEAD~1, a sha)")
@@ -67,37 +70,37 @@ def resolve(ref):
     return Commit(ref, sha, git("log", "-1", "--format=%s", sha).stdout.strip())
 
 
-def database(name, commit):
+def database(name: str, commit: Commit) -> str:
     """The commit's own database: the variant's name suffixed with the short sha."""
     return f"{name}_{commit.short}"
 
 
-def with_database(command, old, new):
+def with_database(command: str, old: str, new: str) -> str:
     """A seed or reset command with `--db OLD` (or --db=OLD) rewritten to the commit's database."""
     return re.sub(rf"(--db[= ]){re.escape(old)}(?=\s|;|&|\||$)", lambda m: m.group(1) + new, command)
 
 
-def app_options(variant):
+def app_options(variant: dict[str, Any]) -> list[str]:
     """`./perflab app start` options that run the variant's commit: its jar and its db/migrations; none for a
     working-tree variant."""
     c = variant.get("commit") and Commit.of(variant["commit"])
     return ["--jar", str(c.jar), "--migrations", str(c.migrations)] if c else []
 
 
-def env(variant):
+def env(variant: dict[str, Any]) -> dict[str, str]:
     """The same for ./perflab migrate and seed (the variables those options set)."""
     c = variant.get("commit") and Commit.of(variant["commit"])
     return {"PERFLAB_APP_JAR": str(c.jar), "PERFLAB_MIGRATIONS": f"filesystem:{c.migrations}"} if c else {}
 
 
-def maven_step(line):
+def maven_step(line: str) -> str | None:
     """'compiler:compile' for Maven's '[INFO] --- compiler:3.14.0:compile (default-compile) @ perflab ---', else
     None: the progress shown while a commit builds."""
     m = MAVEN_STEP.match(line)
     return f"{m.group(1).removeprefix('maven-').removesuffix('-plugin')}:{m.group(2)}" if m else None
 
 
-def checkout(commit):
+def checkout(commit: Commit) -> None:
     """The commit in its own worktree (.perflab/refs/<sha>/), made once."""
     if (commit.worktree / "pom.xml").is_file():
         return
@@ -108,7 +111,7 @@ def checkout(commit):
         die(f"ref {commit.ref!r} ({commit.short}): git worktree add {commit.worktree} failed: {made.stderr.strip()}")
 
 
-def build(commit, say=labenv.say):
+def build(commit: Commit, say: Callable[[str], None] = labenv.say) -> pathlib.Path:
     """The commit's jar: from the cache when built before, else built in its worktree (./mvnw package, tests
     skipped), with a line per Maven step; a failed build stops the run naming the ref and the log's last lines."""
     if commit.jar.is_file():
@@ -140,11 +143,12 @@ def build(commit, say=labenv.say):
     return commit.jar
 
 
-def prepare(e, default_database, resolve=resolve, build=build):
+def prepare(e: dict[str, Any], default_database: str, resolve: Callable[[str], Commit] = resolve,
+            build: Callable[[Commit], object] = build) -> dict[str, Commit]:
     """Every variant with a `ref`: its commit resolved and recorded, its database and its seed and reset commands moved
     to the commit's database (a variant without a seed gets `./perflab migrate` of it, under its profile), and its
     jar built or taken from the cache. Returns the commits, by label."""
-    commits = {}
+    commits: dict[str, Commit] = {}
     for v in (v for v in e["variants"] if v.get("ref")):
         if v.get("aot"):
             die(f"variant {v['label']!r}: aot = true runs the working tree's AOT cache; a ref runs its own jar")
@@ -164,7 +168,7 @@ def prepare(e, default_database, resolve=resolve, build=build):
     return commits
 
 
-def two_commits(e, baseline, candidate):
+def two_commits(e: dict[str, Any], baseline: Commit, candidate: Commit) -> dict[str, Any]:
     """--baseline REF --candidate REF: the experiment's first variant's settings (profile, args, database, seed,
     reset) twice, one side per commit, labelled `baseline <short>` and `candidate <short>`; the checks of that
     variant hold for both sides, the file's other variants, their checks and its write-up tables go, and the

@@ -28,6 +28,8 @@ import random
 import re
 import sys
 import tempfile
+from collections.abc import Callable
+from typing import TextIO
 
 import seed_wallet
 import seedlib
@@ -47,15 +49,32 @@ CAUTION = ["CURB", "CRACK", "SLOPE", "RUBBLE", "ETC"]
 DANGER = ["CURB", "STAIRS", "SLOPE", "ETC"]
 NAMES = {1: "Hanbit University", 2: "Saebyeok University", 3: "Nuri University"}
 EARTH_M = 6_371_000.0
+Position = tuple[float, float]  # latitude, longitude
+Node = tuple[int, Position]  # id, position
 
 
-def metres(a, b):
+def metres(a: Position, b: Position) -> float:
     lat1, lng1, lat2, lng2 = map(math.radians, (a[0], a[1], b[0], b[1]))
     h = math.sin((lat2 - lat1) / 2) ** 2 + math.cos(lat1) * math.cos(lat2) * math.sin((lng2 - lng1) / 2) ** 2
     return 2 * EARTH_M * math.asin(math.sqrt(h))
 
 
-def university(univ, routes_wanted, node_out, route_out):
+def route_counts(weights: list[float], routes_wanted: int) -> list[int]:
+    """How many routes each walkway gets: in proportion to its weight, at least one, `routes_wanted` in all."""
+    total = sum(weights)
+    lengths = [max(1, round(w * routes_wanted / total)) for w in weights]
+    i = 0
+    while sum(lengths) != routes_wanted:  # settle the rounding, one route at a time
+        diff = routes_wanted - sum(lengths)
+        if diff > 0:
+            lengths[i % len(lengths)] += 1
+        elif lengths[i % len(lengths)] > 1:
+            lengths[i % len(lengths)] -= 1
+        i += 1
+    return lengths
+
+
+def university(univ: int, routes_wanted: int, node_out: TextIO, route_out: TextIO) -> tuple[int, int]:
     """Writes one university's nodes and routes; returns (nodes, routes). Stops when the routes are too few."""
     rnd = random.Random(1000 + univ)
     # the campus of seed 001 (50,000 routes) is a 40 x 40 grid with 600 spurs; a small data set gets a smaller
@@ -67,17 +86,17 @@ def university(univ, routes_wanted, node_out, route_out):
     step_lng = step_lat / math.cos(math.radians(base[0]))
     next_node = [univ * 10_000_000]
 
-    def new_node(pos):
+    def new_node(pos: Position) -> int:
         next_node[0] += 1
         node_out.write(f"{next_node[0]}\t{univ}\t{pos[0]!r}\t{pos[1]!r}\n")
         return next_node[0]
 
-    grid = {}
+    grid: dict[tuple[int, int], Node] = {}
     for r in range(side):
         for c in range(side):
             pos = (base[0] + (r + rnd.uniform(-0.2, 0.2)) * step_lat, base[1] + (c + rnd.uniform(-0.2, 0.2)) * step_lng)
             grid[(r, c)] = (new_node(pos), pos)
-    walkways = []  # (from intersection, to position or intersection, weight)
+    walkways: list[tuple[Node, tuple[int | None, Position], float]] = []  # (from, to position or intersection, weight)
     for r in range(side):
         for c in range(side):
             for dr, dc in ((0, 1), (1, 0)):
@@ -90,16 +109,7 @@ def university(univ, routes_wanted, node_out, route_out):
         walkways.append((start, (None, end_pos), rnd.uniform(1, 6)))
     if len(walkways) > routes_wanted:
         sys.exit(f"perflab: {routes_wanted} routes cannot cover the {len(walkways)} walkways of university {univ}")
-    total = sum(w for _, _, w in walkways)
-    lengths = [max(1, round(w * routes_wanted / total)) for _, _, w in walkways]
-    i = 0
-    while sum(lengths) != routes_wanted:  # settle the rounding, one route at a time
-        diff = routes_wanted - sum(lengths)
-        if diff > 0:
-            lengths[i % len(lengths)] += 1
-        elif lengths[i % len(lengths)] > 1:
-            lengths[i % len(lengths)] -= 1
-        i += 1
+    lengths = route_counts([w for _, _, w in walkways], routes_wanted)
     next_route = univ * 10_000_000
     for (start, end, _), length in zip(walkways, lengths):
         a_id, a_pos = start
@@ -123,7 +133,7 @@ def university(univ, routes_wanted, node_out, route_out):
     return next_node[0] - univ * 10_000_000, next_route - univ * 10_000_000
 
 
-def generate(out, univs, routes):
+def generate(out: str | pathlib.Path, univs: list[int], routes: int) -> None:
     """Writes university.tsv, node.tsv and route.tsv for LOAD DATA in `out`, one progress line a university."""
     out = pathlib.Path(out)
     with open(out / "university.tsv", "w") as u_out, open(out / "node.tsv", "w") as n_out, \
@@ -136,19 +146,19 @@ def generate(out, univs, routes):
 
 # ---- SQL ----
 
-def present_sql(univs, routes):
+def present_sql(univs: str, routes: str) -> str:
     """The cheap check: how many of the universities have their routes (one indexed count each)."""
     return (f"SELECT COUNT(*) FROM (SELECT univ_id FROM route WHERE univ_id IN ({univs}) GROUP BY univ_id\n"
             f"    HAVING COUNT(*) = {routes}) AS complete")
 
 
-def delete_sql(univs):
+def delete_sql(univs: str) -> str:
     return ("SET SESSION foreign_key_checks = 0, unique_checks = 0;\n"
             f"DELETE FROM route WHERE univ_id IN ({univs});\n"
             f"DELETE FROM node WHERE univ_id IN ({univs});\n")
 
 
-def load_sql(work):
+def load_sql(work: str | pathlib.Path) -> str:
     """Loads the generated files; a university already there gets its route_version bumped."""
     work = pathlib.Path(work)
     return ("SET SESSION foreign_key_checks = 0, unique_checks = 0;\n"
@@ -165,7 +175,7 @@ def load_sql(work):
             "ANALYZE TABLE university, node, route;\n")
 
 
-def check_sql(univs):
+def check_sql(univs: str) -> str:
     return ("SELECT CONCAT('university ', u.id, ' (', u.name, '): ', COUNT(r.id), ' routes, version ', u.route_version)\n"
             f"    FROM university u LEFT JOIN route r ON r.univ_id = u.id WHERE u.id IN ({univs}) GROUP BY u.id ORDER BY u.id")
 
@@ -173,21 +183,21 @@ def check_sql(univs):
 # ---- the actions ----
 
 class Route:
-    def __init__(self, lab, univs, routes):
+    def __init__(self, lab: seedlib.Lab, univs: str, routes: str) -> None:
         self.lab, self.univs, self.routes = lab, univs, routes
         self.what = f"universities {univs}, {routes} routes each"
 
-    def present(self):
+    def present(self) -> bool:
         return self.lab.value(present_sql(self.univs, self.routes)) == str(len(self.univs.split(",")))
 
-    def ensure(self):
+    def ensure(self) -> None:
         if self.lab.schema_current() and self.present():
             self.lab.say(f"route data set: in place in {self.lab.db} ({self.what})")
             return
         self.lab.say(f"route data set: not in {self.lab.db}; loading it (once)")
         self.load()
 
-    def load(self):
+    def load(self) -> None:
         lab = self.lab
         lab.ensure_migrated()
         with tempfile.TemporaryDirectory() as work:
@@ -201,19 +211,20 @@ class Route:
         lab.say(f"route data set loaded into {lab.db}")
         self.check()
 
-    def check(self):
+    def check(self) -> None:
         self.lab.sql("-N", "-B", "-e", check_sql(self.univs))
 
-    def verify(self):
+    def verify(self) -> int | None:
         if not self.present():
             print(f"route data in {self.lab.db}: incomplete (./perflab seed route --db {self.lab.db})", flush=True)
             return 1
         self.status()
+        return None
 
-    def reset(self):
+    def reset(self) -> None:
         print("route data is never changed by a run: nothing to reset", flush=True)
 
-    def status(self):
+    def status(self) -> None:
         db = self.lab.db
         if self.present():
             print(f"route: loaded in {db} ({self.what})", flush=True)
@@ -222,7 +233,7 @@ class Route:
                   f"--routes {self.routes})", flush=True)
 
 
-def bare_routes(arg, values):
+def bare_routes(arg: str, values: dict[str, str]) -> bool:
     """A bare number (anything that starts with a digit) is --routes."""
     if re.match(r"[0-9]", arg):
         values["--routes"] = arg
@@ -230,7 +241,7 @@ def bare_routes(arg, values):
     return False
 
 
-def main(argv):
+def main(argv: list[str]) -> int:
     """`./perflab seed route ...`: returns the exit code (raises seedlib.Exit when it stops early)."""
     values, action, _ = seedlib.parse(argv, OPTIONS, USAGE, bare=bare_routes)
     univs = values.get("--univs", seedlib.env("PERFLAB_ROUTE_UNIVS", "1,2,3"))
@@ -240,11 +251,13 @@ def main(argv):
     seedlib.load_env()
     route = Route(seedlib.Lab(values.get("--db") or seedlib.env("PERFLAB_DB_NAME", "perflab")), univs, routes)
     seedlib.require_services("mariadb")
-    return {"ensure": route.ensure, "load": route.load, "reset": route.reset, "check": route.check,
-            "verify": route.verify, "status": route.status}[action]() or 0
+    actions: dict[str, Callable[[], int | None]] = {
+        "ensure": route.ensure, "load": route.load, "reset": route.reset, "check": route.check,
+        "verify": route.verify, "status": route.status}
+    return actions[action]() or 0
 
 
-def coldstart(argv):
+def coldstart(argv: list[str]) -> int:
     """`./perflab seed coldstart ...`: the wallet part, then (when it succeeded) the route part."""
     values, action, wallet_args = seedlib.parse(argv, COLD_OPTIONS, COLD_USAGE, forward=COLD_WALLET_OPTIONS)
     db = values.get("--db", seedlib.env("PERFLAB_COLD_DB", "perflab_wallet_after"))

@@ -32,13 +32,16 @@ PERFLAB_REDIS_DB, else 0). --members and --transfers: a smaller data set of the 
 import itertools
 import os
 import pathlib
-import shutil
 import subprocess
 import tempfile
 import time
+import types
+from collections.abc import Callable
+from typing import cast
 
 import innodb_locks
 import labsecrets
+import seed_wallet_redis
 import seedclone
 import seedlib
 
@@ -60,17 +63,17 @@ BANK_ASSET, BANK_PAYABLE = 1, 2  # ids from V3__wallet.sql
 EPOCH = 1767225600  # 2026-01-01T00:00:00Z
 
 
-def generate(out, members=MEMBERS, transfers=TRANSFERS):
+def generate(out: str | os.PathLike[str], members: int = MEMBERS, transfers: int = TRANSFERS) -> None:
     """Writes the seed as tab-separated files for LOAD DATA LOCAL INFILE in `out`. Deterministic: the same
     arguments give the same bytes. members: login user{n}, phone 010 + n in 8 digits, balance 1,000,000.00;
     transfers: two history rows and four ledger rows each."""
     os.makedirs(out, exist_ok=True)
     started = time.time()
 
-    def progress(what):
+    def progress(what: str) -> None:
         print(f"  generated {what} ({time.time() - started:.1f}s)", flush=True)
 
-    def money(cents):
+    def money(cents: int) -> str:
         return f"{cents // 100}.{cents % 100:02d}"
 
     with open(os.path.join(out, "member.tsv"), "w") as f:
@@ -111,12 +114,12 @@ def generate(out, members=MEMBERS, transfers=TRANSFERS):
 
 # ---- the keyed PIN hashes ----
 
-def pin_sql():
+def pin_sql() -> types.ModuleType:
     """scripts/seed/pin_hash_sql.py, the one SQL formula of the keyed PIN hash (shared with ab/labsecrets.py)."""
     return labsecrets.seeder_sql()
 
 
-def hash_key():
+def hash_key() -> bytes:
     """The app's hash secret as bytes (PERFLAB_SECURITY_HASH_SECRET, else the secrets file, which stack/secrets.sh
     writes once when it is missing; compose's secrets service writes the seed image's)."""
     try:
@@ -134,17 +137,17 @@ def pin() -> str:
         raise seedlib.Exit(failed.returncode) from None
 
 
-def pin_expression(key):
+def pin_expression(key: bytes) -> str:
     """The SQL of each wallet's keyed PIN hash, for its member_id column."""
-    return pin_sql().expression("member_id", pin(), key)
+    return cast(str, pin_sql().expression("member_id", pin(), key))
 
 
-def fingerprint(key):
+def fingerprint(key: bytes) -> str:
     """What perflab_meta's pin_key records of the key and the PIN: the first 16 hex digits of member 0's PIN hash."""
     return labsecrets.pin_hash(key.decode(), 0, pin())[:16]
 
 
-def rekey_sql(key, members):
+def rekey_sql(key: bytes, members: int) -> str:
     """Writes the wallets' PIN hashes again with `key` and records its fingerprint."""
     mark = fingerprint(key)
     return (f"UPDATE wallet SET pin_hash = {pin_expression(key)} WHERE id <= {members};\n"
@@ -154,7 +157,7 @@ def rekey_sql(key, members):
 
 # ---- SQL ----
 
-def present_sql(members, transfers):
+def present_sql(members: int, transfers: int) -> str:
     """The cheap check: primary-key lookups of the seed's last member, wallet, history row and ledger row (4)."""
     return (f"SELECT (SELECT COUNT(*) FROM member WHERE id = {members}) + (SELECT COUNT(*) FROM wallet WHERE id = {members})\n"
             f"    + (SELECT COUNT(*) FROM wallet_transaction WHERE id = {2 * transfers})"
@@ -176,7 +179,7 @@ HISTORY = ("wallet_transaction (id, group_id, wallet_id, member_id, type, amount
 LEDGER = "ledger_entry (id, group_id, wallet_id, ledger_code_id, debit, credit, created_at)"
 
 
-def members_sql(seed_dir, pin_hash):
+def members_sql(seed_dir: str | os.PathLike[str], pin_hash: str) -> str:
     """Members carry the stub's studentId (S-<login id>), which login keys them on; wallets the keyed PIN hash."""
     return ("SET foreign_key_checks = 0; SET unique_checks = 0;\n"
             f"    LOAD DATA LOCAL INFILE {seedlib.sql_string(pathlib.Path(seed_dir) / 'member.tsv')} "
@@ -187,12 +190,12 @@ def members_sql(seed_dir, pin_hash):
             f"      SET pin_hash = {pin_hash};")
 
 
-def part_sql(part, target):
+def part_sql(part: pathlib.Path, target: str) -> str:
     return (f"SET foreign_key_checks = 0; SET unique_checks = 0; LOAD DATA LOCAL INFILE {seedlib.sql_string(part)} "
             f"INTO TABLE {target};")
 
 
-def reset_sql(members, transfers):
+def reset_sql(members: int, transfers: int) -> str:
     """Deletes what the runs added and puts balances and phones back."""
     return (f"DELETE FROM ledger_entry WHERE id > {4 * transfers};\n"
             f"    DELETE FROM wallet_transaction WHERE id > {2 * transfers};\n"
@@ -222,91 +225,31 @@ VERIFY_SQL = """SELECT COUNT(*), COALESCE(SUM(balance) = COUNT(*) * 1000000.00, 
       (SELECT COALESCE(SUM(debit), 0) = COALESCE(SUM(credit), 0) FROM ledger_entry) FROM wallet"""
 
 
-def verdict(row, members):
+def verdict(row: str, members: int) -> tuple[str, bool]:
     """verify's line and whether it passes, from VERIFY_SQL's row (tab-separated)."""
     wallets, conserved, non_negative, balanced = (row.split() + ["", "", "", ""])[:4]
     line = f"wallets {wallets}, money conserved {conserved}, no negative balance {non_negative}, ledger balanced {balanced}"
     return line, wallets.isdigit() and int(wallets) >= members and (conserved, non_negative, balanced) == ("1", "1", "1")
 
 
-# ---- Redis ----
-
-# The seed gives member N the phone 010 followed by N in 8 digits and the reset puts every phone back, so an entry
-# wallet:member-by-phone::010NNNNNNNN whose value is member N (N within the seed) is right again; names never change.
-# One Lua script, so the check and the delete happen inside Redis.
-PRUNE_LUA = '''
-local members, cursor, kept, deleted = tonumber(ARGV[1]), "0", 0, 0
-repeat
-  local page = redis.call("SCAN", cursor, "MATCH", "wallet:*", "COUNT", 1000)
-  cursor = page[1]
-  for _, key in ipairs(page[2]) do
-    local digits = string.match(key, "^wallet:member%-by%-phone::010(%d%d%d%d%d%d%d%d)$")
-    local id = digits and tonumber(digits)
-    local value = id and redis.call("GET", key)
-    local cached = value and tonumber(string.match(value, "\\"id\\"%s*:%s*(%d+)"))
-    if id and id >= 1 and id <= members and cached == id then
-      kept = kept + 1
-    else
-      redis.call("DEL", key)
-      deleted = deleted + 1
-    end
-  end
-until cursor == "0"
-return {kept, deleted}'''
-
-
-class Redis:
-    """redis-cli on the app's Redis db (--redis-db); its password is REDISCLI_AUTH when set, else the app's own
-    (spring.data.redis.password in the config tree, as compose's secrets service writes it), else none."""
-
-    def __init__(self, lab, db):
-        self.lab, self.db = lab, db
-        password = os.environ.get("REDISCLI_AUTH") or labsecrets.redis_password()
-        self.env = dict(os.environ, REDISCLI_AUTH=password) if password else None
-
-    def reachable(self):
-        """Whether the wallet's Redis keys can be touched; says why not."""
-        if not shutil.which("redis-cli"):
-            self.lab.say(f"redis-cli not found: delete the wallet:* keys in Redis db {self.db} yourself")
-        elif not seedlib.service_up("redis"):
-            self.lab.say(f"Redis is not running on {seedlib.service_address('redis')}: no cached wallet keys to delete")
-        else:
-            return True
-        return False
-
-    def cli(self, *args):
-        done = subprocess.run(["redis-cli", "-h", seedlib.env("PERFLAB_REDIS_HOST", "127.0.0.1"),
-                               "-p", seedlib.env("PERFLAB_REDIS_PORT", "6379"), "-n", str(self.db), *args],
-                              stdout=subprocess.PIPE, text=True, env=self.env)
-        if done.returncode:
-            raise seedlib.Exit(done.returncode)
-        return done.stdout
-
-    def delete(self, pattern):
-        """Deletes the keys that match, 500 a command; returns how many there were."""
-        keys = self.cli("--scan", "--pattern", pattern).splitlines()
-        for start in range(0, len(keys), 500):
-            self.cli("DEL", *keys[start:start + 500])
-        return len(keys)
-
-
 # ---- the actions ----
 
 class Wallet:
-    def __init__(self, lab, index, redis_db, members, transfers, seed_dir):
+    def __init__(self, lab: seedlib.Lab, index: str, redis_db: str, members: int, transfers: int,
+                 seed_dir: str) -> None:
         self.lab, self.index, self.members, self.transfers = lab, index, members, transfers
-        self.redis = Redis(lab, redis_db)
+        self.redis = seed_wallet_redis.Redis(lab, redis_db)
         self.seed_dir = seed_dir  # as given: the progress lines name it so
 
-    def present(self):
+    def present(self) -> bool:
         return self.lab.value(present_sql(self.members, self.transfers)) == "4"
 
-    def index_of(self):
+    def index_of(self) -> str:
         """The index of wallet.member_id: unique, non-unique, or '' before the wallet migration."""
         index = self.lab.value(INDEX_SQL)
         return "" if index == "NULL" else index
 
-    def require_schema(self):
+    def require_schema(self) -> None:
         lab = self.lab
         lab.ensure_migrated(self.index)
         index = self.index_of()
@@ -315,7 +258,7 @@ class Wallet:
                          f"{self.index}; use another --db, or drop it (DROP DATABASE {lab.db}) and seed again")
         lab.say(f"database {lab.db}, wallet.member_id index: {index}")
 
-    def ensure(self):
+    def ensure(self) -> None:
         lab = self.lab
         if self.index and seedclone.enabled() and not lab.database_exists() and lab.db != self.template():
             self.clone()
@@ -329,12 +272,12 @@ class Wallet:
         lab.say(f"wallet data set: not in {lab.db}; loading it (once)")
         self.load()
 
-    def template(self):
+    def template(self) -> str:
         """The template database this data set is loaded into once (its size in the name when not the seed's)."""
         size = "" if (self.members, self.transfers) == (MEMBERS, TRANSFERS) else f"{self.members}_{self.transfers}"
         return seedclone.template_name("wallet", size)
 
-    def clone(self):
+    def clone(self) -> None:
         """A new database as a copy of the template (loaded first when it is not, with the non-unique index of
         V3__wallet.sql), then given the index asked for by the same statement as V3_1__wallet_member_index.sql,
         its PIN hashes keyed and the Redis db's wallet keys deleted, as after a load; says how long the copy took."""
@@ -355,7 +298,7 @@ class Wallet:
         lab.say(f"wallet data set loaded into {lab.db}")
         lab.say(seedclone.ready_line(lab.db, watch.seconds(), f"cloned from template {template.lab.db}, {how}"))
 
-    def load(self):
+    def load(self) -> None:
         lab, seed_dir = self.lab, pathlib.Path(self.seed_dir)
         self.require_schema()
         done = seed_dir / f".done-{self.members}-{self.transfers}"
@@ -381,7 +324,7 @@ class Wallet:
         self.clear_redis()
         lab.say(f"wallet data set loaded into {lab.db}")
 
-    def load_in_parts(self, path, target):
+    def load_in_parts(self, path: pathlib.Path, target: str) -> None:
         total = seedlib.count_lines(path)
         loaded = 0
         with tempfile.TemporaryDirectory() as parts, open(path, "rb") as rows:
@@ -396,7 +339,7 @@ class Wallet:
                 loaded += len(chunk)
                 self.lab.say(f"      {loaded} of {total} rows")
 
-    def keyed_pins(self, key=None):
+    def keyed_pins(self, key: bytes | None = None) -> None:
         """The seed's PIN hashes are keyed with this checkout's hash secret and hold its PIN (stack/secrets.sh). A data
         set loaded by another checkout, or before the secret or PIN changed, gets its hashes written again: one UPDATE
         of the seed's wallets, recorded as a fingerprint of the key in perflab_meta."""
@@ -405,22 +348,22 @@ class Wallet:
             self.lab.say("keying the wallets' PIN hashes with this checkout's hash secret and PIN")
             self.lab.sql("-e", rekey_sql(key, self.members))
 
-    def clear_redis(self):
+    def clear_redis(self) -> None:
         if self.redis.reachable():
             deleted = self.redis.delete("wallet:*")
             self.lab.say(f"deleted {deleted} wallet:* keys in Redis db {self.redis.db}")
 
-    def prune_redis(self):
+    def prune_redis(self) -> None:
         """After a reset: delete the wallet:* keys that no longer hold, keep the rest (PRUNE_LUA), and the PIN and
         login guards' counts (guess:*): a reset starts every member with no wrong guesses."""
         if not self.redis.reachable():
             return
         self.redis.delete("guess:*")
-        counts = self.redis.cli("EVAL", PRUNE_LUA, "0", str(self.members)).split() + ["?", "?"]
+        counts = self.redis.cli("EVAL", seed_wallet_redis.PRUNE_LUA, "0", str(self.members)).split() + ["?", "?"]
         self.lab.say(f"Redis db {self.redis.db}: kept {counts[0]} phone cache entries the reset left right, "
                      f"deleted {counts[1]} wallet:* keys")
 
-    def reset(self):
+    def reset(self) -> None:
         self.require_schema()
         self.lab.say("deleting what the runs added")
         self.lab.sql("-e", reset_sql(self.members, self.transfers))
@@ -431,15 +374,15 @@ class Wallet:
         self.lab.say("reset")
         self.lab.sql("-t", "-e", RESET_CHECK_SQL)
 
-    def check(self):
+    def check(self) -> None:
         self.lab.sql("-t", "-e", CHECK_SQL)
 
-    def verify(self):
+    def verify(self) -> int:
         line, passed = verdict(self.lab.rows(VERIFY_SQL), self.members)
         print(line, flush=True)
         return 0 if passed else 1
 
-    def status(self):
+    def status(self) -> None:
         lab = self.lab
         size = "" if (self.members, self.transfers) == (MEMBERS, TRANSFERS) else \
             f" --members {self.members} --transfers {self.transfers}"
@@ -448,13 +391,13 @@ class Wallet:
         else:
             print(f"wallet: not loaded in {lab.db} (./perflab seed wallet --db {lab.db}{size})", flush=True)
 
-    def locks(self, transfer, port, member):
+    def locks(self, transfer: str, port: int, member: int) -> None:
         """Prints the locks the transfer's locking statement takes here (ab/innodb_locks.py)."""
         transfer = innodb_locks.transfer_of(port) if port else transfer
         for line in innodb_locks.report(self.lab.db, self.index_of(), transfer, member):
             print(line, flush=True)
 
-    def quietly(self, step):
+    def quietly(self, step: Callable[[], object]) -> None:
         """`step` with its progress lines and the migration's output silenced (check and verify)."""
         self.lab.quiet = True
         try:
@@ -463,7 +406,7 @@ class Wallet:
             self.lab.quiet = False
 
 
-def number(values, option, default):
+def number(values: dict[str, str], option: str, default: int) -> int:
     text = values.get(option)
     if text is None:
         return default
@@ -473,7 +416,7 @@ def number(values, option, default):
     return int(text)
 
 
-def main(argv):
+def main(argv: list[str]) -> int:
     """`./perflab seed wallet ...`: returns the exit code (raises seedlib.Exit when it stops early)."""
     values, action, _ = seedlib.parse(argv, OPTIONS, USAGE, actions=ACTIONS)
     index = values.get("--index", "")
@@ -493,7 +436,10 @@ def main(argv):
     if action in ("check", "verify"):
         wallet.quietly(wallet.require_schema)
     if action == "locks":
-        return wallet.locks(transfer, port, member) or 0
-    return {"ensure": wallet.ensure, "load": wallet.load, "reset": wallet.reset, "check": wallet.check,
-            "verify": wallet.verify, "status": wallet.status}[action]() or 0
+        wallet.locks(transfer, port, member)
+        return 0
+    actions: dict[str, Callable[[], int | None]] = {
+        "ensure": wallet.ensure, "load": wallet.load, "reset": wallet.reset, "check": wallet.check,
+        "verify": wallet.verify, "status": wallet.status}
+    return actions[action]() or 0
 

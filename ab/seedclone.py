@@ -100,7 +100,7 @@ class Root:
             seedlib.fail(f"perflab: cloning: {done.stderr.strip()}", done.returncode)
         return done.stdout
 
-    def hold_for_export(self, db: str, tables: list[str]) -> subprocess.Popen:
+    def hold_for_export(self, db: str, tables: list[str]) -> subprocess.Popen[str]:
         """A session that holds `tables` flushed for export until its input closes; returns once they are."""
         session = subprocess.Popen([*self.argv, "--unbuffered", db], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                    text=True)

@@ -21,7 +21,7 @@ KINDS = {"coldstart": seed_route.coldstart, "route": seed_route.main, "wallet": 
 DEFAULTS = (["wallet"], ["route"], ["route", "--univs", "11,12", "--routes", "500"])
 
 
-def ensure_defaults(argv):
+def ensure_defaults(argv: list[str]) -> int:
     """`defaults [--db NAME]`: each data set of DEFAULTS ensured in one database; the first failure's exit code."""
     if argv and not (len(argv) == 2 and argv[0] == "--db" and argv[1]):
         print("perflab: usage: python3 ab/seeding.py defaults [--db NAME]", file=sys.stderr)
@@ -34,7 +34,7 @@ def ensure_defaults(argv):
     return 0
 
 
-def main(argv):
+def main(argv: list[str]) -> int:
     """`./perflab seed KIND ...`: argv is KIND and its arguments; returns the exit code."""
     if argv and argv[0] == "defaults":
         return ensure_defaults(argv[1:])

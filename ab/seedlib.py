@@ -7,6 +7,8 @@ import pathlib
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, NoReturn
 
 import labenv
 
@@ -17,12 +19,12 @@ ACTIONS = ("ensure", "load", "reset", "check", "verify", "status")
 class Exit(Exception):
     """Stops a seeder with an exit code; whatever explains it has been printed already."""
 
-    def __init__(self, code):
+    def __init__(self, code: int) -> None:
         super().__init__(code)
         self.code = code
 
 
-def fail(message, code=1):
+def fail(message: str, code: int = 1) -> NoReturn:
     print(message, file=sys.stderr, flush=True)
     raise Exit(code)
 
@@ -36,19 +38,23 @@ service_up = labenv.service_up
 require_services = labenv.require_services
 
 
-def service_address(service):
+def service_address(service: str) -> str:
     """host:port, as the seeders' messages print it."""
     return "%s:%s" % labenv.service_address(service)
 
 
 # ---- arguments ----
 
-def parse(argv, options, usage, bare=None, forward=(), actions=ACTIONS):
+def parse(argv: Iterable[str], options: Mapping[str, str], usage: str,
+          bare: Callable[[str, dict[str, str]], bool] | None = None, forward: Iterable[str] = (),
+          actions: Iterable[str] = ACTIONS) -> tuple[dict[str, str], str, list[str]]:
     """The seeders' command line: `options` maps each option (--db) to the message when its value is missing;
     --name=value works too; a word of `actions` sets the action (the last one wins); `bare(arg, values)` may claim any
     other argument. The options in `forward` are kept as given, in order, for another seeder. Returns
     ({option: value}, action, [forwarded arguments]); anything else prints `usage` and stops with 2."""
-    values, action, forwarded, rest = {}, "ensure", [], list(argv)
+    values: dict[str, str] = {}
+    forwarded: list[str] = []
+    action, rest = "ensure", list(argv)
     while rest:
         arg = rest.pop(0)
         name, eq, inline = arg.partition("=")
@@ -77,56 +83,56 @@ class Lab:
     """One seeder's run against database `db`: its progress lines (timed from its start, quiet when another
     command's output is not wanted), the MariaDB client and Flyway's state."""
 
-    def __init__(self, db):
+    def __init__(self, db: str) -> None:
         self.db = db
         self.started = time.monotonic()
         self.quiet = False
 
-    def say(self, text):
+    def say(self, text: str) -> None:
         if not self.quiet:
             elapsed = int((time.monotonic() - self.started) * 1000) / 1000
             print(f"[{elapsed:6.1f}s] {text}", flush=True)
 
     @staticmethod
-    def client(*args, **run):
+    def client(*args: str, **run: Any) -> subprocess.CompletedProcess[str]:
         """The mariadb client on the stack's server (LOAD DATA LOCAL INFILE allowed)."""
         sys.stdout.flush()
         argv = ["mariadb", "--local-infile=1", f"-h{env('PERFLAB_DB_HOST', '127.0.0.1')}",
                 f"-P{env('PERFLAB_DB_PORT', '3306')}", f"-u{env('PERFLAB_DB_USER', 'perflab')}", *args]
         return subprocess.run(argv, text=True, env=labenv.mariadb_client_env(), **run)
 
-    def sql(self, *args, script=None, output=True):
+    def sql(self, *args: str, script: str | None = None, output: bool = True) -> None:
         """Runs the client on the database (its output shown unless output=False); stops when it fails."""
         done = self.client(self.db, *args, input=script, stdout=None if output and not self.quiet else subprocess.DEVNULL)
         if done.returncode:
             raise Exit(done.returncode)
 
-    def rows(self, query):
+    def rows(self, query: str) -> str:
         """The query's rows as text (-N: no header); stops when it fails."""
         done = self.client(self.db, "-N", "-e", query, stdout=subprocess.PIPE)
         if done.returncode:
             raise Exit(done.returncode)
         return done.stdout.rstrip("\n")
 
-    def value(self, query):
+    def value(self, query: str) -> str:
         """One value from the database, or '' when the query fails (no database, no table)."""
         done = self.client(self.db, "-N", "-B", "-e", query, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         return done.stdout.rstrip("\n") if done.returncode == 0 else ""
 
-    def database_exists(self):
+    def database_exists(self) -> bool:
         done = self.client("-N", "-B", "-e",
                            f"SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = '{self.db}'",
                            stdout=subprocess.PIPE)
         return done.stdout.rstrip("\n") == "1"
 
-    def pending_migrations(self):
+    def pending_migrations(self) -> list[str]:
         """The versions in db/migrations (labenv.migrations_dir) that Flyway has not applied (V3_1__x.sql is 3.1), in
         file name order."""
         applied = self.value("SELECT GROUP_CONCAT(version SEPARATOR ' ') FROM flyway_schema_history WHERE success = 1")
         return [version for version in map(migration_version, sorted(labenv.migrations_dir().glob("V*__*.sql")))
                 if version not in applied.split(" ")]
 
-    def ensure_migrated(self, index=""):
+    def ensure_migrated(self, index: str = "") -> None:
         """Migrates the database when it misses a migration (the app in migrate-only mode: ./perflab migrate).
         `index` (unique | non-unique) is the wallet's index for a new database; empty: the active profile's."""
         pending = "".join(f"{version} " for version in self.pending_migrations()) if self.database_exists() else "all"
@@ -143,7 +149,8 @@ class Lab:
         if done.returncode:
             raise Exit(done.returncode)
 
-    def migrate(self, java, index="", jar=None, stdout=None):
+    def migrate(self, java: str | os.PathLike[str], index: str = "", jar: str | os.PathLike[str] | None = None,
+                stdout: int | None = None) -> None:
         """Creates the database when it is missing and migrates it with the app in migrate-only mode
         (migrate_command); stops with the exit code when either fails. What ./perflab migrate and the seed image run."""
         created = self.client("-e", f"CREATE DATABASE IF NOT EXISTS `{self.db}`")
@@ -155,7 +162,7 @@ class Lab:
         if done.returncode:
             raise Exit(done.returncode)
 
-    def schema_current(self):
+    def schema_current(self) -> bool:
         """The database is there with every migration applied (the first half of each cheap check)."""
         return self.database_exists() and not self.pending_migrations()
 
@@ -163,7 +170,8 @@ class Lab:
 MIGRATE_ONLY = "dev.perflab.support.migrate.MigrateOnly"
 
 
-def migrate_command(java, index="", jar=None):
+def migrate_command(java: str | os.PathLike[str], index: str = "",
+                    jar: str | os.PathLike[str] | None = None) -> list[str]:
     """The app in migrate-only mode (MigrateOnly: data source and Flyway, no web server) as an argv: from the packaged
     jar `jar` through Spring Boot's PropertiesLauncher (./perflab migrate), or, without `jar`, from the class path
     PERFLAB_APP_CLASSPATH (the extracted jar of the Dockerfile's seed image). `index` (unique | non-unique) sets the
@@ -175,21 +183,21 @@ def migrate_command(java, index="", jar=None):
             "--logging.level.org.flywaydb.core.internal.command=INFO", "--logging.pattern.console=  flyway: %m%n"]
 
 
-def migration_version(path):
+def migration_version(path: str | os.PathLike[str]) -> str:
     return pathlib.Path(path).name[1:].split("__", 1)[0].replace("_", ".")
 
 
-def sql_string(text):
+def sql_string(text: object) -> str:
     """A MariaDB string literal (file names in LOAD DATA)."""
     return "'" + str(text).replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
-def count_lines(path):
+def count_lines(path: str | os.PathLike[str]) -> int:
     with open(path, "rb") as f:
         return sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
 
 
-def run(seeder, argv):
+def run(seeder: Callable[[list[str]], int | None], argv: list[str]) -> int:
     """One seeder's exit code: 0, the code it stopped with, or 1 with the message of a SystemExit."""
     try:
         return seeder(argv) or 0

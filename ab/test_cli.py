@@ -470,3 +470,39 @@ def test_stopping_a_service_this_stack_did_not_start_says_so_and_fails(tmp_path)
     gone = subprocess.run(["bash", str(ROOT / "stack" / "native.sh"), "down", "redis"], env=env,
                           capture_output=True, text=True)
     assert gone.returncode == 0 and "did not start" not in gone.stderr
+
+
+def test_stopping_a_service_with_no_pid_file_stops_the_process_on_its_port(tmp_path):
+    """stack/native.sh down NAME with no pid file (a suite restarted it): the process of NAME's program that listens on
+    its port is stopped, exit 0, and the status that follows says down, not up."""
+    program = tmp_path / "redis-server"  # a throwaway process that ps names as Redis' program
+    program.symlink_to(os.path.realpath(sys.executable))
+    listen = "import socket, time; s = socket.create_server(('127.0.0.1', 0)); " \
+             "print(s.getsockname()[1], flush=True); time.sleep(60)"
+    port_file = tmp_path / "port"
+    # started in the background of a shell that exits, so that it is not this test's child: a child of ours would
+    # stay a zombie, alive to kill -0, until we reap it
+    background = '"$0" -c "$1" >"$2" 2>/dev/null </dev/null & echo $!'
+    pid = int(subprocess.run(["bash", "-c", background, program, listen, port_file],
+                             capture_output=True, text=True, check=True).stdout)
+    try:
+        for _ in range(100):
+            if port_file.read_text().strip():
+                break
+            time.sleep(0.1)
+        port = port_file.read_text().strip()
+        env = dict(os.environ, PERFLAB_STATE=str(tmp_path), PERFLAB_REDIS_PORT=port)
+        down = subprocess.run(["bash", str(ROOT / "stack" / "native.sh"), "down", "redis"], env=env,
+                              capture_output=True, text=True, timeout=30)
+    finally:
+        try:
+            os.kill(pid, signal.SIGKILL)
+            stopped = False
+        except ProcessLookupError:
+            stopped = True
+    assert down.returncode == 0, down.stderr
+    assert f"redis: no {tmp_path}/run/redis.pid; stopping pid {pid} (redis-server), which serves port {port}" \
+        in down.stderr
+    assert stopped and "kill -9" not in down.stderr
+    status = [line.split()[:3] for line in down.stdout.splitlines() if line.startswith("redis ")]
+    assert status == [["redis", port, "down"]]

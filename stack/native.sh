@@ -316,19 +316,49 @@ up_prometheus() {
   wait_port "$PERFLAB_PROMETHEUS_PORT" prometheus 30 "$(cat "$RUN/prometheus.pid")"
 }
 
-# stop_service NAME: signal the service, then wait until its process has exited (MariaDB goes on shutting down
-# after mariadb-admin returns), at most PERFLAB_STOP_WAIT seconds (60); only then kill -9
-stop_service() {
-  local name=$1 pid limit=${PERFLAB_STOP_WAIT:-60} began=$SECONDS i port
-  if [ ! -f "$RUN/$name.pid" ]; then
-    port=$(port_of "$name")
-    port_open "$port" || return 0
-    # running, but not this stack's: say so, never "stopped" while it goes on serving
-    printf '%s: port %s is served by a process this stack did not start (no %s): stop it yourself\n' \
-      "$name" "$port" "$RUN/$name.pid" >&2
+# runs_service NAME PROGRAM: whether PROGRAM (the first word of a command line, without its directory) serves NAME
+runs_service() {
+  case $1:$2 in
+    mariadb:mariadbd | mariadb:mysqld | redis:redis-server | wiremock:java | toxiproxy:toxiproxy-server* \
+      | prometheus:prometheus) return 0 ;;
+    *) return 1 ;;
+  esac
+}
+
+# pid_on_port NAME PORT: the pid of the process listening on PORT when it runs NAME's program (a service restarted
+# by a suite leaves no pid file); otherwise say what serves the port and fail, never "stopped" while it goes on serving
+pid_on_port() {
+  local name=$1 port=$2 pid program
+  pid=$(ss -Hltnp "sport = :$port" 2>/dev/null | grep -o 'pid=[0-9]*' | head -n 1 | cut -d= -f2 || true)
+  if [ -z "$pid" ]; then
+    printf '%s: port %s is served by a process this stack did not start (no %s, and ss names no process of %s' \
+      "$name" "$port" "$RUN/$name.pid" "$(id -un)" >&2
+    printf ' on it): stop it yourself\n' >&2
     return 1
   fi
-  pid=$(cat "$RUN/$name.pid") # read first: mariadbd and redis-server delete their pid file as they exit
+  program=$(ps -o args= -p "$pid" | awk '{print $1}' || true)
+  program=${program##*/}
+  if ! runs_service "$name" "$program"; then
+    printf '%s: port %s is served by a process this stack did not start (pid %s runs %s): stop it yourself\n' \
+      "$name" "$port" "$pid" "${program:-nothing ps can name}" >&2
+    return 1
+  fi
+  printf '%s: no %s; stopping pid %s (%s), which serves port %s\n' "$name" "$RUN/$name.pid" "$pid" "$program" "$port" >&2
+  echo "$pid"
+}
+
+# stop_service NAME: signal the service (by its pid file, else by the process on its port), then wait until its
+# process has exited (MariaDB goes on shutting down after mariadb-admin returns), at most PERFLAB_STOP_WAIT seconds
+# (60); only then kill -9
+stop_service() {
+  local name=$1 pid limit=${PERFLAB_STOP_WAIT:-60} began=$SECONDS i port
+  if [ -f "$RUN/$name.pid" ]; then
+    pid=$(cat "$RUN/$name.pid") # read first: mariadbd and redis-server delete their pid file as they exit
+  else
+    port=$(port_of "$name")
+    port_open "$port" || return 0
+    pid=$(pid_on_port "$name" "$port") || return 1
+  fi
   if [ "$name" = mariadb ] && [ -S "$RUN/mariadb.sock" ] && kill -0 "$pid" 2>/dev/null; then
     mariadb-admin --socket="$RUN/mariadb.sock" -u"$(id -un)" shutdown 2>/dev/null || true
   fi

@@ -24,12 +24,13 @@ import jfr  # noqa: E402
 
 ROUNDS = 20_000  # about 6 s of CPU for the cruncher thread: more allocation samples
 HEAP = "-Xmx256m"  # small enough for young collections within ROUNDS
-_recorded: dict = {}
+_recorded: dict[str, tuple[pathlib.Path, int]] = {}  # variant: (its recording, its rounds)
+_launched: dict[str, tuple[pathlib.Path, float, float]] = {}  # "launch": (its recording, go ms, done ms)
 _folder = pathlib.Path(tempfile.mkdtemp(prefix="perflab-jfr-test-"))
 atexit.register(shutil.rmtree, _folder, True)
 
 
-def jdk25_missing():
+def jdk25_missing() -> str | None:
     """None when a JDK 25 is there, else why not."""
     try:
         flame.jdk_tool("java")
@@ -38,7 +39,8 @@ def jdk25_missing():
     return None
 
 
-def _expect(process, prefix):
+def _expect(process: subprocess.Popen[str], prefix: str) -> list[str]:
+    assert process.stdout is not None and process.stderr is not None  # piped
     line = process.stdout.readline()
     while line.startswith("["):  # the JVM's own log on stdout (JFR says it started a recording from launch)
         line = process.stdout.readline()
@@ -47,7 +49,7 @@ def _expect(process, prefix):
     return line.split()
 
 
-def _drive(variant, out, launch=False):
+def _drive(variant: str, out: pathlib.Path, launch: bool = False) -> tuple[int, float, float]:
     """Runs Workload.java's variant through its handshake and records it to `out`: the measured window by jcmd, or
     (launch) the whole run from the JVM's first moment. Returns (rounds done, epoch ms at "go", at "done")."""
     flags = [jfr.launch_option(out)] if launch else []
@@ -74,7 +76,7 @@ def _drive(variant, out, launch=False):
     return done, go, done_ms
 
 
-def recording(variant):
+def recording(variant: str) -> pathlib.Path:
     """A .jfr of Workload.java's variant ('a' or 'b'), its measured window only."""
     if variant not in _recorded:
         out = _folder / f"{variant}.jfr"
@@ -82,14 +84,14 @@ def recording(variant):
     return _recorded[variant][0]
 
 
-def launch_recording():
-    if "launch" not in _recorded:
+def launch_recording() -> tuple[pathlib.Path, float, float]:
+    if "launch" not in _launched:
         out = _folder / "launch.jfr"
         _, go, done = _drive("a", out, launch=True)
-        _recorded["launch"] = out, go, done
-    return _recorded["launch"]
+        _launched["launch"] = out, go, done
+    return _launched["launch"]
 
 
-def rounds(variant):
+def rounds(variant: str) -> int:
     recording(variant)
     return _recorded[variant][1]
