@@ -8,8 +8,8 @@ NativeLab is this machine's native stack (stack/native.sh, the apps as local pro
 already run elsewhere (--base-url), which the runner loads and reads but never starts, seeds or limits. A lab on
 Docker compose is another implementation of the same methods."""
 import subprocess
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Protocol, cast, runtime_checkable
 
 import aotcache
 import appctl
@@ -18,6 +18,7 @@ import launcher
 import machine
 import measure
 import network
+import shapes
 
 
 @runtime_checkable
@@ -30,7 +31,7 @@ class Lab(Protocol):
     def apps(self, experiment: dict[str, Any], variants: list[dict[str, Any]], env: Mapping[str, str],
              network_options: list[str], network_args: list[str]) -> list[launcher.App]: ...
 
-    def start_together(self, apps: list[launcher.App]) -> dict[str, float]: ...
+    def start_together(self, apps: Sequence[shapes.App]) -> dict[str, float]: ...
 
     def data_command(self, command: str, variant: dict[str, Any], env: Mapping[str, str], what: str) -> str: ...
 
@@ -72,8 +73,8 @@ class NativeLab:
              network_options: list[str], network_args: list[str]) -> list[launcher.App]:
         return [launcher.App(experiment, v, i, env, network_options, network_args) for i, v in enumerate(variants)]
 
-    def start_together(self, apps: list[launcher.App]) -> dict[str, float]:
-        return launcher.start_together(apps)
+    def start_together(self, apps: Sequence[shapes.App]) -> dict[str, float]:
+        return launcher.start_together([cast(launcher.App, app) for app in apps])  # made by apps() above
 
     def data_command(self, command: str, variant: dict[str, Any], env: Mapping[str, str], what: str) -> str:
         return launcher.run_data_command(command, variant, env, what)
@@ -88,7 +89,8 @@ class NativeLab:
         machine.release(machine.MARIADB)
         if not cpus:
             return None
-        return machine.limit(machine.MARIADB, measure.mariadb_pid(), cpus, profile)
+        held = machine.limit(machine.MARIADB, measure.mariadb_pid(), cpus, profile)
+        return None if held is None else bool(held)
 
     def release_database(self) -> None:
         machine.release(machine.MARIADB)

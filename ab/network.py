@@ -16,7 +16,7 @@ import subprocess
 import tomllib
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -105,7 +105,7 @@ def port_holder(port: int) -> str:
 
 
 class Toxiproxy:
-    def __init__(self, env: dict[str, str]) -> None:
+    def __init__(self, env: Mapping[str, str]) -> None:
         self.env = env
         self.api = f"http://127.0.0.1:{env['PERFLAB_TOXIPROXY_PORT']}"
 
