@@ -26,7 +26,7 @@ LAYERS = {
     6: ("rendering", ["report", "charts", "page", "screenshot"]),  # text, tables, SVG, report.html (and its picture)
     7: ("storage", ["results", "doclint"]),  # result.json, the published results, the docs' tables
     8: ("suites", ["runner", "chaos", "abuse", "abuse_judges", "abuse_lab", "abuse_attacks", "contract", "newcomer",
-                  "promql_check", "seeding"]),  # what ./perflab and CI run
+                  "newcomer_steps", "newcomer_report", "promql_check", "seeding"]),  # what ./perflab and CI run
     # the command line: cli's registry and one module per command (ab/commands/), each calling the layers below
     9: ("commands", ["cli", *[f"commands.{p.stem}" for p in sorted((AB / "commands").glob("*.py")) if p.stem != "__init__"]]),
 }
