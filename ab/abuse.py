@@ -52,7 +52,7 @@ from pathlib import Path
 import chaos
 import labenv
 import labsecrets
-from abuse_attacks import SCENARIOS, Scenario, refused_at_startup
+from abuse_attacks import SCENARIOS, refused_at_startup
 from abuse_judges import Verdicts
 from abuse_lab import ROUTE_UNIV, Lab, log, seed_routes
 from chaos_lab import Instances, Stack, wait_port
@@ -60,7 +60,7 @@ from chaos_lab import Instances, Stack, wait_port
 
 # ------------------------------------------------------------------------------------------- one preset
 
-def run_preset(preset, args, stack, verdicts, first=True):
+def run_preset(preset: str, args: argparse.Namespace, stack: Stack, verdicts: Verdicts, first: bool = True) -> None:
     side = preset.split("-")[-1]
     database = f"{labenv.env('PERFLAB_DB_NAME', 'perflab')}_abuse_{side}"  # inside the perflab% grant
     redis_db = int(labenv.env("PERFLAB_ABUSE_REDIS_DB", "7"))
@@ -92,7 +92,7 @@ def run_preset(preset, args, stack, verdicts, first=True):
         instances.stop()
 
 
-def parse(argv):
+def parse(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="./perflab abuse", description=__doc__.split("\n")[0])
     parser.add_argument("--preset", choices=["wallet-before", "wallet-after", "both"], default="both")
     parser.add_argument("--instances", type=int, default=0, metavar="N",
@@ -102,7 +102,7 @@ def parse(argv):
     return parser.parse_args(argv)
 
 
-def main(argv):
+def main(argv: list[str]) -> int:
     args = parse(argv)
     if not 0 <= args.instances <= 9:
         sys.exit(f"abuse: --instances takes 1 to 9 instances, not {args.instances}")

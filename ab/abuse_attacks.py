@@ -10,7 +10,7 @@ import threading
 import time
 import urllib.parse
 import uuid
-from typing import Any, Callable
+from typing import Callable
 
 import appctl
 import labsecrets
@@ -18,7 +18,7 @@ from abuse_judges import (ADDRESS_MAX_FAILURES, Answer, Verdicts, describe, guar
                           judge_forwarded_for, judge_guessing, judge_slow_readers, keys_without_ttl, slow_request,
                           spoofed_address, statuses)
 from abuse_lab import ROUTE_UNIV, Lab, admin_login, bearer, call, log, login, seed_routes
-from chaos_clients import token
+from chaos_clients import Member, token
 from chaos_lab import ROOT
 
 PIN_MAX_FAILURES = 5     # perflab.wallet.pin-guard.max-failures
@@ -31,7 +31,8 @@ REDIS_DOWN_GUESSES = 20
 Scenario = Callable[[Lab, Verdicts, str], None]  # an attack: adds its checks to the verdicts under its scope
 
 
-def guessing(lab, verdicts, scope, what, send, refused, code, limit):
+def guessing(lab: Lab, verdicts: Verdicts, scope: str, what: str, send: Callable[[bool, int], Answer], refused: int,
+             code: str, limit: int) -> None:
     """Wrong guesses, send(False, index) -> Answer, until the guard locks the guesser out (each short Retry-After
     waited out), then the right one, send(True, index): judge_guessing's checks, the spread over the instances, and
     the right guess refused too."""
@@ -55,11 +56,11 @@ def guessing(lab, verdicts, scope, what, send, refused, code, limit):
                  f"{describe(right)}, Retry-After {right.retry_after}")
 
 
-def pin_guessing(lab, verdicts, scope):
+def pin_guessing(lab: Lab, verdicts: Verdicts, scope: str) -> None:
     member, receiver = lab.members[0], lab.members[1]
     before = lab.books([member["id"], receiver["id"]])
 
-    def transfer(right, index):  # a fresh token and Idempotency-Key each time, the instances in turn
+    def transfer(right: bool, index: int) -> Answer:  # a fresh token and Idempotency-Key each time, the instances in turn
         return call(lab.instance_urls[index % len(lab.instance_urls)], "POST", "/api/transfers",
                     {"receiverPhone": receiver["phone"], "amount": 1.00, "pin": labsecrets.member_pin() if right else WRONG_PIN},
                     {**bearer(lab.fresh_token(member)), "Idempotency-Key": str(uuid.uuid4())})
@@ -71,10 +72,10 @@ def pin_guessing(lab, verdicts, scope):
                  f"{after['history rows']} history and {after['ledger rows']} ledger rows, as before")
 
 
-def login_guessing(lab, verdicts, scope):
+def login_guessing(lab: Lab, verdicts: Verdicts, scope: str) -> None:
     target, other = "user4242", "user4243"
 
-    def attempt(right, index):
+    def attempt(right: bool, index: int) -> Answer:
         return login(lab.instance_urls[index % len(lab.instance_urls)], target,
                      labsecrets.member_password() if right else f"wrong-{index}")
 
@@ -85,7 +86,7 @@ def login_guessing(lab, verdicts, scope):
                  f"{other}: {describe(someone)}")
 
 
-def burst(lab: "Lab", send, count: int = BURST) -> list:
+def burst(lab: Lab, send: Callable[[int], Answer], count: int = BURST) -> list[Answer]:
     """`count` calls of send(index) -> Answer released at once from a thread pool: the answers."""
     start = threading.Event()
 
@@ -99,14 +100,14 @@ def burst(lab: "Lab", send, count: int = BURST) -> list:
         return [f.result() for f in futures]
 
 
-def pin_transfer(lab: "Lab", member: dict, receiver: dict, pin: str, index: int) -> Answer:
+def pin_transfer(lab: Lab, member: Member, receiver: Member, pin: str, index: int) -> Answer:
     """One transfer with a fresh token and Idempotency-Key, to the instances in turn."""
     return call(lab.instance_urls[index % len(lab.instance_urls)], "POST", "/api/transfers",
                 {"receiverPhone": receiver["phone"], "amount": 1.00, "pin": pin},
                 {**bearer(lab.fresh_token(member)), "Idempotency-Key": str(uuid.uuid4())})
 
 
-def pin_burst(lab: "Lab", verdicts: Verdicts, scope: str) -> None:
+def pin_burst(lab: Lab, verdicts: Verdicts, scope: str) -> None:
     member, receiver = lab.members[2], lab.members[1]
     before = lab.books([member["id"], receiver["id"]])
     answers = burst(lab, lambda i: pin_transfer(lab, member, receiver, f"{9000 + i:04d}", i))  # never the install's PIN (never 9xxx)
@@ -116,7 +117,7 @@ def pin_burst(lab: "Lab", verdicts: Verdicts, scope: str) -> None:
     verdicts.add(scope, "no money moved", after == before, f"balances {after['balances']}")
 
 
-def login_burst(lab: "Lab", verdicts: Verdicts, scope: str) -> None:
+def login_burst(lab: Lab, verdicts: Verdicts, scope: str) -> None:
     target = "user4245"
     answers = burst(lab, lambda i: call(lab.instance_urls[i % len(lab.instance_urls)], "POST", "/api/auth/login",
                                         {"loginId": target, "password": f"wrong-{i}"}))
@@ -124,7 +125,7 @@ def login_burst(lab: "Lab", verdicts: Verdicts, scope: str) -> None:
     verdicts.extend(scope, judge_burst(answers, 401, "too-many-login-failures", LOGIN_MAX_FAILURES))
 
 
-def counts_expire(lab: "Lab", verdicts: Verdicts, scope: str) -> None:
+def counts_expire(lab: Lab, verdicts: Verdicts, scope: str) -> None:
     keys = [k.decode() for k in lab.stack.redis(lab.redis_db, "KEYS", "guess:*") or []]
     ttls = {key: lab.stack.redis(lab.redis_db, "PTTL", key) for key in keys}
     never = keys_without_ttl(ttls)
@@ -132,7 +133,7 @@ def counts_expire(lab: "Lab", verdicts: Verdicts, scope: str) -> None:
                  f"{len(keys)} keys" + (f", without a TTL: {', '.join(never)}" if never else ", all expiring"))
 
 
-def redis_down(lab: "Lab", verdicts: Verdicts, scope: str) -> None:
+def redis_down(lab: Lab, verdicts: Verdicts, scope: str) -> None:
     member, receiver = lab.members[3], lab.members[1]
     limit = PIN_MAX_FAILURES  # while Redis is down every instance counts in MariaDB: one bound for all of them
     lab.stack.native("down", "redis")
@@ -149,7 +150,7 @@ def redis_down(lab: "Lab", verdicts: Verdicts, scope: str) -> None:
                  + (f"; unexpected: {', '.join(others)}" if others else ""))
 
 
-def repository_credentials(lab: "Lab", verdicts: Verdicts, scope: str) -> None:
+def repository_credentials(lab: Lab, verdicts: Verdicts, scope: str) -> None:
     """What a copy of the repository knew opens nothing (issue 46, finding 2): its admin and member passwords get 401,
     its PIN moves no money; this install's (stack/secrets.sh) log in."""
     known = labsecrets.REPOSITORY_CREDENTIALS
@@ -189,7 +190,7 @@ def repository_credentials(lab: "Lab", verdicts: Verdicts, scope: str) -> None:
     verdicts.add(scope, f"the repository's PIN {pin} moves no money", after == before, f"balances {after['balances']}")
 
 
-def forged_tokens(lab, verdicts, scope):
+def forged_tokens(lab: Lab, verdicts: Verdicts, scope: str) -> None:
     member = lab.members[1]
     own = call(lab.url, "GET", "/api/auth/me", headers=bearer(lab.fresh_token(member)))
     verdicts.add(scope, "a token signed with the generated secret is accepted (200)", own.status == 200,
@@ -204,7 +205,7 @@ def forged_tokens(lab, verdicts, scope):
                      answer.status == 401, describe(answer))
 
 
-def admin_only(lab, verdicts, scope):
+def admin_only(lab: Lab, verdicts: Verdicts, scope: str) -> None:
     member = login(lab.url, "user4244", labsecrets.member_password())
     admin = admin_login(lab.url)
     if member.status != 200 or admin.status != 200:
@@ -221,10 +222,10 @@ def admin_only(lab, verdicts, scope):
     answer = call(lab.url, "GET", lab_path, headers=bearer(admin_token))
     verdicts.add(scope, "the admin gets 200 from /api/lab/dependency", answer.status == 200,
                  describe(answer))
-    statuses: dict = {}
+    statuses: dict[int | str, int] = {}
     lock = threading.Lock()
 
-    def member_call():
+    def member_call() -> None:
         answer = call(lab.url, "GET", lab_path, headers=bearer(member_token))
         with lock:
             statuses[answer.status] = statuses.get(answer.status, 0) + 1
@@ -247,7 +248,7 @@ def admin_only(lab, verdicts, scope):
                  f"{'with' if shown[1] else 'without'} details")
 
 
-def rejected_total(lab, token):
+def rejected_total(lab: Lab, token: str | None) -> float | None:
     """perflab_route_cache_rejected_total summed over the instances' /actuator/prometheus (None if none has it)."""
     total, seen = 0.0, False
     for url in lab.instance_urls:
@@ -259,7 +260,7 @@ def rejected_total(lab, token):
     return total if seen else None
 
 
-def tampered_cache(lab, verdicts, scope):
+def tampered_cache(lab: Lab, verdicts: Verdicts, scope: str) -> None:
     member = lab.members[1]
     path = f"/api/universities/{ROUTE_UNIV}/routes"
     first = call(lab.url, "GET", path, headers=bearer(lab.fresh_token(member)), timeout=120)
@@ -297,7 +298,7 @@ def tampered_cache(lab, verdicts, scope):
                  f"{later}, health {status}")
 
 
-def refused_at_startup(lab, verdicts, scope):
+def refused_at_startup(lab: Lab, verdicts: Verdicts, scope: str) -> None:
     """An app given a committed secret in place of each generated one exits before it serves, and its log names the
     property but never the value."""
     committed = labsecrets.development_secrets()
@@ -400,7 +401,7 @@ def slow_readers(lab: Lab, verdicts: Verdicts, scope: str) -> None:
 SPOOFER, BYSTANDER = "127.0.0.6", "127.0.0.7"  # two clients on this machine, neither the balancer's 127.0.0.2
 
 
-def forwarded_for(lab: "Lab", verdicts: "Verdicts", scope: str) -> None:
+def forwarded_for(lab: Lab, verdicts: Verdicts, scope: str) -> None:
     """One client (SPOOFER) sends wrong passwords for ever new login ids, each with a new X-Forwarded-For, until its
     address is refused or limit + 10 tries have gone; then another client (BYSTANDER) logs in. Straight to the app the
     header is not trusted (only the balancer's address is); behind the balancer HAProxy drops it and names the
@@ -417,8 +418,9 @@ def forwarded_for(lab: "Lab", verdicts: "Verdicts", scope: str) -> None:
     verdicts.extend(scope, judge_forwarded_for(answers, bystander, behind_balancer=len(lab.instance_urls) > 1))
 
 
-SCENARIOS = (("pin", pin_guessing), ("login", login_guessing), ("pin-burst", pin_burst), ("login-burst", login_burst),
-             ("ttl", counts_expire), ("tokens", forged_tokens), ("admin", admin_only),
-             ("repository credentials", repository_credentials), ("cache", tampered_cache),
-             ("slow-readers", slow_readers), ("forwarded-for", forwarded_for),
-             ("redis-down", redis_down))  # redis-down last: it stops the shared Redis
+SCENARIOS: tuple[tuple[str, Scenario], ...] = (
+    ("pin", pin_guessing), ("login", login_guessing), ("pin-burst", pin_burst), ("login-burst", login_burst),
+    ("ttl", counts_expire), ("tokens", forged_tokens), ("admin", admin_only),
+    ("repository credentials", repository_credentials), ("cache", tampered_cache),
+    ("slow-readers", slow_readers), ("forwarded-for", forwarded_for),
+    ("redis-down", redis_down))  # redis-down last: it stops the shared Redis

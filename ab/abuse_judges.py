@@ -5,12 +5,14 @@ import email.utils
 import sys
 import time
 from dataclasses import dataclass
-from typing import IO, Iterable
+from typing import IO, Any, Iterable
+
+Check = tuple[str, bool, str]  # a check's name, whether it passed, and its figure
 
 WAIT_LIMIT = 10.0        # a Retry-After up to this many seconds is waited out; a longer one means locked
 
 
-def retry_after_seconds(value, now=None):
+def retry_after_seconds(value: str | None, now: float | None = None) -> float | None:
     """A Retry-After header in seconds: delta-seconds or an HTTP date (RFC 9110); None when absent or malformed."""
     if value is None:
         return None
@@ -29,18 +31,18 @@ def retry_after_seconds(value, now=None):
 @dataclass
 class Answer:
     """One HTTP answer as a check needs it."""
-    status: object  # an int, or "no answer"
+    status: int | str  # an int, or "no answer"
     code: str | None = None
     retry_after: float | None = None
-    body: object = None
+    body: Any = None  # the parsed JSON, the text, or (no answer) the error
     where: str = ""
 
 
-def describe(answer):
+def describe(answer: Answer) -> str:
     return f"{answer.status} {answer.code or ''}".strip()
 
 
-def guard_step(answer, refused, wait_limit=WAIT_LIMIT):
+def guard_step(answer: Answer, refused: int, wait_limit: float = WAIT_LIMIT) -> tuple[str, float]:
     """What a guesser does after `answer`: ("guess", 0) again at once after a `refused` (a wrong guess), ("wait", s)
     then guess again, or ("stop", 0): locked (a 429 whose Retry-After is missing or longer than wait_limit) or an
     answer no guard gives."""
@@ -51,7 +53,8 @@ def guard_step(answer, refused, wait_limit=WAIT_LIMIT):
     return "stop", 0
 
 
-def judge_guessing(answers, refused, refused_code, limit, wait_limit=WAIT_LIMIT):
+def judge_guessing(answers: list[Answer], refused: int, refused_code: str, limit: int,
+                   wait_limit: float = WAIT_LIMIT) -> list[Check]:
     """The checks of a guessing run: (name, ok, figure) for at most `limit` answers `refused` (e.g. 403 wrong-pin),
     nothing else but them and 429 `refused_code` with a Retry-After, and a last answer that is such a 429 locking
     (Retry-After over wait_limit)."""
@@ -70,15 +73,15 @@ def judge_guessing(answers, refused, refused_code, limit, wait_limit=WAIT_LIMIT)
     ]
 
 
-def statuses(answers: list) -> dict:
+def statuses(answers: list[Answer]) -> dict[int | str, int]:
     """How many answers had each status, e.g. {403: 5, 429: 115}."""
-    counts: dict = {}
+    counts: dict[int | str, int] = {}
     for answer in answers:
         counts[answer.status] = counts.get(answer.status, 0) + 1
     return counts
 
 
-def judge_burst(answers: list, refused: int, refused_code: str, limit: int) -> list:
+def judge_burst(answers: list[Answer], refused: int, refused_code: str, limit: int) -> list[Check]:
     """The checks of guesses sent at once: (name, ok, figure) for 1..`limit` answers `refused` and every other answer
     a 429 `refused_code` with a Retry-After."""
     counts = statuses(answers)
@@ -91,7 +94,7 @@ def judge_burst(answers: list, refused: int, refused_code: str, limit: int) -> l
              + ("" if guarded else "; not all the others are a 429 " + refused_code + " with Retry-After"))]
 
 
-def keys_without_ttl(ttls: dict) -> list:
+def keys_without_ttl(ttls: dict[str, int]) -> list[str]:
     """The keys whose PTTL (ms; -1 no TTL, -2 gone) says they would never expire."""
     return sorted(key for key, ttl in ttls.items() if ttl == -1)
 
@@ -99,31 +102,31 @@ def keys_without_ttl(ttls: dict) -> list:
 class Verdicts:
     """The checks of a run: PASS/FAIL lines as they come, and the count at the end."""
 
-    def __init__(self, out=None):
-        self.results = []
+    def __init__(self, out: IO[str] | None = None) -> None:
+        self.results: list[dict[str, Any]] = []
         self.out = out or sys.stdout
 
-    def add(self, scope, name, ok, figure):
+    def add(self, scope: str, name: str, ok: object, figure: str) -> None:
         self.results.append({"scope": scope, "check": name, "ok": bool(ok), "figure": figure})
         print(f"{'PASS' if ok else 'FAIL'} [{scope}] {name}: {figure}", file=self.out, flush=True)
 
-    def extend(self, scope, checks):
+    def extend(self, scope: str, checks: Iterable[Check]) -> None:
         for name, ok, figure in checks:
             self.add(scope, name, ok, figure)
 
-    def error(self, scope, error):
+    def error(self, scope: str, error: BaseException) -> None:
         """A scenario that could not run to its end is one FAIL, not a crash of the suite."""
         self.add(scope, "the scenario ran to its end", False, f"{type(error).__name__}: {error}")
 
     @property
-    def passed(self):
+    def passed(self) -> int:
         return sum(1 for r in self.results if r["ok"])
 
     @property
-    def failed(self):
+    def failed(self) -> int:
         return len(self.results) - self.passed
 
-    def summary(self):
+    def summary(self) -> str:
         return f"{self.passed} passed, {self.failed} failed"
 
 
@@ -137,7 +140,7 @@ def slow_request(path: str, host: str, port: int, token: str) -> bytes:
 
 
 def judge_slow_readers(stalled: int, readers: int, other: Answer, other_seconds: float, third: Answer,
-                       health: Answer, bound: float = SLOW_BOUND) -> list[tuple[str, bool, str]]:
+                       health: Answer, bound: float = SLOW_BOUND) -> list[Check]:
     """The checks of a slow-readers run: every reader's answer began and stalled, another member's read was 200 within
     `bound` seconds, a member's read beyond its limit was 429 too-many-route-reads with Retry-After, health answered
     UP meanwhile."""
@@ -162,8 +165,8 @@ def spoofed_address(index: int) -> str:
     return f"203.0.{113 + index // 250}.{1 + index % 250}"
 
 
-def judge_forwarded_for(answers: list, bystander: Answer, limit: int = ADDRESS_MAX_FAILURES,
-                        behind_balancer: bool = False) -> list[tuple[str, bool, str]]:
+def judge_forwarded_for(answers: list[Answer], bystander: Answer, limit: int = ADDRESS_MAX_FAILURES,
+                        behind_balancer: bool = False) -> list[Check]:
     """The checks of a spoofing run: a client that names a new X-Forwarded-For address on every wrong password, each
     for another login id, is still counted under its own address (at most `limit` 401s, then 429
     too-many-login-failures); another client on the same proxy or host still logs in."""

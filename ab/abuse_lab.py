@@ -11,18 +11,19 @@ from typing import Any
 import labsecrets
 import launcher
 from abuse_judges import WAIT_LIMIT, Answer, retry_after_seconds
-from chaos_clients import request, token
+from chaos_clients import Member, request, token
 from chaos_lab import Stack
 from chaos_lab import log as suite_log
 
 ROUTE_UNIV = 11          # a small university (500 routes), loaded into the abuse database
 
 
-def log(message):
+def log(message: str) -> None:
     suite_log(message, "abuse")
 
 
-def call(base_url, method, path, body=None, headers=None, timeout=30, source=None):
+def call(base_url: str, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None,
+         timeout: float = 30, source: str | None = None) -> Answer:
     """One request (from the local address `source` if given); the answer with its problem code, Retry-After in
     seconds and parsed JSON body."""
     data = None if body is None else json.dumps(body)
@@ -35,11 +36,12 @@ def call(base_url, method, path, body=None, headers=None, timeout=30, source=Non
     return Answer(status, code, retry_after_seconds(response_headers.get("Retry-After")), parsed, base_url)
 
 
-def bearer(value):
+def bearer(value: str | None) -> dict[str, str]:
+    """The Authorization header of a token (None, a login that gave none, is sent as the word: the call is refused)."""
     return {"Authorization": f"Bearer {value}"}
 
 
-def login(base_url, login_id, password, tries=3):
+def login(base_url: str, login_id: str, password: str, tries: int = 3) -> Answer:
     """POST /api/auth/login; a 503 auth-api-unavailable (the stub did not answer in time: a cold instance on a busy
     machine) is tried again after its Retry-After, never a guard's answer or the breaker's (auth-api-circuit-open)."""
     for _ in range(tries):
@@ -51,7 +53,7 @@ def login(base_url, login_id, password, tries=3):
     return answer
 
 
-def admin_login(base_url):
+def admin_login(base_url: str) -> Answer:
     """The stub's admin account (ADMIN_LOGIN, ADMIN_PASSWORD; by default this install's admin-login and
     admin-password), as k6/lib/preconditions.js logs in."""
     return login(base_url, os.environ.get("ADMIN_LOGIN") or labsecrets.admin_login(),
@@ -65,16 +67,16 @@ class Lab:
     database: str
     redis_db: int
     url: str                   # the app, or the load balancer in front of the instances
-    instance_urls: list        # each instance (the app alone: [url])
+    instance_urls: list[str]   # each instance (the app alone: [url])
     secret: str
-    start_args: list = field(default_factory=list)  # ./perflab app start's options for one more instance
+    start_args: list[str] = field(default_factory=list)  # ./perflab app start's options for one more instance
     spare_port: int = 0
-    members: list = field(default_factory=list)
+    members: list[Member] = field(default_factory=list)
 
-    def fresh_token(self, member):
+    def fresh_token(self, member: Member) -> str:
         return token(self.secret, member["id"], member["login"], jti=uuid.uuid4().hex)
 
-    def books(self, member_ids):
+    def books(self, member_ids: list[int]) -> dict[str, Any]:
         """Balances of the members and rows of the transfer tables: what no refused transfer may change."""
         ids = ",".join(str(i) for i in member_ids)
         balances = self.stack.sql(self.database, f"SELECT member_id, balance FROM wallet WHERE member_id IN ({ids}) "

@@ -51,10 +51,11 @@ from typing import Any, Callable
 
 import labenv
 import labsecrets
-from chaos_clients import Clients, Tally, token
+from chaos_clients import Clients, Member, Tally, token
 from chaos_lab import Instances, Stack, log, wait_port
 
 START_BALANCE = Decimal("1000.00")
+Check = tuple[str, bool, str]  # a check of the books or of the instances: its name, whether it holds, its detail
 
 
 # ------------------------------------------------------------------------------------------- faults
@@ -68,7 +69,7 @@ class Fault:
     skipped: str = ""
 
 
-def run_fault(name, tally, calm, action):
+def run_fault(name: str, tally: Tally, calm: float, action: Callable[[], object]) -> Fault:
     """Runs one fault (`action` breaks and repairs), then measures the time from the repair to the next 201."""
     fault = Fault(name)
     errors_before = tally.server_errors
@@ -92,18 +93,18 @@ def run_fault(name, tally, calm, action):
     return fault
 
 
-def faults(stack, instances, tally, hold, calm):
-    def redis_down():
+def faults(stack: Stack, instances: Instances, tally: Tally, hold: float, calm: float) -> list[Fault]:
+    def redis_down() -> None:
         stack.native("down", "redis")
         time.sleep(hold)
         stack.native("up", "redis")
 
-    def mariadb_restart():
+    def mariadb_restart() -> None:
         stack.native("down", "mariadb")
         stack.native("up", "mariadb")
 
-    def toxic(kind, attributes):
-        def action():
+    def toxic(kind: str, attributes: dict[str, int]) -> Callable[[], None]:
+        def action() -> None:
             stack.toxi("POST", "/proxies/chaos-mariadb/toxics",
                        {"name": f"chaos_{kind}", "type": kind, "stream": "downstream", "attributes": attributes})
             time.sleep(hold)
@@ -124,7 +125,8 @@ def faults(stack, instances, tally, hold, calm):
 
 # ------------------------------------------------------------------------------------------- data and checks
 
-def create_members(stack, database, count, secret, hash_secret, prefix="chaos", phone_prefix="0990"):
+def create_members(stack: Stack, database: str, count: int, secret: str, hash_secret: str, prefix: str = "chaos",
+                   phone_prefix: str = "0990") -> list[Member]:
     """`count` members <prefix>-1..N with a wallet of START_BALANCE and the install's PIN hashed as the app does (keyed
     with `hash_secret`); each one's id, login, phone and a token signed with `secret`."""
     stack.sql(database, f"DELETE FROM member WHERE login_id LIKE '{prefix}-%'")
@@ -139,12 +141,12 @@ def create_members(stack, database, count, secret, hash_secret, prefix="chaos", 
     return members
 
 
-def check(stack, database, members, tally):
+def check(stack: Stack, database: str, members: list[Member], tally: Tally) -> list[Check]:
     """The books after the run: a list of (check, ok, detail)."""
     ids = ",".join(str(m["id"]) for m in members)
     results = []
 
-    def add(name, ok, detail=""):
+    def add(name: str, ok: object, detail: str = "") -> None:
         results.append((name, bool(ok), detail))
 
     total, lowest = stack.sql(database, f"SELECT SUM(balance), MIN(balance) FROM wallet WHERE member_id IN ({ids})")[0]
@@ -182,7 +184,7 @@ def check(stack, database, members, tally):
 
 # ------------------------------------------------------------------------------------------- one preset
 
-def run_preset(preset, args, stack, secret, hash_secret):
+def run_preset(preset: str, args: argparse.Namespace, stack: Stack, secret: str, hash_secret: str) -> dict[str, Any]:
     side = preset.split("-")[-1]
     database = args.db or f"{labenv.env('PERFLAB_DB_NAME', 'perflab')}_chaos_{side}"  # inside the perflab% grant
     redis_db = int(labenv.env("PERFLAB_CHAOS_REDIS_DB", "5"))
@@ -218,7 +220,8 @@ def run_preset(preset, args, stack, secret, hash_secret):
     return report(preset, tally, done, results, instances)
 
 
-def report(preset, tally, done, results, instances=None):
+def report(preset: str, tally: Tally, done: list[Fault], results: list[Check],
+           instances: Instances | None = None) -> dict[str, Any]:
     recoveries = [f.recovery for f in done if f.recovery is not None]
     summary = {
         "preset": preset, "requests": tally.requests, "transfers_succeeded": len(tally.successes),
@@ -244,7 +247,7 @@ def report(preset, tally, done, results, instances=None):
     return summary
 
 
-def parse(argv):
+def parse(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="./perflab chaos", description=__doc__.split("\n")[0])
     parser.add_argument("--preset", choices=["wallet-before", "wallet-after", "both"], default="both")
     parser.add_argument("--smoke", action="store_true", help="the short form for CI (both presets in about 3 minutes)")
@@ -262,7 +265,7 @@ def parse(argv):
     return parser.parse_args(argv)
 
 
-def main(argv):
+def main(argv: list[str]) -> int:
     args = parse(argv)
     if args.instances and args.instances_url:
         sys.exit("chaos: --instances N starts its own instances; --instances-url targets running ones: give one of them")

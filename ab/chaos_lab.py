@@ -8,7 +8,7 @@ import socket
 import subprocess
 import time
 from pathlib import Path
-from typing import Any, BinaryIO, Callable, Sequence
+from typing import Any, BinaryIO, Sequence
 
 import appctl
 import labenv
@@ -21,7 +21,7 @@ import network
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def log(message, suite="chaos"):
+def log(message: str, suite: str = "chaos") -> None:
     print(f"[{suite} {time.strftime('%H:%M:%S')}] {message}", flush=True)
 
 
@@ -30,7 +30,7 @@ def log(message, suite="chaos"):
 class Stack:
     """MariaDB, Redis and Toxiproxy of the (native) stack, at the ports the environment gives."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.db_port = int(labenv.service_address("mariadb")[1])
         self.redis_port = int(labenv.service_address("redis")[1])
         self.toxiproxy = network.Toxiproxy({"PERFLAB_TOXIPROXY_PORT": labenv.service_address("toxiproxy")[1]})
@@ -38,7 +38,7 @@ class Stack:
         self.db_proxy_port = int(labenv.env("PERFLAB_CHAOS_DB_PROXY_PORT", "23306"))
         self.redis_proxy_port = int(labenv.env("PERFLAB_CHAOS_REDIS_PROXY_PORT", "26379"))
 
-    def sql(self, database, statement):
+    def sql(self, database: str | None, statement: str) -> list[list[str]]:
         """Runs SQL with the mariadb client over TCP; returns rows as lists of strings."""
         command = ["mariadb", "-h127.0.0.1", f"-P{self.db_port}", f"-u{self.db_user}",
                    "--batch", "--skip-column-names"] + ([database] if database else []) + ["-e", statement]
@@ -47,27 +47,28 @@ class Stack:
             raise RuntimeError(f"MariaDB at 127.0.0.1:{self.db_port}: {done.stderr.strip()}")
         return [line.split("\t") for line in done.stdout.splitlines()]
 
-    def native(self, action, service):
+    def native(self, action: str, service: str) -> None:
         done = subprocess.run([str(ROOT / "stack" / "native.sh"), action, service], capture_output=True, text=True)
         if done.returncode != 0:
             raise RuntimeError(f"stack/native.sh {action} {service}: {done.stderr.strip() or done.stdout.strip()}")
 
-    def toxi(self, method, path, body=None):
+    def toxi(self, method: str, path: str, body: dict[str, Any] | None = None) -> str:
         """A Toxiproxy API call through the runner's client (ab/network.py); a DELETE of what is gone is no error."""
-        return self.toxiproxy.call(method, path, body).decode()
+        answer: bytes = self.toxiproxy.call(method, path, body)
+        return answer.decode()
 
-    def create_proxies(self):
+    def create_proxies(self) -> None:
         for name, listen, upstream in (("chaos-mariadb", self.db_proxy_port, self.db_port),
                                        ("chaos-redis", self.redis_proxy_port, self.redis_port)):
             self.toxi("DELETE", f"/proxies/{name}")
             self.toxi("POST", "/proxies", {"name": name, "listen": f"127.0.0.1:{listen}",
                                            "upstream": f"127.0.0.1:{upstream}", "enabled": True})
 
-    def delete_proxies(self):
+    def delete_proxies(self) -> None:
         for name in ("chaos-mariadb", "chaos-redis"):
             self.toxi("DELETE", f"/proxies/{name}")
 
-    def redis(self, database, *command):
+    def redis(self, database: int, *command: str | bytes) -> Any:
         """One Redis command in the logical database `database`; its reply (bytes, int, list or None)."""
         password = labsecrets.redis_password()  # the native Redis requires this install's (stack/secrets.sh)
         with socket.create_connection(("127.0.0.1", self.redis_port), timeout=5) as s:
@@ -77,13 +78,13 @@ class Stack:
                 reply = resp_reply(stream)
         return reply
 
-    def flush_redis(self, database):
+    def flush_redis(self, database: int) -> None:
         reply = self.redis(database, "FLUSHDB")
         if reply != b"OK":
             raise RuntimeError(f"Redis FLUSHDB {database}: {reply!r}")
 
 
-def resp_command(*words):
+def resp_command(*words: str | bytes | int) -> bytes:
     """A Redis command in RESP: an array of bulk strings."""
     parts = [f"*{len(words)}\r\n".encode()]
     for word in words:
@@ -92,7 +93,7 @@ def resp_command(*words):
     return b"".join(parts)
 
 
-def resp_reply(stream):
+def resp_reply(stream: BinaryIO) -> Any:
     """One RESP reply read from a binary file: bytes (simple or bulk string), int, list or None; an error raises."""
     line = stream.readline()
     if not line.endswith(b"\r\n"):
@@ -111,7 +112,7 @@ def resp_reply(stream):
     raise RuntimeError(f"Redis: an unknown reply {line!r}")
 
 
-def wait_port(port, seconds):
+def wait_port(port: int, seconds: float) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
@@ -132,8 +133,9 @@ class Instances:
     `proxies` the apps reach MariaDB and Redis through the chaos proxies, else directly; `profile` defaults to the
     preset."""
 
-    def __init__(self, urls, kill_cmd, start_cmd, preset, stack, database, redis_db, count=0, suite="chaos",
-                 port=None, proxies=True, profile=None, options=()):
+    def __init__(self, urls: list[str], kill_cmd: str | None, start_cmd: str | None, preset: str, stack: Stack,
+                 database: str, redis_db: int, count: int = 0, suite: str = "chaos", port: int | None = None,
+                 proxies: bool = True, profile: str | None = None, options: Sequence[str] = ()) -> None:
         self.external = bool(urls)
         self.suite = suite
         self.port = port or int(labenv.env("PERFLAB_CHAOS_APP_PORT", "8085"))
@@ -143,25 +145,25 @@ class Instances:
         self.kill_cmd, self.start_cmd = kill_cmd, start_cmd
         self.preset, self.stack, self.database, self.redis_db = preset, stack, database, redis_db
         self.proxies, self.profile, self.options = proxies, profile or preset, list(options)  # more app start options
-        self.rotation = {}  # the killed instance: when the load balancer took it out and put it back
-        self.served = {}    # requests the load balancer sent to each instance
+        self.rotation: dict[str, Any] = {}  # the killed instance: when the load balancer took it out and put it back
+        self.served: dict[str, int] = {}    # requests the load balancer sent to each instance
 
-    def can_kill(self):
+    def can_kill(self) -> bool:
         return not self.external or bool(self.kill_cmd and self.start_cmd)
 
-    def app_args(self):
+    def app_args(self) -> list[str]:
         db_port, redis_port = ((self.stack.db_proxy_port, self.stack.redis_proxy_port) if self.proxies
                                else (self.stack.db_port, self.stack.redis_port))
         return ["--", f"--spring.datasource.url=jdbc:mariadb://127.0.0.1:{db_port}/{self.database}",
                 f"--spring.data.redis.port={redis_port}", f"--spring.data.redis.database={self.redis_db}",
                 f"--perflab.variant={self.suite}-{self.preset}"]
 
-    def start_args(self, port):
+    def start_args(self, port: int) -> list[str]:
         """appctl.start's arguments for an instance on `port`: warm from the AOT cache when there is one for this jar
         (a plain start otherwise), as the runner's smokes start."""
         return ["--port", str(port), "--profile", self.profile, "--warm", *self.options, *self.app_args()]
 
-    def launch(self, name, port):
+    def launch(self, name: str, port: int) -> None:
         """Starts one instance in this process (the launcher ./perflab app start runs) and returns when it is ready;
         a failed start raises RuntimeError with the launcher's reason."""
         try:
@@ -169,12 +171,12 @@ class Instances:
         except SystemExit as failed:
             raise RuntimeError(f"the app '{name}' did not start (log .perflab/{name}.log): {failed.code}") from None
 
-    def start_one(self, index):
+    def start_one(self, index: int) -> None:
         name, port = self.names[index], self.port + 1 + index
         log(f"starting {name} on port {port}", self.suite)
         self.launch(name, port)
 
-    def start(self):
+    def start(self) -> None:
         """The single instance, or every numbered one at once (each on its own port) and then the load balancer."""
         if self.external:
             return
@@ -189,14 +191,17 @@ class Instances:
         except SystemExit as failed:
             raise RuntimeError(f"the load balancer '{self.lb_name}' did not start: {failed.code}") from None
 
-    def lb_state(self):
-        return lb.servers(ROOT / ".perflab" / f"{self.lb_name}.sock")
+    def lb_state(self) -> dict[str, dict[str, Any]]:
+        """Each instance's state as the load balancer's stats socket shows it (its status, its requests...)."""
+        state: dict[str, dict[str, Any]] = lb.servers(ROOT / ".perflab" / f"{self.lb_name}.sock")
+        return state
 
-    def kill(self, index=0):
+    def kill(self, index: int = 0) -> None:
         """kill -9 of instance `index`, then its restart; returns when it is ready again (and, behind the load
         balancer, back in rotation)."""
         if self.external:
             for template in (self.kill_cmd, self.start_cmd):
+                assert template is not None  # an external instance is killed only when can_kill()
                 subprocess.run(external_command(template, index, self.urls[index]), check=True)
             return
         name = self.names[index] if self.names else self.suite
@@ -225,7 +230,7 @@ class Instances:
         log(f"  {name} restarted; back in rotation {self.rotation['back_after_s']} s after it reported ready"
             + (f" (NOT: {lb.describe(state[name])})" if missing else ""), self.suite)
 
-    def checks(self):
+    def checks(self) -> list[tuple[str, bool, str]]:
         """What only several instances can show: (check, ok, detail), read from the load balancer while it runs."""
         if not self.names:
             return []
@@ -238,7 +243,7 @@ class Instances:
                 ("every instance served requests", len(self.served) == len(self.names) and all(self.served.values()),
                  ", ".join(f"{n} {c}" for n, c in self.served.items()))]
 
-    def stop(self):
+    def stop(self) -> None:
         if self.external:
             return
         if self.names:
@@ -250,7 +255,7 @@ class Instances:
 KILLED_GONE_WITHIN_S = 30
 
 
-def external_command(template, index, url):
+def external_command(template: str, index: int, url: str) -> list[str]:
     """--kill-cmd/--start-cmd as an argument list: {index} and {url} replaced with shell-quoted values, then split as
     a shell splits words, so that a URL can never add a word or a command."""
     return shlex.split(template.format(index=shlex.quote(str(index)), url=shlex.quote(url)))
