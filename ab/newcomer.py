@@ -32,7 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Any, Callable, Mapping
+from typing import Callable, Mapping
 
 import labenv
 import labsecrets
@@ -41,6 +41,7 @@ from newcomer_report import (FIRST_INSIGHT_LIMIT, NEWCOMER_PATH, RESULT_DIR, Rec
 from newcomer_steps import README, WALKTHROUGHS, DocFormatError, Step, load_pages, plan
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+Say = Callable[[str], None]  # where a line for the user goes
 # what a login shell on Debian carries besides PATH, HOME and LANG; proxies are the machine's, not the user's
 KEPT_ENV = ("USER", "LOGNAME", "SHELL", "TERM", "XDG_STATE_HOME", "http_proxy", "https_proxy", "no_proxy",
             "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY")
@@ -58,12 +59,12 @@ STARTS_APP = re.compile(r"\./perflab\s+(?:up|app\s+(?:start|restart))\b")
 
 # ---- judging a step ----
 
-def clean_output(raw):
+def clean_output(raw: str) -> str:
     """A step's output as lines a reader would see: ANSI colours removed, carriage returns as line breaks."""
     return ANSI.sub("", raw).replace("\r\n", "\n").replace("\r", "\n")
 
 
-def occurs(expected, output):
+def occurs(expected: str, output: str) -> bool:
     """Whether an expected string occurs in the output; an `…` in it stands for anything on the same line."""
     if expected in output:
         return True
@@ -82,12 +83,12 @@ def occurs(expected, output):
     return False
 
 
-def missing(expect, output):
+def missing(expect: list[str], output: str) -> list[str]:
     """The expected strings the output lacks (empty: the step's expected lines appeared)."""
     return [e for e in expect if not occurs(e, output)]
 
 
-def step_timeout(stated):
+def step_timeout(stated: float) -> float:
     """How long a step may run before it is stopped: five times its stated duration, at least ten minutes."""
     return max(600.0, 5 * stated)
 
@@ -99,7 +100,7 @@ def step_timeout(stated):
 IN_RUN = "PERFLAB_NEWCOMER_RUN"
 
 
-def newcomer_env(base, tmpdir):
+def newcomer_env(base: Mapping[str, str], tmpdir: pathlib.Path) -> dict[str, str]:
     """A new Debian user's environment: the default PATH, HOME kept, LANG=C.UTF-8, no JAVA_HOME, no CI, no PERFLAB_*
     (only what a login shell carries, KEPT_ENV); TMPDIR is the run's own, so no cached seed files are found."""
     env = {"PATH": NEWCOMER_PATH, "HOME": base.get("HOME", str(pathlib.Path.home())), "LANG": "C.UTF-8",
@@ -108,7 +109,7 @@ def newcomer_env(base, tmpdir):
     return env
 
 
-def find_jdk25():
+def find_jdk25() -> str | None:
     """The JDK 25 ./perflab finds for a user without JAVA_HOME (the entry script's lookup, PERFLAB_JDK), or None."""
     env = {k: v for k, v in os.environ.items() if k not in ("JAVA_HOME", "PERFLAB_JDK")}
     found = subprocess.run([str(ROOT / "perflab"), "python", "-c", "import os; print(os.environ['PERFLAB_JDK'])"],
@@ -116,7 +117,7 @@ def find_jdk25():
     return found.stdout.strip() or None
 
 
-def one_time_steps(docker, jdk):
+def one_time_steps(docker: bool, jdk: str | None) -> list[tuple[str, str]]:
     """(title, command) of what the lab installs once per machine or checkout, through its own entry points. The
     Python environment comes first: every ./perflab command runs in it, so the first one to run prepares it."""
     steps = [("the Python environment (.perflab/venv)", "./perflab python -c 'import sys; print(sys.prefix)'")]
@@ -140,14 +141,14 @@ end
 return deleted"""
 
 
-def clone_secret(clone, name):
+def clone_secret(clone: pathlib.Path | str, name: str) -> str:
     """A secret of the clone's install (its stack/secrets.sh ran in the one-time steps, and its `stack up` gave the
     running MariaDB and Redis its passwords), or '' before it has one: the services are then this checkout's."""
     path = pathlib.Path(clone) / ".perflab" / "secrets" / name
     return path.read_text().strip() if path.is_file() else ""
 
 
-def empty_data(clone, env, say):
+def empty_data(clone: pathlib.Path, env: dict[str, str], say: Say) -> list[str]:
     """Drop the data sets' databases and delete their Redis keys; returns what was done, one line each."""
     values = {**labenv.read_env(clone / ".env")}
     done = []
@@ -190,7 +191,8 @@ def empty_data(clone, env, say):
 
 # ---- running ----
 
-def run_command(command, cwd, env, log, timeout):
+def run_command(command: str, cwd: pathlib.Path, env: dict[str, str], log: pathlib.Path,
+                timeout: float) -> tuple[int | None, float]:
     """Run a step's block in one `bash -e` from cwd, stdout and stderr into the log file; (exit code, seconds).
     A step still running after `timeout` seconds is stopped with its process group (exit code None)."""
     began = time.monotonic()
@@ -216,15 +218,15 @@ def run_command(command, cwd, env, log, timeout):
     return code, time.monotonic() - began
 
 
-def tail(text, lines=TAIL_LINES):
+def tail(text: str, lines: int = TAIL_LINES) -> list[str]:
     return text.rstrip("\n").splitlines()[-lines:]
 
 
-def slug(text):
+def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40]
 
 
-def stop_clone_processes(clone, say):
+def stop_clone_processes(clone: pathlib.Path, say: Say) -> None:
     """Stop what the clone started and recorded in its .perflab/*.pid (its app instances, its load balancer), each
     by its pid, only when that process still runs from the clone."""
     for pid_file in sorted((clone / ".perflab").glob("*.pid")):
@@ -245,7 +247,7 @@ def stop_clone_processes(clone, say):
         say(f"stopped the clone's {pid_file.stem} (pid {pid})")
 
 
-def progress_end(record):
+def progress_end(record: Record) -> str:
     measured = f"{record['measured_seconds']:.0f} s"
     if record["exit_code"] is None:
         return f"{measured}, stopped: it ran longer than {step_timeout(record['stated_seconds']):.0f} s"
@@ -259,14 +261,17 @@ def progress_end(record):
     return f"{measured}, expected line found{note}"
 
 
-def run_steps(steps, clone, env, logs, say, offset=0, total=None, clock=time.monotonic, t0=None):
+def run_steps(steps: list[Step], clone: pathlib.Path, env: dict[str, str], logs: pathlib.Path, say: Say,
+              offset: int = 0, total: int | None = None, clock: Callable[[], float] = time.monotonic,
+              t0: float | None = None) -> list[Record]:
     """Run the planned steps, a page stopping at its first failing step; one record each (skipped ones too)."""
     t0 = clock() if t0 is None else t0
     total = total or len(steps)
-    records, failed_pages = [], set()
+    records: list[Record] = []
+    failed_pages: set[str] = set()
     for index, step in enumerate(steps, offset + 1):
-        record = {"page": step.page, "title": step.title, "command": step.command, "stated_seconds": step.stated,
-                  "timed": step.timed, "expected": step.expect}
+        record: Record = {"page": step.page, "title": step.title, "command": step.command,
+                          "stated_seconds": step.stated, "timed": step.timed, "expected": step.expect}
         label = f"[{index}/{total}] {step.page}: {step.title}"
         if step.page in failed_pages:
             record.update(measured_seconds=None, found=False, missing=step.expect, exit_code=None, passed=False,
@@ -293,11 +298,11 @@ def run_steps(steps, clone, env, logs, say, offset=0, total=None, clock=time.mon
 
 # ---- the command ----
 
-def git(*args, cwd=ROOT):
+def git(*args: str, cwd: pathlib.Path = ROOT) -> str:
     return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout.strip()
 
 
-def restore_services(say):
+def restore_services(say: Say) -> None:
     """The clone's `stack up` gave the shared services its own secrets (Redis' and MariaDB's passwords, WireMock's
     key pair and credentials); this checkout's `stack/native.sh up` gives them back this checkout's, so that its apps
     and suites work again. A line that names the command when it fails."""

@@ -14,20 +14,23 @@ RESULT_DIR = pathlib.Path(__file__).resolve().parent.parent / "docs" / "results"
 VERSION = 1
 FIRST_INSIGHT_LIMIT = 600
 NEWCOMER_PATH = "/usr/local/bin:/usr/bin:/bin"
-Record = dict[str, Any]  # a step's or a one-time install's record, as result.json holds it
+Record = dict[str, Any]    # a step's or a one-time install's record, as result.json holds it
+Document = dict[str, Any]  # result.json: the run, its machine, its one-time installs and its steps' records
 
 
-def first_insight(records):
+def first_insight(records: list[Record]) -> float | None:
     """Seconds from the README's first timed step's start to the wallet walkthrough's last step's end; None unless
     both pages ran and every one of those steps passed."""
     readme = [r for r in records if r["page"] == README and r["timed"]]
     wallet = [r for r in records if r["page"] == FIRST_INSIGHT_PAGE]
     if not readme or not wallet or not all(r["passed"] for r in readme + wallet):
         return None
-    return round(wallet[-1]["ended"] - readme[0]["started"], 1)
+    started: float = readme[0]["started"]
+    ended: float = wallet[-1]["ended"]
+    return round(ended - started, 1)
 
 
-def exit_code(records, insight, needs_insight):
+def exit_code(records: list[Record], insight: float | None, needs_insight: bool) -> int:
     """1 when a step failed or was skipped, or when the first insight (if this run measures it) was not reached or
     took longer than FIRST_INSIGHT_LIMIT; else 0."""
     if not all(r["passed"] for r in records):
@@ -37,13 +40,13 @@ def exit_code(records, insight, needs_insight):
     return 0
 
 
-def consistent(stated, measured):
+def consistent(stated: float, measured: float) -> bool:
     """A stated duration agrees with a measurement: measured <= 1.5 x stated and stated <= 3 x measured + 30 s."""
     return measured <= 1.5 * stated and stated <= 3 * measured + 30
 
 
-def machine():
-    info: dict[str, float | None] = {"cores": os.cpu_count()}
+def machine() -> dict[str, float | str | None]:
+    info: dict[str, float | str | None] = {"cores": os.cpu_count()}
     try:
         info["memory_gb"] = round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)
     except (ValueError, OSError):
@@ -56,14 +59,15 @@ def machine():
     return info
 
 
-def fmt_seconds(value):
+def fmt_seconds(value: float | None) -> str:
     if value is None:
         return "–"
     return f"{value:.0f} s" if value < 120 else f"{value / 60:.1f} min"
 
 
-def result_document(commit, one_time, records, insight, data, only=None, date=None):
-    document = {
+def result_document(commit: str, one_time: list[Record], records: list[Record], insight: float | None,
+                    data: list[str], only: str | None = None, date: str | None = None) -> Document:
+    document: Document = {
         "version": VERSION,
         "commit": commit,
         "date": date or datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
@@ -82,7 +86,7 @@ def result_document(commit, one_time, records, insight, data, only=None, date=No
     return document
 
 
-def merge_only(previous, document, page):
+def merge_only(previous: Document | None, document: Document, page: str) -> Document:
     """--only PAGE: the committed result with that page's steps replaced by this run's; the rest kept as measured."""
     if not previous or previous.get("version") != VERSION:
         return document
@@ -99,16 +103,17 @@ def merge_only(previous, document, page):
     return merged
 
 
-def first_insight_of_steps(steps):
+def first_insight_of_steps(steps: list[Record]) -> float | None:
     """The first insight from steps measured in different runs (after --only): the sum of the README's timed steps
     and the wallet walkthrough's, None unless every one of them passed."""
     path = [s for s in steps if (s["page"] == README and s["timed"]) or s["page"] == FIRST_INSIGHT_PAGE]
     if not path or not all(s["passed"] for s in path):
         return None
-    return round(sum(s["measured_seconds"] for s in path), 1)
+    total: float = sum(s["measured_seconds"] for s in path)
+    return round(total, 1)
 
 
-def report_markdown(document):
+def report_markdown(document: Document) -> str:
     """REPORT.md: the first insight and the one-time installs, then one table per page."""
     insight = document.get("first_insight_seconds")
     limit = document.get("first_insight_limit_seconds", FIRST_INSIGHT_LIMIT)
@@ -147,7 +152,7 @@ def report_markdown(document):
     return "\n".join(lines) + "\n"
 
 
-def write_results(document, directory=RESULT_DIR):
+def write_results(document: Document, directory: pathlib.Path = RESULT_DIR) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     (directory / "result.json").write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n")
     (directory / "REPORT.md").write_text(report_markdown(document))

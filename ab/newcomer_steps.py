@@ -9,6 +9,7 @@ README = "README"
 WALKTHROUGHS = ["wallet", "routes", "login", "slow-dependency", "cold-start"]
 FIRST_INSIGHT_PAGE = "wallet"
 NOT_TIMED = "(not timed for the first insight)"
+Lines = list[tuple[int, str]]  # (line number, line) of a section
 
 
 DURATION = re.compile(r"\s+—\s+about\s+(\d+(?:\.\d+)?)\s*(s|min)\s*$")
@@ -33,16 +34,16 @@ class Step:
     title: str
     command: str
     stated: float  # seconds
-    expect: list
+    expect: list[str]
     timed: bool = True
     line: int = 0
 
 
-def seconds(number, unit):
+def seconds(number: str, unit: str) -> float:
     return float(number) * (60 if unit == "min" else 1)
 
 
-def section_lines(text, section):
+def section_lines(text: str, section: str) -> Lines | None:
     """(line number, line) of `## SECTION` up to the next heading of level 1 or 2, code blocks kept whole; None when
     the page has no such section."""
     lines = text.splitlines()
@@ -64,7 +65,7 @@ def section_lines(text, section):
     return None if start is None else [(n + 1, lines[n]) for n in range(start, len(lines))]
 
 
-def backticked(paragraph):
+def backticked(paragraph: str) -> list[str]:
     """The code spans of a paragraph, as CommonMark reads them (one space trimmed each side of a padded span)."""
     spans = []
     for match in CODE_SPAN.finditer(paragraph):
@@ -73,9 +74,6 @@ def backticked(paragraph):
             body = body[1:-1]
         spans.append(body)
     return spans
-
-
-Lines = list[tuple[int, str]]  # (line number, line) of a section
 
 
 def step_error(page: str, heading: str | None, why: str) -> DocFormatError:
@@ -101,7 +99,8 @@ def fenced_block(lines: Lines, start: int, page: str) -> tuple[str, list[str], i
     number, line = lines[start]
     opener = FENCE.match(line)
     assert opener is not None  # the caller found the fence
-    info, body, i = opener.group(2), [], start + 1
+    info, i = opener.group(2), start + 1
+    body: list[str] = []
     while i < len(lines):
         closer = FENCE.match(lines[i][1])
         if closer and closer.group(1)[0] == opener.group(1)[0] and len(closer.group(1)) >= len(opener.group(1)) \
@@ -194,7 +193,7 @@ def parse_steps(text: str, page: str, section: str) -> list[Step]:
     return steps
 
 
-def page_files(root):
+def page_files(root: pathlib.Path | str) -> list[tuple[str, pathlib.Path, str]]:
     """[(page, path, section)]: the README first, then the walkthroughs (WALKTHROUGHS' order, any other after)."""
     root = pathlib.Path(root)
     folder = root / "docs" / "walkthroughs"
@@ -203,7 +202,7 @@ def page_files(root):
     return [(README, root / "README.md", "Quick start")] + [(n, folder / f"{n}.md", "Quick path") for n in names]
 
 
-def load_pages(root, only=None):
+def load_pages(root: pathlib.Path | str, only: str | None = None) -> dict[str, list[Step]]:
     """{page: [Step]} in page_files' order; --only keeps one page."""
     pages = {}
     for page, path, section in page_files(root):
@@ -215,7 +214,7 @@ def load_pages(root, only=None):
     return pages
 
 
-def plan(pages):
+def plan(pages: dict[str, list[Step]]) -> list[Step]:
     """The order the steps run in: the README's timed steps, the wallet walkthrough (the first insight), the
     README's other steps, then every other walkthrough."""
     readme = pages.get(README, [])
