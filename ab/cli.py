@@ -7,6 +7,8 @@ Each command module has SYNOPSIS and SUMMARY (its entry in `./perflab help`) and
 code (or raises SystemExit)."""
 import os
 import sys
+from collections.abc import Callable
+from typing import Protocol
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import labenv  # noqa: E402
@@ -14,19 +16,26 @@ from commands import (ab, abuse, aot, app, chaos, contract, down, k6, lb, logs, 
                       python, seed, stack, status, test, up)
 from commands import help as help_command  # noqa: E402
 
+
+class Command(help_command.Entry, Protocol):
+    """A command's module: its entry in the help, and main(argv), its exit code (help's also takes the registry)."""
+    main: Callable[..., int]
+
+
 # every command, in the order `./perflab help` shows them (each module keeps its heavy imports inside main)
-COMMANDS = {"up": up, "test": test, "down": down, "status": status, "stack": stack, "app": app, "lb": lb, "aot": aot,
-            "logs": logs, "k6": k6, "seed": seed, "migrate": migrate, "ab": ab, "python": python, "chaos": chaos,
-            "abuse": abuse, "contract": contract, "newcomer": newcomer, "help": help_command}
+COMMANDS: dict[str, Command] = {
+    "up": up, "test": test, "down": down, "status": status, "stack": stack, "app": app, "lb": lb, "aot": aot,
+    "logs": logs, "k6": k6, "seed": seed, "migrate": migrate, "ab": ab, "python": python, "chaos": chaos,
+    "abuse": abuse, "contract": contract, "newcomer": newcomer, "help": help_command}
 ALIASES = {"-h": "help", "--help": "help"}
 
 
-def module(name):
+def module(name: str) -> Command:
     """The module of a command of COMMANDS."""
     return COMMANDS[name]
 
 
-def distance(a, b):
+def distance(a: str, b: str) -> int:
     """The edit distance of two words, a swap of two neighbouring letters counting one (optimal string alignment)."""
     d = [[i + j if i * j == 0 else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
     for i in range(1, len(a) + 1):
@@ -37,13 +46,13 @@ def distance(a, b):
     return d[len(a)][len(b)]
 
 
-def suggest(word):
+def suggest(word: str) -> str | None:
     """The nearest command to a mistyped one (the first of the nearest, in COMMANDS' order), if at most 2 edits away."""
     best = min(COMMANDS, key=lambda command: distance(word, command))
     return best if distance(word, best) <= 2 else None
 
 
-def main(argv):
+def main(argv: list[str]) -> int:
     name = argv[0] if argv else "help"
     name = ALIASES.get(name, name)
     if name not in COMMANDS:

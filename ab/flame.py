@@ -31,18 +31,23 @@ import re
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 AB = pathlib.Path(__file__).resolve().parent
 JDK_CANDIDATES = ["/usr/lib/jvm/temurin-25-jdk-amd64"]
 MIN_JAVA = 25  # the recordings come from JDK 25; older jfr tools cannot read them reliably
 FRAME_SUFFIX = re.compile(r"_\[[0-9a-z]\]$")
 
+Path = str | os.PathLike[str]
+Recordings = Path | Iterable[Path]  # one .jfr file or several (one side's runs)
+
 
 class ToolError(RuntimeError):
     """A JDK or converter command failed; the message names the command and its error output."""
 
 
-def _java_major(home):
+def _java_major(home: str) -> int:
     try:
         release = (pathlib.Path(home) / "release").read_text()
     except OSError:
@@ -51,7 +56,7 @@ def _java_major(home):
     return int(found.group(1)) if found else 0
 
 
-def jdk_tool(name):
+def jdk_tool(name: str) -> str:
     """Path of a JDK tool (jfr, jcmd, java) of a JDK 25 or newer: JAVA_HOME, else /usr/lib/jvm/*."""
     homes = [os.environ.get("JAVA_HOME", ""), *JDK_CANDIDATES, *sorted(glob.glob("/usr/lib/jvm/*"), reverse=True)]
     for home in homes:
@@ -60,24 +65,25 @@ def jdk_tool(name):
     raise ToolError(f"JDK tool '{name}' of a JDK {MIN_JAVA}+ not found: set JAVA_HOME to a JDK {MIN_JAVA}")
 
 
-def run(command, **kwargs):
-    result = subprocess.run([str(part) for part in command], capture_output=True, text=True, **kwargs)
+def run(command: Sequence[object], **kwargs: Any) -> str:
+    result: subprocess.CompletedProcess[str] = subprocess.run(
+        [str(part) for part in command], capture_output=True, text=True, **kwargs)
     if result.returncode != 0:
         raise ToolError(f"{' '.join(map(str, command))} exited {result.returncode}: {result.stderr.strip()[-2000:]}")
     return result.stdout
 
 
-def converter_jar():
+def converter_jar() -> str:
     """The JFR converter jar, downloaded once from Maven Central by ab/tools.sh."""
     return run(["bash", AB / "tools.sh", "converter"]).strip().splitlines()[-1]
 
 
-def recordings(jfr):
+def recordings(jfr: Recordings) -> list[pathlib.Path]:
     """The list of .jfr paths in `jfr` (one path or a list of them)."""
     return [pathlib.Path(p) for p in ([jfr] if isinstance(jfr, (str, os.PathLike)) else jfr)]
 
 
-def _new_file(workdir, suffix):
+def _new_file(workdir: Path, suffix: str) -> pathlib.Path:
     descriptor, name = tempfile.mkstemp(suffix=suffix, dir=workdir)
     os.close(descriptor)
     os.unlink(name)
@@ -85,16 +91,16 @@ def _new_file(workdir, suffix):
 
 
 # event: the converter's options (with none it reads jdk.ExecutionSample; its --cpu means async-profiler's own events)
-CPU_EVENTS = {"jdk.CPUTimeSample": ("--cpu-time",), "jdk.ExecutionSample": ()}
+CPU_EVENTS: dict[str, tuple[str, ...]] = {"jdk.CPUTimeSample": ("--cpu-time",), "jdk.ExecutionSample": ()}
 EVENT_COUNT = re.compile(r"^\s*(jdk\.\w+)\s+(\d+)\s", re.M)
 
 
-def event_counts(path):
+def event_counts(path: Path) -> dict[str, int]:
     """{event type: count} of one recording, from `jfr summary`."""
     return {name: int(count) for name, count in EVENT_COUNT.findall(run([jdk_tool("jfr"), "summary", path]))}
 
 
-def cpu_event(jfr):
+def cpu_event(jfr: Recordings) -> str:
     """jdk.CPUTimeSample when every given recording holds some, else jdk.ExecutionSample: one kind for all of them,
     so that two sides of a diff count the same thing."""
     files = recordings(jfr)
@@ -103,7 +109,7 @@ def cpu_event(jfr):
     return "jdk.ExecutionSample"
 
 
-def cpu_recording(jfr, workdir, event="jdk.ExecutionSample"):
+def cpu_recording(jfr: Recordings, workdir: Path, event: str = "jdk.ExecutionSample") -> pathlib.Path:
     """One .jfr in workdir with only the `event` CPU samples of the given recording(s)."""
     files = recordings(jfr)
     if not files:
@@ -121,18 +127,18 @@ def cpu_recording(jfr, workdir, event="jdk.ExecutionSample"):
     return target
 
 
-def _convert(inputs, out, *options):
+def _convert(inputs: Iterable[Path], out: Path, *options: str) -> str:
     run([jdk_tool("java"), "-jar", converter_jar(), "--norm", "--dot", *options, *inputs, out])
     return str(out)
 
 
-def _cpu_inputs(jfrs, workdir):
+def _cpu_inputs(jfrs: Sequence[Recordings], workdir: Path) -> tuple[list[pathlib.Path], tuple[str, ...]]:
     """The CPU-sample recordings of each side and the converter's options, one event kind for all sides."""
     event = cpu_event([path for jfr in jfrs for path in recordings(jfr)])
     return [cpu_recording(jfr, workdir, event) for jfr in jfrs], CPU_EVENTS[event]
 
 
-def collapsed(jfr, out, event=None):
+def collapsed(jfr: Recordings, out: Path, event: str | None = None) -> str:
     """CPU stacks of the recording(s) in the collapsed format, written to out; returns out. `event` picks the CPU
     sample kind (default: cpu_event's choice)."""
     with tempfile.TemporaryDirectory(prefix="perflab-flame-") as tmp:
@@ -140,7 +146,7 @@ def collapsed(jfr, out, event=None):
         return _convert([cpu_recording(jfr, tmp, event)], out, *CPU_EVENTS[event], "-o", "collapsed")
 
 
-def read_collapsed(path):
+def read_collapsed(path: Path) -> dict[tuple[str, ...], int]:
     """{(root frame, ..., leaf frame): samples}, frame-type suffixes such as _[j] removed."""
     stacks: dict[tuple[str, ...], int] = {}
     with open(path) as lines:
@@ -152,21 +158,22 @@ def read_collapsed(path):
     return stacks
 
 
-def flamegraph(jfr, out_html, title="CPU samples"):
+def flamegraph(jfr: Recordings, out_html: Path, title: str = "CPU samples") -> str:
     """One side's CPU flame graph as a self-contained HTML page; returns its path."""
     with tempfile.TemporaryDirectory(prefix="perflab-flame-") as tmp:
         inputs, options = _cpu_inputs([jfr], tmp)
         return _convert(inputs, out_html, *options, "--title", title)
 
 
-def diff_flamegraph(jfr_a, jfr_b, out_html, title="CPU samples, B against A"):
+def diff_flamegraph(jfr_a: Recordings, jfr_b: Recordings, out_html: Path,
+                    title: str = "CPU samples, B against A") -> str:
     """Differential CPU flame graph of B against A as a self-contained HTML page; returns its path."""
     with tempfile.TemporaryDirectory(prefix="perflab-flame-") as tmp:
         inputs, options = _cpu_inputs([jfr_a, jfr_b], tmp)
         return _convert(inputs, out_html, *options, "--diff", "--title", title)
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="CPU flame graph of a JFR recording, or B against A")
     parser.add_argument("jfr", help="recording of A (or the only one)")
     parser.add_argument("out_html")

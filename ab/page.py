@@ -1,18 +1,20 @@
-"""report.html: the verdict, the tables and the charts (inline SVG drawn by ab/charts.py: the verdict, per-round
+"""report.html: the verdict, the tables and the charts (inline SVG drawn by ab/charts_ratio.py and ab/charts_load.py: the verdict, per-round
 points with the interval, latency over time A and B overlaid, the sweep's crossover) and, per cell, the JFR
 differences and the differential flame graph. A pure function of the result and of the cells' JFR analyses, which
 the caller runs (jfr.cell_profile, from ab/results.py's write) and passes in."""
 import html as h
 import pathlib
+from typing import Any
 
-import charts
+from charts_load import latency_chart, ramp_chart
+from charts_ratio import rounds_panel, sweep, verdict
 from report import HEAD, aa_sentence, against_why, cell_title, commit_lines, extra_sections, headline, limit_warnings, machine_lines, machine_text, verdict_rows
 from words import fmt, pct
 
 UNAVAILABLE = '<p id="flame-diff">profile analysis unavailable (ab/jfr.py, ab/flame.py)</p>'
 
 
-def profile_section(cell, profile):
+def profile_section(cell: dict[str, Any], profile: dict[str, Any] | None) -> str:
     """The JFR differences of the cell (baseline against the first candidate) and the differential flame graph,
     from its analysis (jfr.cell_profile: {} for a cell without a comparison); None: no analysis was run."""
     if profile is None:
@@ -42,7 +44,7 @@ JFR_SECTIONS = {"cpu_layers": "CPU by library (the JDK's own work charged to the
                 "thread_park": "threads parked (locks, pools)", "gc": "GC pauses", "jit": "JIT activity", "totals": "totals"}
 
 
-def jfr_tables(diff, comparison):
+def jfr_tables(diff: dict[str, Any], comparison: dict[str, Any]) -> str:
     """A and B side by side for each section of the JFR summary (ab/jfr.py), largest change first."""
     out = ['<div id="jfr-diff">']
     for section, content in diff.items():
@@ -60,7 +62,7 @@ def jfr_tables(diff, comparison):
     return "".join(out)
 
 
-def section_html(section):
+def section_html(section: dict[str, Any]) -> str:
     """A report section (report.extra_sections: a ramp's stages, the write-up beside perflab) as a table and notes."""
     head = "".join(f"<th>{h.escape(x)}</th>" for x in section["head"])
     rows = "".join("<tr>" + "".join(f"<td>{h.escape(str(x))}</td>" for x in r) + "</tr>" for r in section["rows"])
@@ -68,7 +70,7 @@ def section_html(section):
     return f"<h3>{h.escape(section['title'])}</h3><table><tr>{head}</tr>{rows}</table><ul>{notes}</ul>"
 
 
-def html(result, profiles=None):
+def html(result: dict[str, Any], profiles: list[dict[str, Any]] | None = None) -> str:
     """The page; profiles: one JFR analysis per cell (jfr.cell_profile), None when none was run."""
     e = result["experiment"]
     labels = [v["label"] for v in e["variants"]]
@@ -81,9 +83,9 @@ def html(result, profiles=None):
         box = "".join(f"<li>{h.escape(m)}</li>" for m in machine_lines(cell))
         box += "".join(f"<li><b>warning: {h.escape(w)}</b></li>" for w in limit_warnings(cell))
         sections.append(f"<h2>{h.escape(cell_title(cell))}</h2>{f'<ul>{box}</ul>' if box else ''}{why_}<table id=\"verdict-table\"><tr>{head}</tr>{rows}</table>"
-                        f"<h3>B/A per round, with the 95 % interval</h3>{charts.rounds_panel(cell)}"
+                        f"<h3>B/A per round, with the 95 % interval</h3>{rounds_panel(cell)}"
                         f"<h3>p95 latency over time, every run ({' / '.join(h.escape(x) for x in labels)})</h3>"
-                        f"{charts.latency_chart(cell, labels)}"
+                        f"{latency_chart(cell, labels)}"
                         f"<h3>Why: JFR of the measured window</h3>{profile_section(cell, None if profiles is None else profiles[i])}")
     aa = "".join(f"<p>{h.escape(aa_sentence(c))}</p>" for c in result.get("calibration", []))
     dashboards = "".join(f'<li><a href="{pathlib.Path(r["dashboard"]).name}">{h.escape(r["testid"])}</a></li>'
@@ -96,7 +98,7 @@ td,th{{border:1px solid #ccc;padding:2px 6px;font-size:12px}}</style></head><bod
 {''.join(f"<p>{h.escape(line)}</p>" for line in commit_lines(e))}
 <p>{h.escape(e.get('description', ''))}</p>
 <p>δ = {100 * result['delta']:.1f} % ({h.escape(result['delta_source'])}); {e['rounds']} rounds per variant (cap {e['max_rounds']}); one run = one observation.</p>
-{aa}{charts.verdict(result) or ''}{charts.sweep(result, element_id="sweep-chart") or ''}{charts.ramp_chart(result) or ''}{''.join(sections)}
+{aa}{verdict(result) or ''}{sweep(result, element_id="sweep-chart") or ''}{ramp_chart(result) or ''}{''.join(sections)}
 <h2>k6 dashboards</h2><ul>{dashboards or '<li>none (smoke)</li>'}</ul>
 <h2>Reproduce</h2><pre>{h.escape(result['command'])}</pre><pre>{h.escape(machine_text(result['machine']))}</pre>
 </body></html>"""

@@ -22,8 +22,29 @@ BLOCK = re.compile(r"(<!-- results:(?P<name>[\w.-]+)(?: view=(?P<view>[\w-]+))? 
 KEEP = {"result.json", "REPORT.md", "report.html"}
 
 
-def dump(data):
-    return json.dumps(data, indent=1, default=str)
+# a result.json's layout: a container nests (one indent a level) until it fits on a line of this width; a record
+# (an object inside a list: a run, a comparison's row, a verdict's cell) always takes one line, however long, so
+# that a result is about one line per record (git diffs by record) and not one per number
+WIDTH = 120
+HOLDERS = {"cells", "comparisons", "rows", "runs"}  # an object holding records is laid out, not put on one line
+
+
+def dump(data: object) -> str:
+    """A result as JSON text: `json.loads(dump(x)) == x`, laid out one record per line (WIDTH, HOLDERS)."""
+    return _layout(data, 0, False)
+
+
+def _layout(value: object, depth: int, record: bool) -> str:
+    flat = json.dumps(value, default=str)
+    if not isinstance(value, (dict, list)) or not value or len(flat) + depth <= WIDTH:
+        return flat
+    if isinstance(value, dict) and record and not HOLDERS & value.keys():
+        return flat
+    pad = " " * (depth + 1)
+    if isinstance(value, dict):
+        lines = [f"{pad}{json.dumps(key)}: {_layout(item, depth + 1, False)}" for key, item in value.items()]
+        return "{\n" + ",\n".join(lines) + "\n" + " " * depth + "}"
+    return "[\n" + ",\n".join(pad + _layout(item, depth + 1, True) for item in value) + "\n" + " " * depth + "]"
 
 
 def read(path):

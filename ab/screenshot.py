@@ -28,6 +28,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from typing import Any
 
 from PIL import Image
 
@@ -38,6 +39,8 @@ WINDOW = (1400, 3000)
 MARK = "data-perflab-check"
 TIMEOUT_S = 60
 SETTLE_MS = 1000  # virtual milliseconds after load for charts drawn by timers
+
+Path = str | os.PathLike[str]
 
 MEASURE: str = """<script>
 function perflabMeasure() {
@@ -78,7 +81,7 @@ class ChromiumError(RuntimeError):
     """Chromium is missing or failed; the message says how to install it or what it printed."""
 
 
-def chromium():
+def chromium() -> str:
     """The Chromium binary, installed with `ab/tools.sh chromium` when missing."""
     found = shutil.which("chromium") or shutil.which("chromium-browser")
     if found:
@@ -89,7 +92,7 @@ def chromium():
     return result.stdout.strip().splitlines()[-1]
 
 
-def _headless(url, *options):
+def _headless(url: str, *options: str) -> str:
     with tempfile.TemporaryDirectory(prefix="perflab-chromium-") as profile:
         command = [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                    "--allow-file-access-from-files", "--no-first-run", "--disable-extensions",
@@ -104,7 +107,7 @@ def _headless(url, *options):
     return result.stdout
 
 
-def screenshot(report_html, out_png):
+def screenshot(report_html: Path, out_png: Path) -> str:
     """Renders the page to a PNG of WINDOW's size; returns the PNG's path."""
     out_png = pathlib.Path(out_png).resolve()
     _headless(pathlib.Path(report_html).resolve().as_uri(), f"--screenshot={out_png}")
@@ -113,7 +116,7 @@ def screenshot(report_html, out_png):
     return str(out_png)
 
 
-def measure(report_html, png=None):
+def measure(report_html: Path, png: Path | None = None) -> dict[str, Any]:
     """{element id: its measurements in the rendered page, or None when absent}; one Chromium run that also
     writes the screenshot to `png` when given."""
     report = pathlib.Path(report_html).resolve()
@@ -140,19 +143,20 @@ def measure(report_html, png=None):
     found = re.search(MARK + r'="([^"]*)"', dom)
     if not found:
         raise ChromiumError("the measuring script did not run: the page's scripts may have failed to load")
-    return json.loads(html.unescape(found.group(1)))
+    measured: dict[str, Any] = json.loads(html.unescape(found.group(1)))
+    return measured
 
 
-def distinct_colours(png):
+def distinct_colours(png: Path) -> int:
     with Image.open(png) as image:
         colours = image.convert("RGB").getcolors(maxcolors=1 << 24)
     return len(colours or [])
 
 
-def _frame_has_content(frame, folder):
+def _frame_has_content(frame: dict[str, Any], folder: pathlib.Path) -> bool:
     """The framed page draws something: a canvas or svg (read from the file if the browser kept it apart)."""
     if frame["drawings"] >= 0:
-        return frame["drawings"] > 0
+        return bool(frame["drawings"] > 0)
     target = folder / frame["src"].split("#")[0] if frame["src"] and "://" not in frame["src"] else None
     if not (target and target.is_file()):
         return False
@@ -160,7 +164,7 @@ def _frame_has_content(frame, folder):
     return "<canvas" in text or "<svg" in text
 
 
-def problems_in(measured, folder):
+def problems_in(measured: dict[str, Any], folder: pathlib.Path) -> list[str]:
     """What a person would miss on the page, from measure()'s result."""
     problems = []
     for element_id in IDS:
@@ -186,7 +190,7 @@ def problems_in(measured, folder):
     return problems
 
 
-def check(report_html, png=None):
+def check(report_html: Path, png: Path | None = None) -> list[str]:
     """Renders report_html (screenshot to `png`, or a temporary file) and returns the list of problems."""
     report = pathlib.Path(report_html).resolve()
     if not report.is_file():
@@ -200,7 +204,7 @@ def check(report_html, png=None):
     return problems
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Check a report.html as a person sees it (headless Chromium)")
     parser.add_argument("report_html")
     parser.add_argument("--png", help="where to keep the screenshot (default: next to the report, report.png)")

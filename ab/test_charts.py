@@ -8,6 +8,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import charts
+import charts_load
+import charts_ratio
+import charts_svg
 import doclint
 import words
 import page
@@ -15,7 +18,7 @@ import report
 import results
 import test_report
 
-NS = {"s": charts.SVG_NS}
+NS = {"s": charts_svg.SVG_NS}
 PUBLISHED = results.published_folders()
 COMMITTED_SVGS = sorted(results.PUBLISHED.glob("*/*.svg"))
 
@@ -68,7 +71,7 @@ def parse(svg_text):
 
 
 def texts(root):
-    return ["".join(t.itertext()) for t in root.iter(f"{{{charts.SVG_NS}}}text")]
+    return ["".join(t.itertext()) for t in root.iter(f"{{{charts_svg.SVG_NS}}}text")]
 
 
 def plot_box(root):
@@ -86,7 +89,7 @@ def within(value, low, high):
 def test_every_chart_is_a_standalone_svg_a_browser_shows_as_an_image(folder):
     for name, text in charts.charts(load(folder)).items():
         root = parse(text)
-        assert root.tag == f"{{{charts.SVG_NS}}}svg", name
+        assert root.tag == f"{{{charts_svg.SVG_NS}}}svg", name
         for attribute in ("width", "height", "viewBox"):
             assert root.get(attribute), f"{name}: no {attribute}"
         assert root.get("font-family") == "sans-serif"
@@ -110,7 +113,7 @@ def test_the_verdict_chart_of_a_better_result_says_better_with_its_interval():
     r = test_report.result()
     primary = r["cells"][0]["comparisons"][0]["primary"]
     assert primary["verdict"] == "better"
-    root = parse(charts.verdict(r))
+    root = parse(charts_ratio.verdict(r))
     shown = texts(root)
     assert "better · as expected" in shown
     lo, hi = primary["interval"]
@@ -119,7 +122,7 @@ def test_the_verdict_chart_of_a_better_result_says_better_with_its_interval():
 
 
 def test_the_published_wallet_verdict_chart_shows_each_profile_with_its_numbers():
-    root = parse(charts.verdict(load(results.PUBLISHED / "wallet-fixed")))
+    root = parse(charts_ratio.verdict(load(results.PUBLISHED / "wallet-fixed")))
     shown = texts(root)
     assert shown[:1] == ["wallet-fixed: not as expected"]
     assert {"cross-zone", "localhost"} <= set(shown)
@@ -148,7 +151,7 @@ def axis_value(root, bottom):
     """The axis's pixel → value mapping, read back from its tick labels (linear, or log when the axis says so)."""
     log = any("log scale" in t for t in texts(root))
     ticks = []
-    for t in root.iter(f"{{{charts.SVG_NS}}}text"):
+    for t in root.iter(f"{{{charts_svg.SVG_NS}}}text"):
         label = "".join(t.itertext()).replace(",", "")
         if abs(float(t.get("y")) - (bottom + 16)) < 0.01 and label.replace(".", "", 1).isdigit():
             ticks.append((float(t.get("x")), math.log10(float(label)) if log else float(label)))
@@ -160,7 +163,7 @@ def axis_value(root, bottom):
 def test_the_interval_and_the_ratio_sit_where_their_numbers_say_on_the_axis(name):
     r = test_report.result() if name == "synthetic" else load(results.PUBLISHED / name)
     cells = report.primary_cells(r)
-    root = parse(charts.verdict(r))
+    root = parse(charts_ratio.verdict(r))
     (left, right, top, bottom), = plot_box(root)
     value = axis_value(root, bottom)
     lines = root.findall(".//s:line[@class='interval']", NS)
@@ -177,7 +180,7 @@ def test_the_interval_and_the_ratio_sit_where_their_numbers_say_on_the_axis(name
 
 def test_the_sweep_chart_draws_one_interval_per_sweep_value_and_names_the_parameter():
     result = load(results.PUBLISHED / "wallet-sweep")
-    root = parse(charts.sweep(result))
+    root = parse(charts_ratio.sweep(result))
     assert len(root.findall(".//s:line[@class='interval']", NS)) == len(result["cells"])
     assert "network.latency_ms (the swept setting)" in texts(root)
     assert root.find(".//s:polygon[@class='band']", NS) is not None
@@ -185,19 +188,19 @@ def test_the_sweep_chart_draws_one_interval_per_sweep_value_and_names_the_parame
 
 def test_the_capacity_chart_brackets_each_run_between_held_and_broke():
     result = load(results.PUBLISHED / "wallet-capacity")
-    root = parse(charts.capacity(result))
+    root = parse(charts_load.capacity(result))
     runs = [r for c in result["cells"] for r in c["runs"]]
     assert len(root.findall(".//s:line[@class='bracket']", NS)) == len(runs)
     first = runs[0]
-    assert f"{charts.rate(first['capacity'])}–{charts.rate(first['broke_at'])}/s" in texts(root)
+    assert f"{charts_svg.rate(first['capacity'])}–{charts_svg.rate(first['broke_at'])}/s" in texts(root)
 
 
 def test_the_latency_chart_draws_every_run_in_its_variants_colour():
     result = load(results.PUBLISHED / "wallet-fixed")
-    root = parse(charts.latency(result))
+    root = parse(charts_load.latency(result))
     lines = root.findall(".//s:polyline[@class='run']", NS)
     assert len(lines) == sum(len(c["runs"]) for c in result["cells"])
-    assert {line.get("stroke") for line in lines} == set(charts.COLORS[:2])
+    assert {line.get("stroke") for line in lines} == set(charts_svg.COLORS[:2])
     assert "p95 latency (ms), log" in texts(root)  # the cross-zone profile spans 20 to 500 ms
 
 
@@ -228,7 +231,7 @@ def test_publishing_and_regenerating_write_the_report_and_the_charts(tmp_path, m
     (run / "result.json").write_text(json.dumps(r))
     (run / "REPORT.md").write_text("old")
     target = results.publish(run, "x")
-    assert (target / "verdict.svg").read_text() == charts.verdict(r)
+    assert (target / "verdict.svg").read_text() == charts_ratio.verdict(r)
     changed = results.regenerate_published()
     assert [p.name for p in changed] == ["REPORT.md"]
     assert (target / "REPORT.md").read_text() == report.markdown(copy.deepcopy(r))
@@ -255,4 +258,4 @@ def test_the_html_report_draws_its_charts_with_the_chart_module():
     html = page.html(test_report.result())
     for element in ('id="rounds-chart"', 'id="latency-chart"', 'id="headline"'):
         assert element in html
-    assert charts.rounds_panel(test_report.result()["cells"][0]).strip() in html
+    assert charts_ratio.rounds_panel(test_report.result()["cells"][0]).strip() in html

@@ -18,15 +18,15 @@ LAYERS = {
     # the apps (a commit's build: refs), load balancers, proxies, load, secrets, CPU limits (machine); .env, the services and the lab's processes (labenv); the data
     # sets' loaders; compose's override files from the machine and network profiles (compose_settings); the stack, the app
     # instances and the transfer clients the suites run against (chaos_lab, chaos_clients)
-    3: ("lab control", ["labenv", "machine", "pinning", "appctl", "aotcache", "lbctl", "launcher", "lb", "network", "labsecrets", "k6io", "prom", "refs",
+    3: ("lab control", ["labenv", "foreground", "machine", "pinning", "appctl", "aotcache", "lbctl", "launcher", "lb", "network", "labsecrets", "k6io", "prom", "refs",
                         "seedlib", "seedclone", "innodb_locks", "seed_wallet", "seed_route", "compose_settings",
                         "chaos_lab", "chaos_clients"]),
     4: ("measurement", ["measure", "lab", "shapes", "jfr", "flame"]),  # lab: the seam the runner reaches the lab through  # one run: its window, its load shape, its profile
     5: ("analysis", ["comparison", "writeup", "lifetimes"]),  # every variant against the baseline, the because sentence, checks, verdict; lifetimes planned from a pilot
-    6: ("rendering", ["report", "charts", "page", "screenshot"]),  # text, tables, SVG, report.html (and its picture)
+    6: ("rendering", ["report", "charts_svg", "charts_ratio", "charts_load", "charts_start", "charts_bars", "charts", "page", "screenshot"]),  # text, tables, SVG, report.html (and its picture)
     7: ("storage", ["results", "doclint"]),  # result.json, the published results, the docs' tables
     8: ("suites", ["runner", "chaos", "abuse", "abuse_judges", "abuse_lab", "abuse_attacks", "contract", "newcomer",
-                  "newcomer_steps", "newcomer_report", "promql_check", "seeding"]),  # what ./perflab and CI run
+                  "newcomer_steps", "newcomer_report", "promql_check", "seeding", "labup"]),  # what ./perflab and CI run
     # the command line: cli's registry and one module per command (ab/commands/), each calling the layers below
     9: ("commands", ["cli", *[f"commands.{p.stem}" for p in sorted((AB / "commands").glob("*.py")) if p.stem != "__init__"]]),
 }
@@ -134,6 +134,35 @@ def test_the_runner_and_the_run_shapes_reach_the_lab_only_through_the_seam():
     found = [f"{module}.py:{line} imports {name}: go through ab/lab.py" for module in THROUGH_THE_SEAM
              for line, name, _ in imports(AB / f"{module}.py", LAB_PARTS)]
     assert found == []
+
+
+def exec_calls(folder):
+    """`file:line calls os.execX` for every call of os.exec* (a program run in place of the command) in the modules
+    of folder, and `file:line imports os.execX` for every import of one."""
+    found = []
+    for module in modules(folder):
+        path = path_of(folder, module)
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr.startswith("exec") \
+                    and getattr(node.func.value, "id", None) == "os":
+                found.append((path, node.lineno, f"calls os.{node.func.attr}"))
+            elif isinstance(node, ast.ImportFrom) and node.module == "os":
+                found += [(path, node.lineno, f"imports os.{a.name}") for a in node.names if a.name.startswith("exec")]
+    return [f"{path.relative_to(folder)}:{line} {what}" for path, line, what in sorted(found)]
+
+
+def test_no_module_runs_a_program_in_place_of_its_process():
+    """One process tree per command: a ./perflab command runs a program as its child (ab/foreground.py) and returns
+    its exit code, never replaces itself with it (os.exec*)."""
+    assert exec_calls(AB) == [], "run the program as a child: foreground.run(argv)"
+
+
+def test_the_checker_catches_an_os_exec_call_and_import(tmp_path):
+    (tmp_path / "commands").mkdir()
+    write(tmp_path, {"low": "import os\n\n\ndef go():\n    os.execvp('tail', ['tail'])\n", "test_low": "import os\nos.execv('x', [])\n"})
+    write(tmp_path / "commands", {"__init__": "", "go": "from os import execv, path\nimport os\nos.execve('x', [], {})\n"})
+    assert exec_calls(tmp_path) == ["commands/go.py:1 imports os.execv", "commands/go.py:3 calls os.execve",
+                                    "low.py:5 calls os.execvp"]
 
 
 def test_the_checker_catches_an_import_of_a_higher_layer_even_inside_a_function(tmp_path):

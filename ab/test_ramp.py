@@ -152,11 +152,12 @@ def test_the_ramp_chart_draws_each_variants_stages_the_slo_and_where_each_breaks
     import xml.etree.ElementTree as ET
 
     import charts
+    import charts_svg
     drawn = charts.charts(result())
     svg = drawn["ramp.svg"]
     assert svg == charts.charts(result())["ramp.svg"]  # the same bytes for the same result
     root = ET.fromstring(svg)
-    ns = {"s": charts.SVG_NS}
+    ns = {"s": charts_svg.SVG_NS}
     assert len(root.findall(".//s:polyline[@class='stages']", ns)) == 2
     assert len(root.findall(".//s:line[@class='slo']", ns)) == 1
     texts = [t.text for t in root.findall(".//s:text[@class='numbers']", ns)]

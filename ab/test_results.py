@@ -3,6 +3,7 @@ stamps an older result and regenerating the docs never rewrites a result.json.""
 import copy
 import json
 import pathlib
+import subprocess
 
 import pytest
 
@@ -24,11 +25,30 @@ def test_write_stores_the_current_version_and_renders_the_reports(tmp_path):
     assert list(stored)[0] == "schema_version" and stored["schema_version"] == model.SCHEMA_VERSION
     assert list(stored)[1:] == list(test_report.result())  # the runner's order of fields
     assert results.dump(written) == results.dump(model.load(stored).to_dict())
-    assert (tmp_path / "result.json").read_text() == json.dumps(stored, indent=1, default=str)
+    assert (tmp_path / "result.json").read_text() == results.dump(stored)
     assert (tmp_path / "REPORT.md").read_text().startswith("# x\n\n**As expected.**")
     page = (tmp_path / "report.html").read_text()
     # the cells' JFR analysis ran before the page was rendered: this synthetic cell has no recording
     assert "no JFR recording in this cell" in page and 'id="verdict-table"' in page
+
+
+def test_a_result_is_stored_one_record_per_line_and_reads_back_unchanged():
+    data = test_report.result()
+    data["cells"][0]["runs"] = [dict(data["cells"][0]["runs"][0], note="x" * 200, round=i) for i in range(3)]
+    data = json.loads(json.dumps(data, default=str))  # as JSON holds it (a tuple as a list)
+    text = results.dump(data)
+    assert json.loads(text) == data
+    run_lines = [line for line in text.splitlines() if '"note": "' in line]
+    assert len(run_lines) == 3 and all(json.loads(line.strip().rstrip(",")) in data["cells"][0]["runs"]
+                                       for line in run_lines)
+
+
+def test_every_published_result_is_stored_as_dump_lays_it_out():
+    """A published result.json written by hand or by an older layout would keep its lines: --tables and the
+    runner write them through dump, and this keeps the tree at one record per line."""
+    for folder in results.published_folders():
+        text = (path := folder / "result.json").read_text()
+        assert text.removesuffix("\n") == results.dump(json.loads(text)), path
 
 
 def test_a_result_the_model_cannot_read_is_still_stored_before_the_error(tmp_path):
@@ -175,3 +195,20 @@ def test_a_runs_files_are_recorded_by_name():
     import shapes
     assert shapes.file_name(pathlib.Path("/somewhere/results/x/run.jfr")) == "run.jfr"
     assert shapes.file_name(None) is None and shapes.file_name("") is None
+
+
+
+def tracked(*pathspec):
+    listed = subprocess.run(["git", "ls-files", "-z", "--", *pathspec], cwd=results.ROOT, capture_output=True, check=True)
+    return [results.ROOT / name for name in listed.stdout.decode().split("\0") if name]
+
+
+def test_generated_results_are_at_most_a_quarter_of_the_tracked_lines():
+    """Issue 47: git keeps each published result's result.json (one record per line), REPORT.md and pictures; its
+    pages (report.html, flame graphs, built from the run's local JFRs) are ignored. Fails when a layout or a page
+    brings the weight back."""
+    def lines(paths):
+        return sum(p.read_bytes().count(b"\n") for p in paths if p.is_file())
+    generated, everything = lines(tracked("docs/results")), lines(tracked())
+    assert generated <= everything / 4, f"docs/results holds {generated:,} of {everything:,} tracked lines"
+    assert not tracked("docs/results/*.html"), "a published page is tracked: .gitignore keeps them out"

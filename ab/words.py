@@ -3,6 +3,7 @@ ratios and percentages. Pure functions on values (ab/report.py, ab/charts.py and
 sentence all write with them)."""
 import math
 import re
+from typing import Any
 
 NAMES = {"avg": "avg (ms)", "p50": "p50 (ms)", "p90": "p90 (ms)", "p95": "p95 (ms)", "p99": "p99 (ms)", "max": "max (ms)",
          "tps": "throughput (/s)", "error_rate": "errors", "capacity": "capacity (/s)",
@@ -19,11 +20,11 @@ NAMES = {"avg": "avg (ms)", "p50": "p50 (ms)", "p90": "p90 (ms)", "p95": "p95 (m
 SECONDS = re.compile(r"(?: \(s\)$|\bseconds\b)")  # a metric measured in seconds: "... (s)", "decode seconds per request"
 
 
-def nan(v):
+def nan(v: object) -> bool:
     return v is None or (isinstance(v, float) and (math.isnan(v) or math.isinf(v)))
 
 
-def sig(v, digits=3):
+def sig(v: float, digits: int = 3) -> str:
     """v to `digits` significant digits, trailing zeros dropped as %g drops them, but never in exponent notation
     (0.000075, not 7.5e-05)."""
     if v == 0 or math.isnan(v) or math.isinf(v):
@@ -33,7 +34,7 @@ def sig(v, digits=3):
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
-def number(v):
+def number(v: float) -> str:
     """A plain number: thousands with separators, tens with one decimal, the rest to 3 significant digits."""
     if abs(v) >= 1000:
         return f"{v:,.0f}"
@@ -42,16 +43,18 @@ def number(v):
     return sig(v)
 
 
-def is_seconds(metric):
+def is_seconds(metric: str) -> bool:
     return bool(metric) and bool(SECONDS.search(metric))
 
 
-def duration(seconds):
+def duration(seconds: float) -> str:
     """A duration in seconds as a person reads it: '1.23 s' from a second up, else '42.5 ms', '0.075 ms'."""
     return f"{number(seconds)} s" if abs(seconds) >= 1 else f"{number(1000 * seconds)} ms"
 
 
-def fmt(v, metric=""):
+def fmt(v: Any, metric: str = "") -> str:
+    """Any value of a result as a report shows it: – for None or NaN, a text as it is, an error rate in %, a metric
+    in seconds as a duration, else a number."""
     if nan(v):
         return "–"
     if isinstance(v, str):
@@ -63,18 +66,18 @@ def fmt(v, metric=""):
     return number(v)
 
 
-def label(metric):
+def label(metric: str) -> str:
     """A metric's name in a report: the runner's names (p95 (ms)), and a metric in seconds without its "(s)",
     since its values carry their unit (42.5 ms)."""
     return NAMES.get(metric) or re.sub(r" \(s\)$", "", metric)
 
 
-def short(metric):
+def short(metric: str) -> str:
     """A metric's name without its unit: "p95", "throughput", "first request"."""
     return re.sub(r" \((?:ms|s|/s|%)\)$", "", label(metric))
 
 
-def ratio_text(x):
+def ratio_text(x: float | None) -> str:
     """A B/A ratio in a sentence or on a chart: two decimals (0.37, 1.04), two significant digits below 0.1."""
     if x is None or math.isnan(x):
         return "–"
@@ -85,15 +88,16 @@ def ratio_text(x):
     return f"{x:.2f}" if abs(x) >= 0.1 else sig(x, 2)
 
 
-def delta_text(delta):
+def delta_text(delta: float) -> str:
     """δ as a percentage: 25 %, 8.1 %, 3 %."""
     return f"{sig(100 * delta, 2)} %"
 
 
-def pct(ratio):
+def pct(ratio: Any) -> str:
+    """B/A as a change: +12.3%; – for None or NaN."""
     return "–" if nan(ratio) else f"{100 * (ratio - 1):+.1f}%"
 
 
-def a_to_b(row):
+def a_to_b(row: dict[str, Any]) -> str:
     """'12.0 → 5': a compared metric's medians, baseline then candidate."""
     return f"{fmt(row['median_a'], row['metric'])} → {fmt(row['median_b'], row['metric'])}"

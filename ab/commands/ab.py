@@ -6,7 +6,7 @@ balanced rounds, network profiles, sweeps, a verdict that says why;
 ab --list shows every experiment, ab --help every option"""
 
 
-def main(argv):
+def main(argv: list[str]) -> int:
     import runner  # the statistics stack (scipy, statsmodels) loads for this command only
     runner.stop_on_signals()
     return runner.main(argv)

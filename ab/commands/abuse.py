@@ -5,6 +5,6 @@ signed with the committed development secrets, the admin's endpoints as a member
 a tampered route cache (ab/abuse.py; its own database and port 8180)"""
 
 
-def main(argv):
+def main(argv: list[str]) -> int:
     import abuse
     return abuse.main(argv)

@@ -8,7 +8,7 @@ SUMMARY = """train the AOT cache: extract the jar, run the app under real k6 tra
 (k6/cold-start.js), write target/aot/perflab.aot when it exits"""
 
 
-def main(argv):
+def main(argv: list[str]) -> int:
     sub = argv[0] if argv else "status"
     if sub == "status":
         aotcache.status()

@@ -17,14 +17,14 @@ holds the app to N CPUs (a cgroup it starts in, else cpulimit); --jar and
 --migrations run another build (a commit's) with its own db/migrations"""
 
 
-def with_options(argv):
+def with_options(argv: list[str]) -> appctl.Options:
     """The options parsed; the variables they set (--db-port, --redis-port ...) apply to this command from here on."""
     options = appctl.parse(argv)
     os.environ.update(options.env)
     return options
 
 
-def main(argv):
+def main(argv: list[str]) -> int:
     sub, args = (argv[0], argv[1:]) if argv else ("", [])
     if sub == "start":
         labenv.require_services("mariadb", "redis")

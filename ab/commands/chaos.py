@@ -5,6 +5,6 @@ are checked (ab/chaos.py; it stops MariaDB and Redis: use a stack of your own);
 --instances N runs N instances behind a load balancer and kills one of them"""
 
 
-def main(argv):
+def main(argv: list[str]) -> int:
     import chaos
     return chaos.main(argv)

@@ -11,7 +11,7 @@ admin with every check on: what the description allows must be accepted, what it
 forbids refused, every answer declared (ab/contract.py; its own database and port 8200)"""
 
 
-def main(argv):
+def main(argv: list[str]) -> int:
     import contract
     labenv.require_services("mariadb", "redis")
     labenv.ensure_secrets()  # the member's PIN hash and token use the app's generated secrets

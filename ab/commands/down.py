@@ -4,18 +4,18 @@ import subprocess
 
 import appctl
 import labenv
+import labup
 import lbctl
-from commands import up
 
 SYNOPSIS = "down"
 SUMMARY = "stop the app (every instance and the load balancer) and the stack"
 
 
-def main(argv):
+def main(argv: list[str]) -> int:
     if labenv.docker_engine():
-        listed = subprocess.run(up.compose("ps", "-q"), capture_output=True, text=True)
+        listed = subprocess.run(labup.compose("ps", "-q"), capture_output=True, text=True)
         if listed.stdout.strip():
-            labenv.run(up.compose("down"))
+            labenv.run(labup.compose("down"))
     lbctl.Balancer().down()
     appctl.Instance().stop()
     labenv.native("down", stdout=subprocess.DEVNULL)

@@ -1,5 +1,7 @@
 """./perflab help: every command of ab/cli.py's COMMANDS (which cli passes in) with its synopsis and summary, then
 the presets, the environment and the secrets."""
+from collections.abc import Mapping
+from typing import Protocol
 
 SYNOPSIS = "help"
 SUMMARY = "this text"
@@ -18,16 +20,22 @@ refuses the development values committed in the repository."""
 COLUMN = 35  # where the summaries start
 
 
-def entry(synopsis, summary):
+class Entry(Protocol):
+    """What the help shows of a command (its module): the synopsis and the summary."""
+    SYNOPSIS: str
+    SUMMARY: str
+
+
+def entry(synopsis: str, summary: str) -> list[str]:
     """A command's lines: its synopsis, and its summary in the second column (beside a short one-line synopsis)."""
-    synopsis, summary = synopsis.splitlines(), summary.splitlines()
-    lines = [f"  {line}" for line in synopsis]
-    if len(synopsis) == 1 and len(lines[0]) <= COLUMN - 2:
-        lines[0] = lines[0].ljust(COLUMN) + summary.pop(0)
-    return lines + [" " * COLUMN + line for line in summary]
+    synopsis_lines, summary_lines = synopsis.splitlines(), summary.splitlines()
+    lines = [f"  {line}" for line in synopsis_lines]
+    if len(synopsis_lines) == 1 and len(lines[0]) <= COLUMN - 2:
+        lines[0] = lines[0].ljust(COLUMN) + summary_lines.pop(0)
+    return lines + [" " * COLUMN + line for line in summary_lines]
 
 
-def text(commands):
+def text(commands: Mapping[str, Entry]) -> str:
     """The help for `commands` ({name: module}, in the order shown)."""
     lines = [HEADER]
     for command in commands.values():
@@ -35,6 +43,6 @@ def text(commands):
     return "\n".join(lines) + "\n" + FOOTER
 
 
-def main(argv, commands):
+def main(argv: list[str], commands: Mapping[str, Entry]) -> int:
     print(text(commands))
     return 0

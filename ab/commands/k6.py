@@ -4,10 +4,11 @@ arguments name an output of their own (-o/--out), --no-prometheus or PERFLAB_K6_
 Prometheus is down. The runner's own k6 runs (ab/k6io.py) do not come through here."""
 import json
 import os
-import sys
 import urllib.request
+from collections.abc import Callable, Mapping
 
 import appctl
+import foreground
 import k6io
 import labenv
 from labenv import ROOT, die
@@ -20,16 +21,17 @@ PERFLAB_K6_PROMETHEUS=off"""
 OPT_OUT = "--no-prometheus"
 
 
-def names_an_output(args):
+def names_an_output(args: list[str]) -> bool:
     """Whether k6's arguments choose an output of their own: -o X, -oX, --out X, --out=X."""
     return any(a == "--out" or a.startswith("--out=") or a.startswith("-o") for a in args)
 
 
-def sets_variant(args, environ):
+def sets_variant(args: list[str], environ: Mapping[str, str]) -> bool:
     return "VARIANT" in environ or any(a.startswith("VARIANT=") for a in args)
 
 
-def prometheus_output(args, environ, prometheus_up):
+def prometheus_output(args: list[str], environ: Mapping[str, str],
+                      prometheus_up: Callable[[str], bool]) -> tuple[list[str], dict[str, str], str | None]:
     """(k6 arguments, environment) that send k6's metrics to the native Prometheus, or ([], {}) with the reason in
     a third element: the user's own output, the opt-out, or Prometheus down. The user's K6_PROMETHEUS_RW_* win."""
     if OPT_OUT in args or environ.get("PERFLAB_K6_PROMETHEUS", "on").lower() in ("off", "0", "false", "no"):
@@ -44,16 +46,17 @@ def prometheus_output(args, environ, prometheus_up):
     return ["-o", "experimental-prometheus-rw"], {k: v for k, v in env.items() if k not in environ}, None
 
 
-def app_variant(base_url):
+def app_variant(base_url: str) -> str | None:
     """The variant the app runs (GET /actuator/info), or None."""
     try:
         with urllib.request.urlopen(f"{base_url}/actuator/info", timeout=3) as response:
-            return json.load(response).get("perflab", {}).get("variant")
+            variant: str | None = json.load(response).get("perflab", {}).get("variant")
+            return variant
     except (OSError, ValueError):
         return None
 
 
-def main(argv):
+def main(argv: list[str]) -> int:
     if not argv:
         die(f"usage: ./perflab k6 <script> [{OPT_OUT}] [k6 args]")
     script, args = argv[0], argv[1:]
@@ -76,6 +79,6 @@ def main(argv):
     # credentials.js), not on its command line where ps shows it
     os.environ.update(output_env, **labenv.k6_secrets())
     k6 = os.path.join(labenv.native_bin(), "k6")
-    sys.stdout.flush()
-    os.execv(k6, [k6, "run", "-e", f"BASE_URL={appctl.url()}", "-e", f"PERFLAB_DB_NAME={os.environ['PERFLAB_DB_NAME']}",
-                  *(["-e", f"VARIANT={variant}"] if variant else []), *output, *args, script])
+    return foreground.run([k6, "run", "-e", f"BASE_URL={appctl.url()}",
+                           "-e", f"PERFLAB_DB_NAME={os.environ['PERFLAB_DB_NAME']}",
+                           *(["-e", f"VARIANT={variant}"] if variant else []), *output, *args, script])

@@ -13,7 +13,7 @@ USAGE = "./perflab lb start|stop|status [--name NAME] [--port P] [--bind ADDRESS
 NEEDS = {"--name": "a value", "--port": "a value", "--bind": "an address", "--backend": "NAME=PORT"}
 
 
-def main(argv):
+def main(argv: list[str]) -> int:
     sub, args = (argv[0], argv[1:]) if argv else ("status", [])
     name, port, bind, specs = "lb", os.environ.get("PERFLAB_APP_PORT", "8080"), None, []
     while args:

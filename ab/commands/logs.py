@@ -1,13 +1,10 @@
 """./perflab logs: follow the app's log (.perflab/app.log)."""
-import os
-import sys
-
 import appctl
+import foreground
 
 SYNOPSIS = "logs"
 SUMMARY = "follow the app's log"
 
 
-def main(argv):
-    sys.stdout.flush()
-    os.execvp("tail", ["tail", "-f", str(appctl.Instance().log_file)])
+def main(argv: list[str]) -> int:
+    return foreground.run(["tail", "-f", appctl.Instance().log_file])

@@ -16,7 +16,7 @@ USAGE = "usage: ./perflab migrate [--db NAME] [--index unique|non-unique]"
 NEEDS = {"--db": "--db needs a name", "--index": "--index needs unique or non-unique"}
 
 
-def parse(argv):
+def parse(argv: list[str]) -> tuple[str, str]:
     """{'--db': NAME, '--index': INDEX} from the options (--db defaults to PERFLAB_DB_NAME)."""
     values, args = {"--db": os.environ.get("PERFLAB_DB_NAME", "perflab"), "--index": ""}, list(argv)
     while args:
@@ -33,7 +33,7 @@ def parse(argv):
     return values["--db"], values["--index"]
 
 
-def main(argv):
+def main(argv: list[str]) -> int:
     db, index = parse(argv)
     labenv.require_services("mariadb")
     appctl.build_jar()

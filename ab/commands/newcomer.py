@@ -7,6 +7,6 @@ line checked, the time to the first insight, docs/results/newcomer/ written
 needs the app's port free; --keep keeps the clone, --only one page"""
 
 
-def main(argv):
+def main(argv: list[str]) -> int:
     import newcomer
     return newcomer.main(argv)

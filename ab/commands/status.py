@@ -5,14 +5,14 @@ import urllib.request
 
 import appctl
 import labenv
+import labup
 import lbctl
-from commands import seed
 
 SYNOPSIS = "status"
 SUMMARY = "what runs where, which data sets are loaded, which variant the app runs"
 
 
-def health(url):
+def health(url: str) -> str:
     """The app's /actuator/health, one line."""
     try:
         with urllib.request.urlopen(f"{url}/actuator/health", timeout=5) as answer:
@@ -23,7 +23,7 @@ def health(url):
     return f"health {health.get('status')}" + (f": {parts}" if parts else " (the details are shown to the admin only)")
 
 
-def variant(url):
+def variant(url: str) -> str:
     """The knobs the running app reports (perflab_variant_info), read by the one Prometheus parser, ab/prom.py."""
     import prom
     try:
@@ -32,7 +32,7 @@ def variant(url):
         return f"variant: unknown ({url}/actuator/prometheus did not answer)"
 
 
-def main(argv):
+def main(argv: list[str]) -> int:
     url = appctl.url()
     balancer, app = lbctl.Balancer(), appctl.Instance()
     if balancer.running() or balancer.instances_file.exists():
@@ -51,8 +51,7 @@ def main(argv):
     if labenv.service_up("mariadb"):
         database = os.environ["PERFLAB_DB_NAME"]
         labenv.say(f"data sets in {database}:")
-        for data_set in seed.DEFAULTS:
-            seed.data_set([*data_set[:1], "--db", database, *data_set[1:], "status"], indent="  ")
+        labup.default_data_sets(database, "status", indent="  ")
     else:
         host, port = labenv.service_address("mariadb")
         labenv.say(f"data sets: unknown, {labenv.service_label('mariadb')} is not running on {host}:{port} "

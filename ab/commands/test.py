@@ -16,7 +16,7 @@ down, runs ./mvnw -B verify and prints the test count"""
 SERVICES = ("mariadb", "redis", "wiremock", "toxiproxy")
 
 
-def stack_for_tests():
+def stack_for_tests() -> None:
     """The tests need MariaDB, Redis, WireMock and Toxiproxy; without a Docker engine for Testcontainers
     (PERFLAB_TEST_SERVICES=local|docker|auto), start the native stack when one of them is down."""
     mode = os.environ.get("PERFLAB_TEST_SERVICES") or "auto"
@@ -28,7 +28,7 @@ def stack_for_tests():
         labenv.native("up")
 
 
-def count(since, root=ROOT):
+def count(since: float, root: str | os.PathLike[str] = ROOT) -> str:
     """The tests of this run, from the Surefire (unit) and Failsafe (integration) XML reports written since `since`
     (epoch seconds): one line."""
     parts, totals = [], dict.fromkeys(("tests", "failures", "errors", "skipped"), 0)
@@ -46,7 +46,7 @@ def count(since, root=ROOT):
             f"errors {totals['errors']}, skipped {totals['skipped']})")
 
 
-def main(argv):
+def main(argv: list[str]) -> int:
     jdk = labenv.jdk()
     stack_for_tests()
     since = time.time()

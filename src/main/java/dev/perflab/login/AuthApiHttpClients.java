@@ -3,15 +3,18 @@ package dev.perflab.login;
 import java.io.IOException;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.net.ssl.SSLSocket;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.httpcomponents.hc5.PoolingHttpClientConnectionManagerMetricsBinder;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.core5.http.impl.DefaultConnectionReuseStrategy;
+import org.apache.hc.client5.http.classic.ExecChainHandler;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory;
@@ -113,6 +116,7 @@ public final class AuthApiHttpClients {
         HttpClientBuilder builder = org.apache.hc.client5.http.impl.classic.HttpClients.custom()
                 .setConnectionManager(connections)
                 .addRequestInterceptorFirst((request, entity, context) -> requests.increment())
+                .addExecInterceptorFirst("in-flight", countingInFlight(variant))
                 .disableAutomaticRetries();
         if (reuse.reuses()) {
             // DefaultConnectionKeepAliveStrategy: the server's Keep-Alive timeout, else this
@@ -123,6 +127,27 @@ public final class AuthApiHttpClients {
             builder.setConnectionReuseStrategy((request, response, context) -> false);
         }
         return builder.setDefaultRequestConfig(requestConfig.build()).build();
+    }
+
+    /**
+     * Records, as each call starts, how many calls are in flight, into {@code perflab_login_http_in_flight} (its
+     * {@code _max}: the high-water mark of the last few seconds). The pool's leased gauge is only read when a scrape
+     * gets a request thread, that is, when a call has just ended: with every thread in a call it reads one short.
+     */
+    private ExecChainHandler countingInFlight(String variant) {
+        AtomicInteger inFlight = new AtomicInteger();
+        DistributionSummary atStart = DistributionSummary.builder("perflab.login.http.in.flight")
+                .description("calls in flight to the auth API, recorded as each starts (max: the high-water mark)")
+                .tag("client", variant).distributionStatisticExpiry(Duration.ofSeconds(10))
+                .distributionStatisticBufferLength(2).register(registry);
+        return (request, scope, chain) -> {
+            atStart.record(inFlight.incrementAndGet());
+            try {
+                return chain.proceed(request, scope);
+            } finally {
+                inFlight.decrementAndGet();
+            }
+        };
     }
 
     private static HttpConnectionFactory<ManagedHttpClientConnection> counting(Counter opened) {

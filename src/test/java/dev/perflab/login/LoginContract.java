@@ -1,5 +1,9 @@
 package dev.perflab.login;
 
+import java.util.ArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -143,6 +147,31 @@ abstract class LoginContract {
         }
         assertConnectionUse(counter("perflab.login.http.connections.opened") - opened,
                 counter("perflab.login.http.requests") - requests, calls);
+    }
+
+    @Test
+    void callsInFlightAreCountedAsEachStarts() throws Exception {
+        var inFlight = registry.get("perflab.login.http.in.flight").summary();
+        long before = inFlight.count();
+        int calls = 8;
+        var start = new CountDownLatch(1);
+        try (var pool = Executors.newFixedThreadPool(calls)) {
+            var answers = new ArrayList<Future<Integer>>();
+            for (int i = 0; i < calls; i++) {
+                answers.add(pool.submit(() -> {
+                    start.await();
+                    return http().post("/api/auth/login", credentials(freshLoginId(), MEMBER_PASSWORD)).status();
+                }));
+            }
+            start.countDown();
+            for (var answer : answers) {
+                assertThat(answer.get()).isIn(200, 503);  // 503: a variant whose pool is smaller than the burst
+            }
+        }
+        // every call counted once, waiting for a connection or not; eight sent at once to an API a network hop away
+        // overlap: the high-water mark sees it
+        assertThat(inFlight.count() - before).isEqualTo(calls);
+        assertThat(inFlight.max()).isGreaterThanOrEqualTo(2);
     }
 
     private double counter(String name) {
