@@ -52,10 +52,9 @@ from typing import Any, Callable
 import labenv
 import labsecrets
 from chaos_clients import Clients, Member, Tally, token
-from chaos_lab import Instances, Stack, log, wait_port
+from chaos_lab import Check, Instances, Stack, log, wait_port
 
 START_BALANCE = Decimal("1000.00")
-Check = tuple[str, bool, str]  # a check of the books or of the instances: its name, whether it holds, its detail
 
 
 # ------------------------------------------------------------------------------------------- faults

@@ -19,6 +19,7 @@ import lbctl
 import network
 
 ROOT = Path(__file__).resolve().parent.parent
+Check = tuple[str, bool, str]  # a check of the books or of the instances: its name, whether it holds, its detail
 
 
 def log(message: str, suite: str = "chaos") -> None:
@@ -230,7 +231,7 @@ class Instances:
         log(f"  {name} restarted; back in rotation {self.rotation['back_after_s']} s after it reported ready"
             + (f" (NOT: {lb.describe(state[name])})" if missing else ""), self.suite)
 
-    def checks(self) -> list[tuple[str, bool, str]]:
+    def checks(self) -> list[Check]:
         """What only several instances can show: (check, ok, detail), read from the load balancer while it runs."""
         if not self.names:
             return []
