@@ -28,13 +28,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import abuse
 import chaos
+import labenv
 import labsecrets
 import seeding
-
-ROOT = chaos.ROOT
-ROUTE_UNIV = abuse.ROUTE_UNIV
+from abuse_judges import Verdicts, describe
+from abuse_lab import ROUTE_UNIV, admin_login
+from chaos_lab import ROOT, Instances, Stack
+from chaos_lab import log as suite_log
 PHASES = "examples,coverage,fuzzing"  # the description declares no links: a stateful phase would have nothing to chain
 DEFAULT_MAX_EXAMPLES = 25             # per operation and phase: CI's short form (about a minute a role)
 DEFAULT_SEED = 2049
@@ -42,7 +43,7 @@ CONFIG = Path(__file__).with_name("contract.toml")  # the one answer a check wou
 
 
 def log(message: str) -> None:
-    chaos.log(message, "contract")
+    suite_log(message, "contract")
 
 
 # ------------------------------------------------------------------------------------------- pure logic
@@ -100,7 +101,7 @@ def fetch_description(url: str) -> dict[str, Any]:
     return document
 
 
-def run_role(url: str, role: Role, args: argparse.Namespace, report_dir: Path, verdicts: abuse.Verdicts) -> None:
+def run_role(url: str, role: Role, args: argparse.Namespace, report_dir: Path, verdicts: Verdicts) -> None:
     """Schemathesis as one role; a PASS when it exits 0 and its report records no failure."""
     executable = str(Path(sys.executable).with_name("st"))
     command = schemathesis_command(executable, url, role, args.max_examples, args.seed, report_dir)
@@ -118,25 +119,25 @@ def run_role(url: str, role: Role, args: argparse.Namespace, report_dir: Path, v
                  f"exit {done.returncode}; {len(found)} finding(s)" + "".join(f"\n    {f}" for f in found[:30]))
 
 
-def prepare(stack: chaos.Stack, database: str, url: str) -> tuple[Role, Role]:
+def prepare(stack: Stack, database: str, url: str) -> tuple[Role, Role]:
     """The university the routes need, a member with a wallet and the admin: the two roles."""
     code = seeding.main(["route", "--db", database, "--univs", str(ROUTE_UNIV), "--routes", "500", "ensure"])
     if code:
         raise RuntimeError(f"the route data set for {database} did not load (exit {code})")
     member = chaos.create_members(stack, database, 2, labsecrets.jwt_secret(), labsecrets.hash_secret(),
                                   prefix="contract", phone_prefix="0993")[0]
-    admin = abuse.admin_login(url)
+    admin = admin_login(url)
     if admin.status != 200 or not isinstance(admin.body, dict):
-        raise RuntimeError(f"the admin could not log in: {abuse.describe(admin)}")
+        raise RuntimeError(f"the admin could not log in: {describe(admin)}")
     return Role("member", member["token"]), Role("admin", admin.body["accessToken"])
 
 
-def run(args: argparse.Namespace, verdicts: abuse.Verdicts) -> None:
-    stack = chaos.Stack()
-    database = f"{chaos.env('PERFLAB_DB_NAME', 'perflab')}_contract"  # inside the perflab% grant
-    redis_db = int(chaos.env("PERFLAB_CONTRACT_REDIS_DB", "9"))
-    port = int(chaos.env("PERFLAB_CONTRACT_APP_PORT", "8200"))
-    instances = chaos.Instances([], None, None, args.preset, stack, database, redis_db, 0, suite="contract",
+def run(args: argparse.Namespace, verdicts: Verdicts) -> None:
+    stack = Stack()
+    database = f"{labenv.env('PERFLAB_DB_NAME', 'perflab')}_contract"  # inside the perflab% grant
+    redis_db = int(labenv.env("PERFLAB_CONTRACT_REDIS_DB", "9"))
+    port = int(labenv.env("PERFLAB_CONTRACT_APP_PORT", "8200"))
+    instances = Instances([], None, None, args.preset, stack, database, redis_db, 0, suite="contract",
                                 port=port, proxies=False, profile=f"{args.preset},route-after")
     stack.sql(None, f"DROP DATABASE IF EXISTS `{database}`; CREATE DATABASE `{database}`")
     stack.flush_redis(redis_db)
@@ -175,7 +176,7 @@ def main(argv: list[str]) -> int:
     args = parse(argv)
     if args.max_examples < 1:
         sys.exit(f"contract: --max-examples takes a positive number, not {args.max_examples}")
-    verdicts = abuse.Verdicts()
+    verdicts = Verdicts()
     try:
         run(args, verdicts)
     except (RuntimeError, OSError) as e:

@@ -10,6 +10,7 @@ the line and the offending text. The rules are those of the docs' conventions:
 import pathlib
 import re
 import urllib.parse
+from typing import Iterable, Iterator
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 README_MAX_LINES = 150
@@ -27,7 +28,7 @@ HTML_LINK = re.compile(r"\b(?:href|src)\s*=\s*[\"']([^\"']+)[\"']", re.I)
 SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:", re.I)
 
 
-def pages(root=None):
+def pages(root: pathlib.Path | str | None = None) -> list[pathlib.Path]:
     """The pages every docs check covers: README.md, docs/*.md and docs/<folder>/*.md except docs/results."""
     root = pathlib.Path(root or ROOT)
     docs = root / "docs"
@@ -35,9 +36,9 @@ def pages(root=None):
     return [root / "README.md", *sorted(docs.glob("*.md")), *nested]
 
 
-def prose_lines(text):
+def prose_lines(text: str) -> Iterator[tuple[int, str]]:
     """(line number, line) of the rendered prose: fenced code blocks left out, inline code spans blanked."""
-    fence = None
+    fence: str | None = None
     for number, line in enumerate(text.splitlines(), 1):
         opener = FENCE.match(line)
         if fence is None:
@@ -50,18 +51,18 @@ def prose_lines(text):
             fence = None
 
 
-def internal_numbers(text):
+def internal_numbers(text: str) -> list[str]:
     """`line N: text` for every internal issue/task/stop number, in prose and in code alike."""
     return [f"line {number}: {match.group(0)}" for number, line in enumerate(text.splitlines(), 1)
             for match in INTERNAL_NUMBER.finditer(line)]
 
 
-def external_links(text):
+def external_links(text: str) -> list[str]:
     """`line N: URL` for every http(s) URL outside code: a link, an image, an autolink or a bare URL."""
     return [f"line {number}: {match.group(0)}" for number, line in prose_lines(text) for match in URL.finditer(line)]
 
 
-def link_targets(text):
+def link_targets(text: str) -> Iterator[tuple[int, str]]:
     """(line number, target) of every Markdown link, image, reference definition and HTML href/src outside code."""
     for number, line in prose_lines(text):
         for pattern in (INLINE_LINK, REFERENCE, HTML_LINK):
@@ -69,7 +70,7 @@ def link_targets(text):
                 yield number, match.group(1).strip("<>")
 
 
-def broken_links(path, root=None):
+def broken_links(path: pathlib.Path | str, root: pathlib.Path | str | None = None) -> list[str]:
     """`line N: target (why)` for every relative link or image path of the page that does not resolve to a file or
     folder inside the repository; anchors (`#...`) and query strings are ignored, URLs are external_links' job."""
     path = pathlib.Path(path)
@@ -90,18 +91,18 @@ def broken_links(path, root=None):
     return found
 
 
-def line_count(path):
+def line_count(path: pathlib.Path | str) -> int:
     """Lines of the page, as `wc -l` counts them (plus a last line without its newline)."""
     text = pathlib.Path(path).read_text()
     return text.count("\n") + (1 if text and not text.endswith("\n") else 0)
 
 
-def counted_pages(root=None):
+def counted_pages(root: pathlib.Path | str | None = None) -> list[pathlib.Path]:
     """The pages `cat docs/*.md docs/*/*.md` reads, in its order, docs/results left out."""
     docs = pathlib.Path(root or ROOT) / "docs"
     return [*sorted(docs.glob("*.md")), *[p for p in sorted(docs.glob("*/*.md")) if p.parent.name != "results"]]
 
 
-def word_count(paths):
+def word_count(paths: Iterable[pathlib.Path | str]) -> int:
     """Words as `cat PATHS | wc -w` counts them: runs of bytes between ASCII whitespace, over the concatenation."""
     return len(b"".join(pathlib.Path(p).read_bytes() for p in paths).split())

@@ -20,7 +20,7 @@ import re
 import subprocess
 import urllib.request
 import xml.etree.ElementTree as ElementTree
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 MAPPERS = ROOT / "src" / "main" / "resources" / "dev" / "perflab" / "wallet"
@@ -49,7 +49,7 @@ RECORD_LOCKS = re.compile(r"^RECORD LOCKS .*? index (?P<index>\S+) of table `(?P
 TABLE_LOCK = re.compile(r"^TABLE LOCK table `(?P<db>[^`]+)`\.`(?P<table>[^`]+)` trx id \d+ lock mode (?P<mode>\w+)")
 
 
-def statement(transfer, member):
+def statement(transfer: str, member: int) -> str:
     """The mapper's locking statement for `member` (the optimized one also for member + SECOND_MEMBER), its
     parameters written in, on one line."""
     path, name = STATEMENTS[transfer]
@@ -59,7 +59,7 @@ def statement(transfer, member):
     return " ".join(sql.split())
 
 
-def transaction_block(status, thread_id):
+def transaction_block(status: str, thread_id: int) -> list[str]:
     """The lines of the one transaction in SHOW ENGINE INNODB STATUS's list that `thread_id` runs ("MariaDB thread
     id N," or MySQL's "MySQL thread id N,"), from its ---TRANSACTION line up to the next one or the section's end."""
     lines = status.splitlines()
@@ -73,11 +73,11 @@ def transaction_block(status, thread_id):
     return []
 
 
-def parse(status, thread_id):
+def parse(status: str, thread_id: int) -> list[Lock]:
     """The locks the transaction of `thread_id` holds, from SHOW ENGINE INNODB STATUS with
     innodb_status_output_locks=ON: one Lock per TABLE LOCK line and per RECORD LOCKS line, the latter with the
     number of "Record lock, heap no" lines under it."""
-    locks = []
+    locks: list[Lock] = []
     for line in transaction_block(status, thread_id):
         if table := TABLE_LOCK.match(line):
             locks.append(Lock(f"{table['db']}.{table['table']}", "", table["mode"], "table", 0))
@@ -90,30 +90,31 @@ def parse(status, thread_id):
     return locks
 
 
-def counts(locks, table, index):
+def counts(locks: list[Lock], table: str, index: str) -> dict[str, int]:
     """KEY=VALUE counts of the records locked in one index: next_key, gap_only, record_only."""
-    def records(kind):
+    def records(kind: str) -> int:
         return sum(lock.records for lock in locks if lock.table == table and lock.index == index and lock.kind == kind)
     return {"next_key": records("next-key"), "gap_only": records("gap"), "record_only": records("record")}
 
 
-def describe(locks):
+def describe(locks: list[Lock]) -> list[str]:
     """One line per lock, in the order InnoDB lists them."""
     return [f"  {lock.table.split('.', 1)[1]}{'.' + lock.index if lock.index else ''}: {lock.mode} "
             f"{WORDS.get(lock.kind, lock.kind)}" + (f", {lock.records} record{'s' * (lock.records != 1)}" if lock.index else "")
             for lock in locks]
 
 
-def analyses(text):
+def analyses(text: str) -> list[dict[str, Any]]:
     """The JSON documents of a run of ANALYZE FORMAT=JSON statements (-N -B -r output, one after the other)."""
-    decoder, found, at = json.JSONDecoder(), [], 0
+    found: list[dict[str, Any]] = []
+    decoder, at = json.JSONDecoder(), 0
     while (start := text.find("{", at)) >= 0:
         document, at = decoder.raw_decode(text, start)
         found.append(document)
     return found
 
 
-def plan(documents):
+def plan(documents: list[dict[str, Any]]) -> tuple[list[str], float]:
     """(one line per table: access type, key, rows estimated and read; the mean time) of ANALYZE's documents, the
     plan from the first."""
     if not documents:
@@ -125,12 +126,14 @@ def plan(documents):
     return lines, sum(statement_ms(d) for d in documents) / len(documents)
 
 
-def statement_ms(document):
+def statement_ms(document: dict[str, Any]) -> float:
     """One ANALYZE's time: optimizing (where a const table is read, by a unique key) and executing."""
-    return sum(document.get(part, {}).get("r_total_time_ms", 0) for part in ("query_optimization", "query_block"))
+    milliseconds: float = sum(document.get(part, {}).get("r_total_time_ms", 0)
+                              for part in ("query_optimization", "query_block"))
+    return milliseconds
 
 
-def session_script(db, sql):
+def session_script(db: str, sql: str) -> str:
     """The one session: its thread id, innodb_status_output_locks on, the statement in a transaction, the status
     after a marker line, rollback, the variable as it was."""
     return (f"USE `{db}`;\nSELECT CONNECTION_ID();\nSET @was = @@GLOBAL.innodb_status_output_locks;\n"
@@ -139,12 +142,12 @@ def session_script(db, sql):
             "SET GLOBAL innodb_status_output_locks = @was;\n")
 
 
-def timing_script(db, sql, runs=RUNS):
+def timing_script(db: str, sql: str, runs: int = RUNS) -> str:
     """ANALYZE FORMAT=JSON of the statement `runs` times, each in its own autocommit transaction."""
     return f"USE `{db}`;\n" + f"ANALYZE FORMAT=JSON {sql};\n" * runs
 
 
-def split_session_output(out):
+def split_session_output(out: str) -> tuple[int, str]:
     """(thread id, status text) from the session's output (-N -B -r: no headers, raw values)."""
     lines = out.split("\n")
     thread_id = int(lines[0].strip())
@@ -152,13 +155,13 @@ def split_session_output(out):
     return thread_id, status
 
 
-def admin_socket():
+def admin_socket() -> pathlib.Path:
     """MariaDB's socket on the native stack (its state directory, as stack/native.sh bin tells, then run/)."""
     state = subprocess.run([str(ROOT / "stack" / "native.sh"), "bin"], capture_output=True, text=True).stdout.strip()
     return pathlib.Path(state).parent / "run" / "mariadb.sock"
 
 
-def admin(*args, script=None):
+def admin(*args: str, script: str | None = None) -> str:
     """The mariadb client as the native stack's administrator (the OS user over the socket, as stack/native.sh)."""
     socket = admin_socket()
     if not socket.exists():
@@ -171,7 +174,7 @@ def admin(*args, script=None):
     return done.stdout
 
 
-def transfer_in(exposition):
+def transfer_in(exposition: str) -> str | None:
     """The wallet.transfer knob in an app's Prometheus exposition (its perflab_variant_info series), or None."""
     for labels in re.findall(r"^perflab_variant_info\{([^}]*)\}", exposition, re.M):
         found = dict(re.findall(r'(\w+)="([^"]*)"', labels))
@@ -180,16 +183,16 @@ def transfer_in(exposition):
     return None
 
 
-def transfer_of(port):
+def transfer_of(port: int | str) -> str:
     """The wallet.transfer knob of the app on `port`."""
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/actuator/prometheus", timeout=5) as response:
         transfer = transfer_in(response.read().decode())
-    if transfer not in STATEMENTS:
+    if transfer is None or transfer not in STATEMENTS:
         raise SystemExit(f"perflab: the app on port {port} reports no wallet.transfer knob")
     return transfer
 
 
-def report(db, index, transfer, member):
+def report(db: str, index: str, transfer: str, member: int) -> list[str]:
     """The lines `./perflab seed wallet locks` prints; the last is the probe's KEY=VALUE line."""
     sql = statement(transfer, member)
     members = f"member {member}" + (f" and {member + SECOND_MEMBER}" if transfer == "optimized" else "")

@@ -22,8 +22,6 @@ keeps both). Exit 1 when a step failed or the first insight took more than FIRST
 It takes the machine's lab over: it drops the data sets, and the clone's stack restarts WireMock with the clone's
 TLS key pair. Run it where nobody else uses the lab; the app's port must be free."""
 import argparse
-import dataclasses
-import datetime
 import json
 import os
 import pathlib
@@ -34,19 +32,16 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import Callable, Mapping
 
 import labenv
 import labsecrets
+from newcomer_report import (FIRST_INSIGHT_LIMIT, NEWCOMER_PATH, RESULT_DIR, Record, consistent, exit_code,
+                             first_insight, fmt_seconds, merge_only, result_document, write_results)
+from newcomer_steps import README, WALKTHROUGHS, DocFormatError, Step, load_pages, plan
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-RESULT_DIR = ROOT / "docs" / "results" / "newcomer"
-VERSION = 1
-README = "README"
-WALKTHROUGHS = ["wallet", "routes", "login", "slow-dependency", "cold-start"]
-FIRST_INSIGHT_PAGE = "wallet"
-FIRST_INSIGHT_LIMIT = 600
-NOT_TIMED = "(not timed for the first insight)"
-NEWCOMER_PATH = "/usr/local/bin:/usr/bin:/bin"
+Say = Callable[[str], None]  # where a line for the user goes
 # what a login shell on Debian carries besides PATH, HOME and LANG; proxies are the machine's, not the user's
 KEPT_ENV = ("USER", "LOGNAME", "SHELL", "TERM", "XDG_STATE_HOME", "http_proxy", "https_proxy", "no_proxy",
             "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY")
@@ -58,198 +53,18 @@ REDIS_PATTERNS = ["wallet:*", "route:*", "guess:*", "pin:*"]
 REDIS_DBS = range(16)
 TAIL_LINES = 20
 
-DURATION = re.compile(r"\s+—\s+about\s+(\d+(?:\.\d+)?)\s*(s|min)\s*$")
-LOOSE_DURATION = re.compile(r"about\s+\d+(?:\.\d+)?\s*(?:s|secs?|seconds?|mins?|minutes?)\s*$", re.I)
-FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*([^`\s]*)")
-CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 STARTS_APP = re.compile(r"\./perflab\s+(?:up|app\s+(?:start|restart))\b")
 
 
-class DocFormatError(Exception):
-    """A page whose quick steps do not follow the format: the message names the page and the heading."""
-
-
-@dataclasses.dataclass
-class Step:
-    page: str
-    title: str
-    command: str
-    stated: float  # seconds
-    expect: list
-    timed: bool = True
-    line: int = 0
-
-
-# ---- reading the pages ----
-
-def seconds(number, unit):
-    return float(number) * (60 if unit == "min" else 1)
-
-
-def section_lines(text, section):
-    """(line number, line) of `## SECTION` up to the next heading of level 1 or 2, code blocks kept whole; None when
-    the page has no such section."""
-    lines = text.splitlines()
-    fence, start = None, None
-    for index, line in enumerate(lines):
-        opener = FENCE.match(line)
-        if fence:
-            if opener and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence) and not opener.group(2):
-                fence = None
-            continue
-        if opener:
-            fence = opener.group(1)
-            continue
-        if re.match(r"^#{1,2}\s", line):
-            if start is not None:
-                return [(n + 1, lines[n]) for n in range(start, index)]
-            if line.strip() == f"## {section}":
-                start = index + 1
-    return None if start is None else [(n + 1, lines[n]) for n in range(start, len(lines))]
-
-
-def backticked(paragraph):
-    """The code spans of a paragraph, as CommonMark reads them (one space trimmed each side of a padded span)."""
-    spans = []
-    for match in CODE_SPAN.finditer(paragraph):
-        body = match.group(2)
-        if len(body) > 2 and body.startswith(" ") and body.endswith(" ") and body.strip():
-            body = body[1:-1]
-        spans.append(body)
-    return spans
-
-
-def parse_steps(text, page, section):
-    """The steps of `## SECTION` in a page, in order; DocFormatError naming the page and the heading when a step
-    misses its duration, its one `sh` block or its Expect: line, or when the page has no step at all."""
-    lines = section_lines(text, section)
-    if lines is None:
-        raise DocFormatError(f"{page}: no '## {section}' section")
-    steps, current, stage, heading = [], None, None, None
-
-    def fail(why):
-        raise DocFormatError(f"{page}: step '{heading}': {why}")
-
-    def close():
-        if stage == "block":
-            fail("no ```sh block after its heading")
-        if stage == "expect":
-            fail("no 'Expect:' line after its ```sh block (one or more `backticked` strings the output must hold)")
-
-    i = 0
-    while i < len(lines):
-        number, line = lines[i]
-        opener = FENCE.match(line)
-        if line.startswith("### "):
-            close()
-            heading = line[4:].strip()
-            bare = heading.replace(NOT_TIMED, " ").strip()
-            duration = DURATION.search(bare)
-            if duration:
-                current = Step(page=page, title=re.sub(r"\s+", " ", bare[:duration.start()]).strip(), command="",
-                               stated=seconds(*duration.groups()), expect=[], timed=NOT_TIMED not in heading,
-                               line=number)
-                stage = "block"
-            else:
-                if LOOSE_DURATION.search(bare):
-                    fail("write its duration as ' — about N s' or ' — about N min', with an em dash")
-                current, stage = None, "prose"
-            i += 1
-            continue
-        if opener:
-            info, body, i = opener.group(2), [], i + 1
-            while i < len(lines):
-                closer = FENCE.match(lines[i][1])
-                if closer and closer.group(1)[0] == opener.group(1)[0] and len(closer.group(1)) >= len(opener.group(1)) \
-                        and not closer.group(2):
-                    break
-                body.append(lines[i][1])
-                i += 1
-            else:
-                raise DocFormatError(f"{page}: the code block at line {number} is not closed")
-            i += 1
-            if stage == "block":
-                if info != "sh":
-                    fail(f"its block must be ```sh (one bash -e from the clone's root), not ```{info}")
-                assert current is not None  # stage "block" follows a step's heading
-                current.command, stage = "\n".join(body).strip("\n"), "expect"
-            elif stage == "expect":
-                fail("more than one code block; a step has exactly one ```sh block")
-            elif info == "sh" and stage == "done":
-                fail("a second ```sh block after its Expect: line")
-            elif info == "sh":
-                raise DocFormatError(f"{page}: the ```sh block at line {number} belongs to no step: give it its own "
-                                     "'### ' heading ending in ' — about N s'")
-            continue
-        if not line.strip():
-            i += 1
-            continue
-        if stage == "expect":
-            if not line.startswith("Expect:"):
-                fail(f"the line after its ```sh block must start with 'Expect:', not {line.strip()[:60]!r}")
-            paragraph = [line]
-            i += 1
-            while i < len(lines) and lines[i][1].strip() and not lines[i][1].startswith("#") \
-                    and not FENCE.match(lines[i][1]):
-                paragraph.append(lines[i][1])
-                i += 1
-            assert current is not None  # stage "expect" follows a step's block
-            current.expect = backticked(" ".join(paragraph))
-            if not current.expect:
-                fail("its Expect: line holds no `backticked` string")
-            steps.append(current)
-            stage = "done"
-            continue
-        if stage == "block" and line.startswith("Expect:"):
-            fail("an Expect: line before its ```sh block")
-        i += 1
-    close()
-    if not steps:
-        raise DocFormatError(f"{page}: '## {section}' holds no step (a '### ' heading ending in ' — about N s')")
-    return steps
-
-
-def page_files(root):
-    """[(page, path, section)]: the README first, then the walkthroughs (WALKTHROUGHS' order, any other after)."""
-    root = pathlib.Path(root)
-    folder = root / "docs" / "walkthroughs"
-    names = [n for n in WALKTHROUGHS if (folder / f"{n}.md").exists()]
-    names += sorted(p.stem for p in folder.glob("*.md") if p.stem not in WALKTHROUGHS)
-    return [(README, root / "README.md", "Quick start")] + [(n, folder / f"{n}.md", "Quick path") for n in names]
-
-
-def load_pages(root, only=None):
-    """{page: [Step]} in page_files' order; --only keeps one page."""
-    pages = {}
-    for page, path, section in page_files(root):
-        if only and page != only:
-            continue
-        pages[page] = parse_steps(path.read_text(), page, section)
-    if only and only not in pages:
-        raise SystemExit(f"no page {only!r}; pages: {', '.join(p for p, _, _ in page_files(root))}")
-    return pages
-
-
-def plan(pages):
-    """The order the steps run in: the README's timed steps, the wallet walkthrough (the first insight), the
-    README's other steps, then every other walkthrough."""
-    readme = pages.get(README, [])
-    order = [s for s in readme if s.timed] + pages.get(FIRST_INSIGHT_PAGE, []) + [s for s in readme if not s.timed]
-    for page, steps in pages.items():
-        if page not in (README, FIRST_INSIGHT_PAGE):
-            order += steps
-    return order
-
-
 # ---- judging a step ----
 
-def clean_output(raw):
+def clean_output(raw: str) -> str:
     """A step's output as lines a reader would see: ANSI colours removed, carriage returns as line breaks."""
     return ANSI.sub("", raw).replace("\r\n", "\n").replace("\r", "\n")
 
 
-def occurs(expected, output):
+def occurs(expected: str, output: str) -> bool:
     """Whether an expected string occurs in the output; an `…` in it stands for anything on the same line."""
     if expected in output:
         return True
@@ -268,37 +83,12 @@ def occurs(expected, output):
     return False
 
 
-def missing(expect, output):
+def missing(expect: list[str], output: str) -> list[str]:
     """The expected strings the output lacks (empty: the step's expected lines appeared)."""
     return [e for e in expect if not occurs(e, output)]
 
 
-def first_insight(records):
-    """Seconds from the README's first timed step's start to the wallet walkthrough's last step's end; None unless
-    both pages ran and every one of those steps passed."""
-    readme = [r for r in records if r["page"] == README and r["timed"]]
-    wallet = [r for r in records if r["page"] == FIRST_INSIGHT_PAGE]
-    if not readme or not wallet or not all(r["passed"] for r in readme + wallet):
-        return None
-    return round(wallet[-1]["ended"] - readme[0]["started"], 1)
-
-
-def exit_code(records, insight, needs_insight):
-    """1 when a step failed or was skipped, or when the first insight (if this run measures it) was not reached or
-    took longer than FIRST_INSIGHT_LIMIT; else 0."""
-    if not all(r["passed"] for r in records):
-        return 1
-    if needs_insight and (insight is None or insight > FIRST_INSIGHT_LIMIT):
-        return 1
-    return 0
-
-
-def consistent(stated, measured):
-    """A stated duration agrees with a measurement: measured <= 1.5 x stated and stated <= 3 x measured + 30 s."""
-    return measured <= 1.5 * stated and stated <= 3 * measured + 30
-
-
-def step_timeout(stated):
+def step_timeout(stated: float) -> float:
     """How long a step may run before it is stopped: five times its stated duration, at least ten minutes."""
     return max(600.0, 5 * stated)
 
@@ -310,7 +100,7 @@ def step_timeout(stated):
 IN_RUN = "PERFLAB_NEWCOMER_RUN"
 
 
-def newcomer_env(base, tmpdir):
+def newcomer_env(base: Mapping[str, str], tmpdir: pathlib.Path) -> dict[str, str]:
     """A new Debian user's environment: the default PATH, HOME kept, LANG=C.UTF-8, no JAVA_HOME, no CI, no PERFLAB_*
     (only what a login shell carries, KEPT_ENV); TMPDIR is the run's own, so no cached seed files are found."""
     env = {"PATH": NEWCOMER_PATH, "HOME": base.get("HOME", str(pathlib.Path.home())), "LANG": "C.UTF-8",
@@ -319,7 +109,7 @@ def newcomer_env(base, tmpdir):
     return env
 
 
-def find_jdk25():
+def find_jdk25() -> str | None:
     """The JDK 25 ./perflab finds for a user without JAVA_HOME (the entry script's lookup, PERFLAB_JDK), or None."""
     env = {k: v for k, v in os.environ.items() if k not in ("JAVA_HOME", "PERFLAB_JDK")}
     found = subprocess.run([str(ROOT / "perflab"), "python", "-c", "import os; print(os.environ['PERFLAB_JDK'])"],
@@ -327,7 +117,7 @@ def find_jdk25():
     return found.stdout.strip() or None
 
 
-def one_time_steps(docker, jdk):
+def one_time_steps(docker: bool, jdk: str | None) -> list[tuple[str, str]]:
     """(title, command) of what the lab installs once per machine or checkout, through its own entry points. The
     Python environment comes first: every ./perflab command runs in it, so the first one to run prepares it."""
     steps = [("the Python environment (.perflab/venv)", "./perflab python -c 'import sys; print(sys.prefix)'")]
@@ -351,14 +141,14 @@ end
 return deleted"""
 
 
-def clone_secret(clone, name):
+def clone_secret(clone: pathlib.Path | str, name: str) -> str:
     """A secret of the clone's install (its stack/secrets.sh ran in the one-time steps, and its `stack up` gave the
     running MariaDB and Redis its passwords), or '' before it has one: the services are then this checkout's."""
     path = pathlib.Path(clone) / ".perflab" / "secrets" / name
     return path.read_text().strip() if path.is_file() else ""
 
 
-def empty_data(clone, env, say):
+def empty_data(clone: pathlib.Path, env: dict[str, str], say: Say) -> list[str]:
     """Drop the data sets' databases and delete their Redis keys; returns what was done, one line each."""
     values = {**labenv.read_env(clone / ".env")}
     done = []
@@ -401,7 +191,8 @@ def empty_data(clone, env, say):
 
 # ---- running ----
 
-def run_command(command, cwd, env, log, timeout):
+def run_command(command: str, cwd: pathlib.Path, env: dict[str, str], log: pathlib.Path,
+                timeout: float) -> tuple[int | None, float]:
     """Run a step's block in one `bash -e` from cwd, stdout and stderr into the log file; (exit code, seconds).
     A step still running after `timeout` seconds is stopped with its process group (exit code None)."""
     began = time.monotonic()
@@ -427,15 +218,15 @@ def run_command(command, cwd, env, log, timeout):
     return code, time.monotonic() - began
 
 
-def tail(text, lines=TAIL_LINES):
+def tail(text: str, lines: int = TAIL_LINES) -> list[str]:
     return text.rstrip("\n").splitlines()[-lines:]
 
 
-def slug(text):
+def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40]
 
 
-def stop_clone_processes(clone, say):
+def stop_clone_processes(clone: pathlib.Path, say: Say) -> None:
     """Stop what the clone started and recorded in its .perflab/*.pid (its app instances, its load balancer), each
     by its pid, only when that process still runs from the clone."""
     for pid_file in sorted((clone / ".perflab").glob("*.pid")):
@@ -456,27 +247,7 @@ def stop_clone_processes(clone, say):
         say(f"stopped the clone's {pid_file.stem} (pid {pid})")
 
 
-def machine():
-    info: dict[str, float | None] = {"cores": os.cpu_count()}
-    try:
-        info["memory_gb"] = round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)
-    except (ValueError, OSError):
-        pass
-    try:
-        info["os"] = dict(re.findall(r'^(\w+)="?([^"\n]*)"?$', pathlib.Path("/etc/os-release").read_text(), re.M)) \
-            .get("PRETTY_NAME", "")
-    except OSError:
-        pass
-    return info
-
-
-def fmt_seconds(value):
-    if value is None:
-        return "–"
-    return f"{value:.0f} s" if value < 120 else f"{value / 60:.1f} min"
-
-
-def progress_end(record):
+def progress_end(record: Record) -> str:
     measured = f"{record['measured_seconds']:.0f} s"
     if record["exit_code"] is None:
         return f"{measured}, stopped: it ran longer than {step_timeout(record['stated_seconds']):.0f} s"
@@ -490,14 +261,17 @@ def progress_end(record):
     return f"{measured}, expected line found{note}"
 
 
-def run_steps(steps, clone, env, logs, say, offset=0, total=None, clock=time.monotonic, t0=None):
+def run_steps(steps: list[Step], clone: pathlib.Path, env: dict[str, str], logs: pathlib.Path, say: Say,
+              offset: int = 0, total: int | None = None, clock: Callable[[], float] = time.monotonic,
+              t0: float | None = None) -> list[Record]:
     """Run the planned steps, a page stopping at its first failing step; one record each (skipped ones too)."""
     t0 = clock() if t0 is None else t0
     total = total or len(steps)
-    records, failed_pages = [], set()
+    records: list[Record] = []
+    failed_pages: set[str] = set()
     for index, step in enumerate(steps, offset + 1):
-        record = {"page": step.page, "title": step.title, "command": step.command, "stated_seconds": step.stated,
-                  "timed": step.timed, "expected": step.expect}
+        record: Record = {"page": step.page, "title": step.title, "command": step.command,
+                          "stated_seconds": step.stated, "timed": step.timed, "expected": step.expect}
         label = f"[{index}/{total}] {step.page}: {step.title}"
         if step.page in failed_pages:
             record.update(measured_seconds=None, found=False, missing=step.expect, exit_code=None, passed=False,
@@ -522,106 +296,13 @@ def run_steps(steps, clone, env, logs, say, offset=0, total=None, clock=time.mon
     return records
 
 
-# ---- results ----
-
-def result_document(commit, one_time, records, insight, data, only=None, date=None):
-    document = {
-        "version": VERSION,
-        "commit": commit,
-        "date": date or datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
-        "machine": machine(),
-        "path": NEWCOMER_PATH,
-        "one_time_seconds": round(sum(r["measured_seconds"] for r in one_time), 1) if one_time else None,
-        "first_insight_seconds": insight,
-        "first_insight_limit_seconds": FIRST_INSIGHT_LIMIT,
-        "data": data,
-        "one_time": one_time,
-        # started and ended: seconds since the README's first step began
-        "steps": records,
-    }
-    if only:
-        document["only"] = only
-    return document
-
-
-def merge_only(previous, document, page):
-    """--only PAGE: the committed result with that page's steps replaced by this run's; the rest kept as measured."""
-    if not previous or previous.get("version") != VERSION:
-        return document
-    merged = dict(previous)
-    kept = [s for s in previous["steps"] if s["page"] != page]
-    order = [README] + WALKTHROUGHS
-    rank = {p: i for i, p in enumerate(order)}
-    merged["steps"] = sorted(kept + document["steps"], key=lambda s: rank.get(s["page"], len(order)))
-    merged.setdefault("reruns", []).append({"page": page, "commit": document["commit"], "date": document["date"],
-                                            "one_time_seconds": document["one_time_seconds"]})
-    merged.pop("only", None)
-    if page in (README, FIRST_INSIGHT_PAGE):
-        merged["first_insight_seconds"] = first_insight_of_steps(merged["steps"])
-    return merged
-
-
-def first_insight_of_steps(steps):
-    """The first insight from steps measured in different runs (after --only): the sum of the README's timed steps
-    and the wallet walkthrough's, None unless every one of them passed."""
-    path = [s for s in steps if (s["page"] == README and s["timed"]) or s["page"] == FIRST_INSIGHT_PAGE]
-    if not path or not all(s["passed"] for s in path):
-        return None
-    return round(sum(s["measured_seconds"] for s in path), 1)
-
-
-def report_markdown(document):
-    """REPORT.md: the first insight and the one-time installs, then one table per page."""
-    insight = document.get("first_insight_seconds")
-    limit = document.get("first_insight_limit_seconds", FIRST_INSIGHT_LIMIT)
-    lines = ["# Newcomer check", "",
-             "A fresh clone followed the README's Quick start and each walkthrough's quick path literally "
-             f"(`./perflab newcomer`), with PATH={document.get('path', NEWCOMER_PATH)}.", "",
-             f"- commit {document['commit'][:12]}, {document['date']}, {document['machine'].get('cores')} cores",
-             f"- one-time installs: {fmt_seconds(document.get('one_time_seconds'))}",
-             "- first insight (README's first step to the wallet walkthrough's last): "
-             + ("not reached" if insight is None else
-                f"{fmt_seconds(insight)} ({'within' if insight <= limit else 'OVER'} the {limit} s limit)"),
-             f"- data: {'; '.join(document['data']) if isinstance(document['data'], list) else document['data']}"]
-    for rerun in document.get("reruns", []):
-        lines.append(f"- {rerun['page']} measured again: commit {rerun['commit'][:12]}, {rerun['date']}")
-    if document.get("one_time"):
-        lines += ["", "## One-time installs", "", "| step | command | measured | exit |", "|---|---|---|---|"]
-        for r in document["one_time"]:
-            lines.append(f"| {r['title']} | `{r['command']}` | {fmt_seconds(r['measured_seconds'])} | {r['exit_code']} |")
-    pages = list(dict.fromkeys(s["page"] for s in document["steps"]))
-    for page in pages:
-        lines += ["", f"## {page}", "", "| step | stated | measured | expected line | exit |", "|---|---|---|---|---|"]
-        for s in (s for s in document["steps"] if s["page"] == page):
-            if s.get("skipped"):
-                found = "skipped"
-            elif s["found"]:
-                found = "found"
-            else:
-                found = "missing: " + ", ".join(f"`{m}`" for m in s.get("missing", []))
-            timed = "" if s.get("timed", True) else " (not timed)"
-            lines.append(f"| {s['title']}{timed} | {fmt_seconds(s['stated_seconds'])} | "
-                         f"{fmt_seconds(s['measured_seconds'])} | {found} | "
-                         f"{'–' if s['exit_code'] is None else s['exit_code']} |")
-    failed = [s for s in document["steps"] if s.get("output_tail")]
-    for s in failed:
-        lines += ["", f"### {s['page']}: {s['title']}: the last lines", "", "```text", *s["output_tail"], "```"]
-    return "\n".join(lines) + "\n"
-
-
-def write_results(document, directory=RESULT_DIR):
-    directory.mkdir(parents=True, exist_ok=True)
-    (directory / "result.json").write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n")
-    (directory / "REPORT.md").write_text(report_markdown(document))
-
-
 # ---- the command ----
 
-def git(*args, cwd=ROOT):
+def git(*args: str, cwd: pathlib.Path = ROOT) -> str:
     return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout.strip()
 
 
-def restore_services(say):
+def restore_services(say: Say) -> None:
     """The clone's `stack up` gave the shared services its own secrets (Redis' and MariaDB's passwords, WireMock's
     key pair and credentials); this checkout's `stack/native.sh up` gives them back this checkout's, so that its apps
     and suites work again. A line that names the command when it fails."""
@@ -633,18 +314,78 @@ def restore_services(say):
             f"in this checkout ({(done.stderr or done.stdout).strip().splitlines()[-1:]})")
 
 
-def main(argv=None):
+def parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="./perflab newcomer", description=__doc__.split("\n\n")[0])
     parser.add_argument("--keep", action="store_true", help="keep the clone (and its app running) and the step logs")
     parser.add_argument("--keep-data", action="store_true", help="do not drop the data sets before the run")
     parser.add_argument("--only", metavar="PAGE",
                         help=f"run one page's steps (after the one-time installs): {README}, {', '.join(WALKTHROUGHS)}; "
                              "its steps replace that page's in the committed result")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
 
-    def say(line):
-        print(line, flush=True)
 
+def say(line: str) -> None:
+    print(line, flush=True)
+
+
+def planned_steps(clone: pathlib.Path, only: str | None) -> list[Step]:
+    """The clone's steps in the order they run; SystemExit when a page breaks the format, or when the steps start the
+    app on a port that is taken."""
+    try:
+        pages = load_pages(clone, only)
+    except DocFormatError as error:
+        raise SystemExit(f"perflab newcomer: {error}")
+    steps = plan(pages)
+    app_port = labenv.read_env(clone / ".env").get("PERFLAB_APP_PORT", "8080")
+    if any(STARTS_APP.search(s.command) for s in steps) and labenv.port_open(app_port):
+        raise SystemExit(f"perflab newcomer: port {app_port} is taken (an app or a load balancer runs), and the "
+                         "steps start the app there: stop it first (./perflab down in its checkout)")
+    return steps
+
+
+def run_one_time(installs: list[tuple[str, str]], clone: pathlib.Path, env: dict[str, str], logs: pathlib.Path,
+                 total: int) -> list[Record]:
+    """Run the one-time installs, each timed on its own; one entry each (its output's tail when it failed)."""
+    one_time = []
+    for index, (title, command) in enumerate(installs, 1):
+        print(f"[{index}/{total}] one-time: {title} …", end=" ", flush=True)
+        log = logs / f"00-one-time-{index}.log"
+        rc, took = run_command(command, clone, env, log, 3600)
+        output = clean_output(log.read_bytes().decode(errors="replace"))
+        entry: Record = {"title": title, "command": command, "measured_seconds": round(took, 1), "exit_code": rc}
+        if rc != 0:
+            entry["output_tail"] = tail(output)
+        one_time.append(entry)
+        print(f"{took:.0f} s" + ("" if rc == 0 else f", FAILED: exit code {rc}"), flush=True)
+    return one_time
+
+
+def record_results(commit: str, one_time: list[Record], records: list[Record], data: list[str],
+                   only: str | None) -> int:
+    """Write result.json and REPORT.md (an --only run merged into the committed result) and say the figures; the
+    exit code."""
+    needs_insight = only is None
+    insight = first_insight(records) if needs_insight else None
+    document = result_document(commit, one_time, records, insight, data, only=only)
+    if only:
+        previous_path = RESULT_DIR / "result.json"
+        previous = json.loads(previous_path.read_text()) if previous_path.exists() else None
+        document = merge_only(previous, document, only)
+    write_results(document)
+    code = exit_code(records, insight, needs_insight)
+    if any(r["exit_code"] != 0 for r in one_time):
+        code = 1
+    say(f"one-time installs: {fmt_seconds(document['one_time_seconds'])}")
+    if needs_insight:
+        say("first insight: " + ("not reached" if insight is None else
+                                 f"{fmt_seconds(insight)} (limit {FIRST_INSIGHT_LIMIT} s)"))
+    say(f"wrote {RESULT_DIR.relative_to(ROOT)}/result.json and REPORT.md: "
+        + ("every step passed" if code == 0 else "FAILED"))
+    return code
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(argv)
     commit = git("rev-parse", "HEAD")
     if git("status", "--porcelain", "--untracked-files=no"):
         say("note: this checkout has uncommitted changes; the clone has HEAD only")
@@ -657,51 +398,15 @@ def main(argv=None):
         say(f"cloning {commit[:12]} into {clone}")
         git("clone", "--quiet", "--no-checkout", str(ROOT), str(clone), cwd=work)
         git("checkout", "--quiet", "--detach", commit, cwd=clone)
-        try:
-            pages = load_pages(clone, args.only)
-        except DocFormatError as error:
-            raise SystemExit(f"perflab newcomer: {error}")
-        steps = plan(pages)
+        steps = planned_steps(clone, args.only)
         env = newcomer_env(os.environ, tmp)
-        app_port = labenv.read_env(clone / ".env").get("PERFLAB_APP_PORT", "8080")
-        if any(STARTS_APP.search(s.command) for s in steps) and labenv.port_open(app_port):
-            raise SystemExit(f"perflab newcomer: port {app_port} is taken (an app or a load balancer runs), and the "
-                             "steps start the app there: stop it first (./perflab down in its checkout)")
-
         jdk = find_jdk25()
-        one_time = []
         installs = one_time_steps(labenv.docker_engine(env), jdk)
         total = len(installs) + len(steps)
-        for index, (title, command) in enumerate(installs, 1):
-            print(f"[{index}/{total}] one-time: {title} …", end=" ", flush=True)
-            log = logs / f"00-one-time-{index}.log"
-            rc, took = run_command(command, clone, env, log, 3600)
-            output = clean_output(log.read_bytes().decode(errors="replace"))
-            entry = {"title": title, "command": command, "measured_seconds": round(took, 1), "exit_code": rc}
-            if rc != 0:
-                entry["output_tail"] = tail(output)
-            one_time.append(entry)
-            print(f"{took:.0f} s" + ("" if rc == 0 else f", FAILED: exit code {rc}"), flush=True)
+        one_time = run_one_time(installs, clone, env, logs, total)
         data = ["kept (--keep-data)"] if args.keep_data else empty_data(clone, env, say)
-
         records = run_steps(steps, clone, env, logs, say, offset=len(installs), total=total)
-        needs_insight = args.only is None
-        insight = first_insight(records) if needs_insight else None
-        document = result_document(commit, one_time, records, insight, data, only=args.only)
-        if args.only:
-            previous_path = RESULT_DIR / "result.json"
-            previous = json.loads(previous_path.read_text()) if previous_path.exists() else None
-            document = merge_only(previous, document, args.only)
-        write_results(document)
-        code = exit_code(records, insight, needs_insight)
-        if any(r["exit_code"] != 0 for r in one_time):
-            code = 1
-        say(f"one-time installs: {fmt_seconds(document['one_time_seconds'])}")
-        if needs_insight:
-            say("first insight: " + ("not reached" if insight is None else
-                                     f"{fmt_seconds(insight)} (limit {FIRST_INSIGHT_LIMIT} s)"))
-        say(f"wrote {RESULT_DIR.relative_to(ROOT)}/result.json and REPORT.md: "
-            + ("every step passed" if code == 0 else "FAILED"))
+        code = record_results(commit, one_time, records, data, args.only)
     finally:
         if args.keep:
             print(f"kept the clone {clone} and the step logs {logs}", flush=True)

@@ -20,6 +20,7 @@ import sys
 import time
 import urllib.parse
 import urllib.request
+from typing import Any, Iterator
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DASHBOARDS = ROOT / "grafana" / "dashboards"
@@ -49,40 +50,41 @@ SUFFIXES = ("total", "seconds", "seconds_count", "seconds_sum", "seconds_max", "
 SELECTOR = re.compile(r"\b([a-zA-Z_:][a-zA-Z0-9_:]*)\{")
 
 
-def expressions(folder=DASHBOARDS):
+def expressions(folder: pathlib.Path | str = DASHBOARDS) -> Iterator[tuple[str, str]]:
     for path in sorted(pathlib.Path(folder).glob("*.json")):
         for panel in json.loads(path.read_text()).get("panels", []):
             for target in panel.get("targets", []):
                 yield f"{path.name}: {panel['title']}", target["expr"]
 
 
-def fill(expr, variant):
+def fill(expr: str, variant: str) -> str:
     for name in ("$left", "$right", "$variant"):
         expr = expr.replace(name, variant)
     return expr.replace("$__rate_interval", "1m")
 
 
-def needs(expr):
+def needs(expr: str) -> str | None:
     """What the expression needs beyond the smoke to have data, or None."""
     return next((reason for pattern, reason in NEEDS if re.search(pattern, expr)), None)
 
 
-def metric_names(expr):
+def metric_names(expr: str) -> list[str]:
     """The metric names the expression selects with a label matcher (name{...})."""
     return sorted(set(SELECTOR.findall(expr)))
 
 
-def declared_meters(src=ROOT / "src" / "main" / "java"):
+def declared_meters(src: pathlib.Path | str = ROOT / "src" / "main" / "java") -> set[str]:
     """The app's own meter names, as Prometheus writes their base name (perflab.route.phase -> perflab_route_phase)."""
     return {name.replace(".", "_") for path in pathlib.Path(src).rglob("*.java") for name in METER.findall(path.read_text())}
 
 
-def declared(name, meters):
+def declared(name: str, meters: set[str]) -> bool:
     """Whether a Prometheus metric name belongs to one of the app's declared meters (its base name plus a suffix)."""
     return any(name == base or (name.startswith(base + "_") and name[len(base) + 1:] in SUFFIXES) for base in meters)
 
 
-def get(prometheus, path, params):
+def get(prometheus: str, path: str, params: dict[str, str]) -> Any:
+    """Prometheus' JSON answer to an API call (an error's too)."""
     url = f"{prometheus}{path}?" + urllib.parse.urlencode(params)
     try:
         with urllib.request.urlopen(url, timeout=10) as response:
@@ -91,19 +93,22 @@ def get(prometheus, path, params):
         return json.load(e)
 
 
-def query(prometheus, expr):
+def query(prometheus: str, expr: str) -> tuple[str, Any]:
+    """("data", how many series), ("empty", 0) or ("error", Prometheus' error) for an instant query."""
     body = get(prometheus, "/api/v1/query", {"query": expr})
     if body.get("status") != "success":
         return "error", body.get("error", "unknown")
     return ("data", len(body["data"]["result"])) if body["data"]["result"] else ("empty", 0)
 
 
-def seen_names(prometheus):
+def seen_names(prometheus: str) -> set[str]:
+    """Every metric name Prometheus holds (none when it cannot say)."""
     body = get(prometheus, "/api/v1/label/__name__/values", {})
     return set(body.get("data", [])) if body.get("status") == "success" else set()
 
 
-def verdict(state, detail, need, unknown, require_all):
+def verdict(state: str, detail: object, need: str | None, unknown: list[str],
+            require_all: bool) -> tuple[bool, str, str]:
     """(ok, word, note) for one expression: data passes; an error fails; no data fails unless the expression needs
     what the smoke does not run (then: skip, as long as every metric it names exists)."""
     if state == "data":
@@ -115,7 +120,7 @@ def verdict(state, detail, need, unknown, require_all):
     return True, "skip", f"  -> parses; no data without {need}"
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--variant", action="append", required=True,
                         help="a variant label the smoke run carried (repeat for several: each expression is run for each)")
@@ -126,7 +131,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     variants = "|".join(args.variant)
     pending = {name + " :: " + expr: (fill(expr, variants), needs(expr)) for name, expr in expressions()}
-    outcome = {}
+    outcome: dict[str, tuple[str, Any, str | None, str]] = {}
     deadline = time.time() + args.wait
     while pending:
         for key, (expr, need) in list(pending.items()):

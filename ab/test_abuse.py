@@ -3,8 +3,8 @@ import io
 import json
 import unittest
 
-import abuse
-from abuse import Answer
+import abuse_judges
+from abuse_judges import Answer
 
 LOCKED = 3599
 
@@ -19,37 +19,37 @@ class RetryAfterTest(unittest.TestCase):
         now = 1_800_000_000
         date = email.utils.formatdate(now + 90, usegmt=True)
 
-        self.assertEqual(abuse.retry_after_seconds("7"), 7.0)
-        self.assertEqual(abuse.retry_after_seconds(" 3600 "), 3600.0)
-        self.assertAlmostEqual(abuse.retry_after_seconds(date, now=now), 90.0)
-        self.assertEqual(abuse.retry_after_seconds(email.utils.formatdate(now - 5, usegmt=True), now=now), 0.0)
+        self.assertEqual(abuse_judges.retry_after_seconds("7"), 7.0)
+        self.assertEqual(abuse_judges.retry_after_seconds(" 3600 "), 3600.0)
+        self.assertAlmostEqual(abuse_judges.retry_after_seconds(date, now=now), 90.0)
+        self.assertEqual(abuse_judges.retry_after_seconds(email.utils.formatdate(now - 5, usegmt=True), now=now), 0.0)
 
     def test_absent_or_malformed_values_are_none(self):
         for value in (None, "", "-1", "1.5", "soon", "٣", "Mon, 99 Foo 2026 00:00:00 GMT"):
             with self.subTest(value=value):
-                self.assertIsNone(abuse.retry_after_seconds(value))
+                self.assertIsNone(abuse_judges.retry_after_seconds(value))
 
 
 class GuardStepTest(unittest.TestCase):
 
     def test_a_refusal_is_guessed_again_a_short_backoff_waited_out_a_long_one_stops(self):
-        self.assertEqual(abuse.guard_step(Answer(403, "wrong-pin"), 403), ("guess", 0))
-        self.assertEqual(abuse.guard_step(Answer(401, "bad-credentials"), 401), ("guess", 0))
-        self.assertEqual(abuse.guard_step(Answer(429, "too-many-pin-failures", 2.0), 403), ("wait", 2.0))
-        self.assertEqual(abuse.guard_step(Answer(429, "too-many-pin-failures", 10.0), 403), ("wait", 10.0))
-        self.assertEqual(abuse.guard_step(Answer(429, "too-many-pin-failures", 11.0), 403), ("stop", 0))
+        self.assertEqual(abuse_judges.guard_step(Answer(403, "wrong-pin"), 403), ("guess", 0))
+        self.assertEqual(abuse_judges.guard_step(Answer(401, "bad-credentials"), 401), ("guess", 0))
+        self.assertEqual(abuse_judges.guard_step(Answer(429, "too-many-pin-failures", 2.0), 403), ("wait", 2.0))
+        self.assertEqual(abuse_judges.guard_step(Answer(429, "too-many-pin-failures", 10.0), 403), ("wait", 10.0))
+        self.assertEqual(abuse_judges.guard_step(Answer(429, "too-many-pin-failures", 11.0), 403), ("stop", 0))
 
     def test_a_429_without_retry_after_or_another_answer_stops(self):
         for answer in (Answer(429, "too-many-pin-failures"), Answer(201), Answer(401, "invalid-token"), Answer("no answer")):
             with self.subTest(answer=answer):
-                self.assertEqual(abuse.guard_step(answer, 403), ("stop", 0))
+                self.assertEqual(abuse_judges.guard_step(answer, 403), ("stop", 0))
 
 
 class JudgeGuessingTest(unittest.TestCase):
 
     def judge(self, answers, limit=5):
         return {name: (ok, figure) for name, ok, figure in
-                abuse.judge_guessing(answers, 403, "too-many-pin-failures", limit)}
+                abuse_judges.judge_guessing(answers, 403, "too-many-pin-failures", limit)}
 
     def test_the_contracts_sequence_passes(self):
         answers = pin_run((403, "wrong-pin"), (403, "wrong-pin"), (403, "wrong-pin"), (429, "too-many-pin-failures", 1),
@@ -95,7 +95,7 @@ class JudgeGuessingTest(unittest.TestCase):
                           (401, "bad-credentials"), (429, "too-many-login-failures", 2), (401, "bad-credentials"),
                           (429, "too-many-login-failures", 897))
 
-        verdict = abuse.judge_guessing(answers, 401, "too-many-login-failures", 5)
+        verdict = abuse_judges.judge_guessing(answers, 401, "too-many-login-failures", 5)
 
         self.assertTrue(all(ok for _, ok, _ in verdict), verdict)
 
@@ -104,7 +104,7 @@ class VerdictsTest(unittest.TestCase):
 
     def test_counts_and_prints_each_check_and_the_closing_line(self):
         out = io.StringIO()
-        verdicts = abuse.Verdicts(out)
+        verdicts = abuse_judges.Verdicts(out)
 
         verdicts.add("wallet-after pin", "the right PIN is refused too", True, "429")
         verdicts.extend("wallet-after login", [("another user still logs in (200)", False, "user4243: 429")])
@@ -128,36 +128,36 @@ class BurstTest(unittest.TestCase):
     def test_at_most_the_limit_checked_and_the_rest_guarded_429s_pass(self):
         answers = [Answer(403, "wrong-pin")] * 5 + [Answer(429, "too-many-pin-failures", 1.0)] * 115
 
-        (name, ok, figure), = abuse.judge_burst(answers, 403, "too-many-pin-failures", 5)
+        (name, ok, figure), = abuse_judges.judge_burst(answers, 403, "too-many-pin-failures", 5)
 
         self.assertTrue(ok, figure)
         self.assertEqual(figure, "5 x 403, 115 x 429")
-        self.assertEqual(abuse.statuses(answers), {403: 5, 429: 115})
+        self.assertEqual(abuse_judges.statuses(answers), {403: 5, 429: 115})
 
     def test_more_checked_than_the_limit_none_checked_or_an_unguarded_answer_fail(self):
         for answers in ([Answer(403, "wrong-pin")] * 6 + [Answer(429, "too-many-pin-failures", 1.0)] * 114,
                         [Answer(429, "too-many-pin-failures", 1.0)] * 120,
                         [Answer(403, "wrong-pin")] * 5 + [Answer(503, "auth-api-unavailable", 1.0)],
                         [Answer(403, "wrong-pin")] * 5 + [Answer(429, "too-many-pin-failures", None)]):
-            with self.subTest(answers=abuse.statuses(answers)):
-                (_, ok, _), = abuse.judge_burst(answers, 403, "too-many-pin-failures", 5)
+            with self.subTest(answers=abuse_judges.statuses(answers)):
+                (_, ok, _), = abuse_judges.judge_burst(answers, 403, "too-many-pin-failures", 5)
                 self.assertFalse(ok)
 
 
 class KeysWithoutTtlTest(unittest.TestCase):
 
     def test_only_a_key_without_ttl_is_named(self):
-        self.assertEqual(abuse.keys_without_ttl({"guess:a:fails": 3_599_000, "guess:b:fails": -1,
+        self.assertEqual(abuse_judges.keys_without_ttl({"guess:a:fails": 3_599_000, "guess:b:fails": -1,
                                                  "guess:c:block": -2, "guess:d:fails": -1}),
                          ["guess:b:fails", "guess:d:fails"])
-        self.assertEqual(abuse.keys_without_ttl({}), [])
+        self.assertEqual(abuse_judges.keys_without_ttl({}), [])
 
 
 class SlowReadersTest(unittest.TestCase):
 
     def judge(self, stalled=6, other=Answer(200), seconds=0.4, third=Answer(429, "too-many-route-reads", 1.0),
               health=Answer(200, body={"status": "UP"})):
-        return {name: ok for name, ok, _ in abuse.judge_slow_readers(stalled, 6, other, seconds, third, health)}
+        return {name: ok for name, ok, _ in abuse_judges.judge_slow_readers(stalled, 6, other, seconds, third, health)}
 
     def test_a_fast_answer_beside_six_stalled_readers_passes_every_check(self):
         self.assertTrue(all(self.judge().values()), self.judge())
@@ -180,7 +180,7 @@ class SlowReadersTest(unittest.TestCase):
                     "a member's read beyond its limit is 429 too-many-route-reads with Retry-After"])
 
     def test_the_raw_request_carries_the_path_host_and_token(self):
-        request = abuse.slow_request("/api/universities/12/routes", "127.0.0.1", 8181, "a.b.c")
+        request = abuse_judges.slow_request("/api/universities/12/routes", "127.0.0.1", 8181, "a.b.c")
 
         self.assertTrue(request.startswith(b"GET /api/universities/12/routes HTTP/1.1\r\nHost: 127.0.0.1:8181\r\n"))
         self.assertIn(b"\r\nAuthorization: Bearer a.b.c\r\n", request)
@@ -192,7 +192,7 @@ class ForwardedForTest(unittest.TestCase):
     def test_a_spoofer_refused_at_its_address_limit_and_a_bystander_let_in_pass(self):
         answers = [Answer(401, "bad-credentials")] * 60 + [Answer(429, "too-many-login-failures", 2.0)]
 
-        checks = abuse.judge_forwarded_for(answers, Answer(200, None), limit=100)
+        checks = abuse_judges.judge_forwarded_for(answers, Answer(200, None), limit=100)
 
         self.assertEqual([ok for _, ok, _ in checks], [True, True])
 
@@ -202,11 +202,11 @@ class ForwardedForTest(unittest.TestCase):
         for answers, bystander, failing in ((never, Answer(200, None), 0), (over, Answer(200, None), 0),
                                             (over[-2:], Answer(429, "too-many-login-failures", 1.0), 1)):
             with self.subTest(failing=failing, tries=len(answers)):
-                checks = abuse.judge_forwarded_for(answers, bystander, limit=100)
+                checks = abuse_judges.judge_forwarded_for(answers, bystander, limit=100)
                 self.assertFalse(checks[failing][1])
 
     def test_each_try_claims_another_address(self):
-        addresses = {abuse.spoofed_address(i) for i in range(600)}
+        addresses = {abuse_judges.spoofed_address(i) for i in range(600)}
         self.assertEqual(len(addresses), 600)
-        self.assertEqual(abuse.spoofed_address(0), "203.0.113.1")
+        self.assertEqual(abuse_judges.spoofed_address(0), "203.0.113.1")
 

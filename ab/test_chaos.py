@@ -8,6 +8,8 @@ from decimal import Decimal
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import chaos
+import chaos_clients
+import chaos_lab
 
 
 class ScriptedApp(BaseHTTPRequestHandler):
@@ -37,9 +39,9 @@ class ClientsTest(unittest.TestCase):
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), ScriptedApp)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         ScriptedApp.keys = []
-        self.tally = chaos.Tally()
+        self.tally = chaos_clients.Tally()
         members = [{"id": 1, "phone": "099001", "token": "t1"}, {"id": 2, "phone": "099002", "token": "t2"}]
-        self.clients = chaos.Clients([f"http://127.0.0.1:{self.server.server_port}"], members, self.tally, 1, 10)
+        self.clients = chaos_clients.Clients([f"http://127.0.0.1:{self.server.server_port}"], members, self.tally, 1, 10)
         self.members = members
 
     def tearDown(self):
@@ -107,7 +109,7 @@ class CheckTest(unittest.TestCase):
     ledger = [("t-1", Decimal("2.00"), 0), ("t-1", 0, Decimal("2.00")), ("t-1", Decimal("2.00"), 0), ("t-1", 0, Decimal("2.00"))]
 
     def test_books_that_match_what_the_clients_saw_pass(self):
-        tally = chaos.Tally(successes=[("t-1", 1, 2, Decimal("2.00"))])
+        tally = chaos_clients.Tally(successes=[("t-1", 1, 2, Decimal("2.00"))])
         stack = FakeStack({1: Decimal("998.00"), 2: Decimal("1002.00")}, ["t-1", "t-1"], self.ledger)
 
         results = chaos.check(stack, "db", self.members, tally)
@@ -115,7 +117,7 @@ class CheckTest(unittest.TestCase):
         self.assertTrue(all(ok for _, ok, _ in results), results)
 
     def test_a_201_whose_transfer_is_not_in_the_database_fails(self):
-        tally = chaos.Tally(successes=[("t-1", 1, 2, Decimal("2.00")), ("t-2", 2, 1, Decimal("1.00"))])
+        tally = chaos_clients.Tally(successes=[("t-1", 1, 2, Decimal("2.00")), ("t-2", 2, 1, Decimal("1.00"))])
         stack = FakeStack({1: Decimal("998.00"), 2: Decimal("1002.00")}, ["t-1", "t-1"], self.ledger)
 
         failed = [name for name, ok, _ in chaos.check(stack, "db", self.members, tally) if not ok]
@@ -124,7 +126,7 @@ class CheckTest(unittest.TestCase):
         self.assertIn("each balance moved by exactly what its client saw succeed", failed)
 
     def test_a_transfer_with_one_history_row_fails(self):
-        tally = chaos.Tally(successes=[("t-1", 1, 2, Decimal("2.00"))])
+        tally = chaos_clients.Tally(successes=[("t-1", 1, 2, Decimal("2.00"))])
         stack = FakeStack({1: Decimal("998.00"), 2: Decimal("1002.00")}, ["t-1"], self.ledger)
 
         failed = [name for name, ok, _ in chaos.check(stack, "db", self.members, tally) if not ok]
@@ -137,12 +139,12 @@ class ExternalCommandTest(unittest.TestCase):
     def test_the_values_are_one_word_each_and_no_shell_runs(self):
         url = "http://h:1/$(touch /tmp/x); rm -rf ~ #"
 
-        command = chaos.external_command("ssh host kill-app --index {index} --url {url}", 2, url)
+        command = chaos_lab.external_command("ssh host kill-app --index {index} --url {url}", 2, url)
 
         self.assertEqual(command, ["ssh", "host", "kill-app", "--index", "2", "--url", url])
 
     def test_a_template_that_wants_a_shell_says_so(self):
-        command = chaos.external_command("sh -c 'curl -fs {url}/actuator/health'", 0, "http://127.0.0.1:8181")
+        command = chaos_lab.external_command("sh -c 'curl -fs {url}/actuator/health'", 0, "http://127.0.0.1:8181")
 
         self.assertEqual(command, ["sh", "-c", "curl -fs http://127.0.0.1:8181/actuator/health"])
 
@@ -150,7 +152,7 @@ class ExternalCommandTest(unittest.TestCase):
 class TokenTest(unittest.TestCase):
 
     def test_the_token_is_hs256_over_the_apps_claims(self):
-        value = chaos.token("s" * 32, 7, "chaos-7")
+        value = chaos_clients.token("s" * 32, 7, "chaos-7")
         head, body, signature = value.split(".")
         expected = base64.urlsafe_b64encode(hmac.new(b"s" * 32, f"{head}.{body}".encode(), hashlib.sha256).digest()).rstrip(b"=")
         claims = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))

@@ -126,10 +126,10 @@ class PinHashTest(unittest.TestCase):
 
     @unittest.skipUnless(mariadb_up(), "MariaDB is not running (./perflab stack up)")
     def test_mariadb_computes_the_same_hash_as_python(self):
-        import chaos
+        import chaos_lab
         key = "Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3BxcnN0dXZ3eHl6MDEy"
         for member_id in (1, 123456):
-            row = chaos.Stack().sql(None, f"SELECT {labsecrets.pin_hash_sql(key, 'm.id', '1234')} "
+            row = chaos_lab.Stack().sql(None, f"SELECT {labsecrets.pin_hash_sql(key, 'm.id', '1234')} "
                                           f"FROM (SELECT {member_id} AS id) m")
             with self.subTest(member_id=member_id):
                 self.assertEqual(row[0][0], labsecrets.pin_hash(key, member_id, "1234"))

@@ -16,15 +16,17 @@ LAYERS = {
     1: ("model", ["model", "words", "stats", "ramp", "phases"]),
     2: ("configuration", ["experiment", "interleave", "duet"]),  # experiments/*.toml -> an experiment; one app for every variant
     # the apps (a commit's build: refs), load balancers, proxies, load, secrets, CPU limits (machine); .env, the services and the lab's processes (labenv); the data
-    # sets' loaders; compose's override files from the machine and network profiles (compose_settings)
+    # sets' loaders; compose's override files from the machine and network profiles (compose_settings); the stack, the app
+    # instances and the transfer clients the suites run against (chaos_lab, chaos_clients)
     3: ("lab control", ["labenv", "foreground", "machine", "pinning", "appctl", "aotcache", "lbctl", "launcher", "lb", "network", "labsecrets", "k6io", "prom", "refs",
                         "seedlib", "seedclone", "innodb_locks", "seed_wallet", "seed_wallet_redis",
-                        "seed_route", "compose_settings"]),
+                        "seed_route", "compose_settings", "chaos_lab", "chaos_clients"]),
     4: ("measurement", ["measure", "lab", "shapes", "jfr", "flame"]),  # lab: the seam the runner reaches the lab through  # one run: its window, its load shape, its profile
     5: ("analysis", ["comparison", "writeup", "lifetimes"]),  # every variant against the baseline, the because sentence, checks, verdict; lifetimes planned from a pilot
     6: ("rendering", ["report", "charts_svg", "charts_ratio", "charts_load", "charts_start", "charts_bars", "charts", "page", "screenshot"]),  # text, tables, SVG, report.html (and its picture)
     7: ("storage", ["results", "doclint"]),  # result.json, the published results, the docs' tables
-    8: ("suites", ["runner", "plan", "preparation", "cells", "chaos", "abuse", "contract", "newcomer", "promql_check", "seeding", "labup"]),  # what ./perflab and CI run
+    8: ("suites", ["runner", "plan", "preparation", "cells", "chaos", "abuse", "abuse_judges", "abuse_lab", "abuse_attacks",
+                   "contract", "newcomer", "newcomer_steps", "newcomer_report", "promql_check", "seeding", "labup"]),  # what ./perflab and CI run
     # the command line: cli's registry and one module per command (ab/commands/), each calling the layers below
     9: ("commands", ["cli", *[f"commands.{p.stem}" for p in sorted((AB / "commands").glob("*.py")) if p.stem != "__init__"]]),
 }

@@ -8,10 +8,12 @@ import subprocess
 import pytest
 
 import newcomer
+import newcomer_report
+import newcomer_steps
 
 ROOT = newcomer.ROOT
 WALKTHROUGHS = ROOT / "docs" / "walkthroughs"
-RESULT = newcomer.RESULT_DIR / "result.json"
+RESULT = newcomer_report.RESULT_DIR / "result.json"
 
 README = """# perflab
 
@@ -83,7 +85,7 @@ Expect: `verdict: better`
 
 
 def steps(text, page="wallet", section="Quick path"):
-    return newcomer.parse_steps(text, page, section)
+    return newcomer_steps.parse_steps(text, page, section)
 
 
 # ---- reading the pages ----
@@ -103,10 +105,10 @@ def test_steps_are_read_with_their_durations_commands_and_expected_strings():
 
 def test_a_step_without_expect_fails_loudly_naming_the_page_and_the_heading():
     text = WALLET.replace("Expect: `verdict: better`\n", "It prints a verdict.\n")
-    with pytest.raises(newcomer.DocFormatError, match=r"^wallet: step '2\. Compare before and after — about 1\.5 min': "
+    with pytest.raises(newcomer_steps.DocFormatError, match=r"^wallet: step '2\. Compare before and after — about 1\.5 min': "
                                                       r"the line after its ```sh block must start with 'Expect:'"):
         steps(text)
-    with pytest.raises(newcomer.DocFormatError, match=r"wallet: step '2\. Compare before and after .*': no 'Expect:'"):
+    with pytest.raises(newcomer_steps.DocFormatError, match=r"wallet: step '2\. Compare before and after .*': no 'Expect:'"):
         steps(WALLET.replace("Expect: `verdict: better`\n", ""))
 
 
@@ -122,22 +124,22 @@ STEP_2 = "### 2. Compare before and after — about 1.5 min\n\n```sh\n./perflab 
 ])
 def test_each_format_mistake_is_named(broken, why):
     assert STEP_2 in WALLET
-    with pytest.raises(newcomer.DocFormatError) as error:
+    with pytest.raises(newcomer_steps.DocFormatError) as error:
         steps(WALLET.replace(STEP_2, broken))
     assert str(error.value).startswith("wallet: step '2. Compare before and after")
     assert why in str(error.value)
 
 
 def test_a_second_block_or_a_missing_section_or_no_step_is_an_error():
-    with pytest.raises(newcomer.DocFormatError, match="more than one code block"):
+    with pytest.raises(newcomer_steps.DocFormatError, match="more than one code block"):
         steps(WALLET.replace("```sh\n./perflab ab wallet --smoke\n```", "```sh\necho a\n```\n\n```sh\necho b\n```"))
-    with pytest.raises(newcomer.DocFormatError, match=r"^README: the ```sh block at line \d+ belongs to no step"):
+    with pytest.raises(newcomer_steps.DocFormatError, match=r"^README: the ```sh block at line \d+ belongs to no step"):
         steps(README.replace("```text", "```sh"), "README", "Quick start")
-    with pytest.raises(newcomer.DocFormatError, match=r"^README: the ```sh block at line 7 belongs to no step"):
+    with pytest.raises(newcomer_steps.DocFormatError, match=r"^README: the ```sh block at line 7 belongs to no step"):
         steps(README.replace("Prose before the first step.", "```sh\n./perflab up\n```"), "README", "Quick start")
-    with pytest.raises(newcomer.DocFormatError, match="^routes: no '## Quick path' section"):
+    with pytest.raises(newcomer_steps.DocFormatError, match="^routes: no '## Quick path' section"):
         steps("# Routes\n", "routes")
-    with pytest.raises(newcomer.DocFormatError, match="^routes: '## Quick path' holds no step"):
+    with pytest.raises(newcomer_steps.DocFormatError, match="^routes: '## Quick path' holds no step"):
         steps("# Routes\n\n## Quick path\n\nSoon.\n", "routes")
 
 
@@ -158,8 +160,8 @@ def test_a_step_passes_when_every_expected_string_occurs_in_its_output():
 
 
 def test_the_consistency_rule_of_stated_and_measured_durations():
-    assert newcomer.consistent(40, 41) and newcomer.consistent(40, 60) and not newcomer.consistent(40, 61)
-    assert newcomer.consistent(60, 10) and not newcomer.consistent(61, 10)  # stated <= 3 x measured + 30 s
+    assert newcomer_report.consistent(40, 41) and newcomer_report.consistent(40, 60) and not newcomer_report.consistent(40, 61)
+    assert newcomer_report.consistent(60, 10) and not newcomer_report.consistent(61, 10)  # stated <= 3 x measured + 30 s
     assert newcomer.step_timeout(10) == 600 and newcomer.step_timeout(600) == 3000
 
 
@@ -167,11 +169,11 @@ def test_the_consistency_rule_of_stated_and_measured_durations():
 
 def test_the_readme_runs_first_then_the_wallet_then_the_readme_untimed_steps_then_the_other_walkthroughs():
     def step(page, title, timed=True):
-        return newcomer.Step(page=page, title=title, command="true", stated=1, expect=["x"], timed=timed)
+        return newcomer_steps.Step(page=page, title=title, command="true", stated=1, expect=["x"], timed=timed)
     pages = {"README": [step("README", "up"), step("README", "test", False), step("README", "status")],
              "wallet": [step("wallet", "seed"), step("wallet", "ab")],
              "routes": [step("routes", "ab")], "login": [step("login", "ab")]}
-    assert [(s.page, s.title) for s in newcomer.plan(pages)] == [
+    assert [(s.page, s.title) for s in newcomer_steps.plan(pages)] == [
         ("README", "up"), ("README", "status"), ("wallet", "seed"), ("wallet", "ab"), ("README", "test"),
         ("routes", "ab"), ("login", "ab")]
 
@@ -181,7 +183,7 @@ def test_page_files_put_the_readme_first_and_the_wallet_next(tmp_path):
     (tmp_path / "README.md").write_text("x")
     for name in ("cold-start", "routes", "wallet", "extra", "login"):
         (tmp_path / "docs" / "walkthroughs" / f"{name}.md").write_text("x")
-    assert [(p, s) for p, _, s in newcomer.page_files(tmp_path)] == [
+    assert [(p, s) for p, _, s in newcomer_steps.page_files(tmp_path)] == [
         ("README", "Quick start"), ("wallet", "Quick path"), ("routes", "Quick path"), ("login", "Quick path"),
         ("cold-start", "Quick path"), ("extra", "Quick path")]
 
@@ -193,18 +195,18 @@ def record(page, started, ended, timed=True, passed=True):
 def test_the_first_insight_runs_from_the_readmes_first_step_to_the_wallets_last():
     records = [record("README", 0, 250), record("README", 251, 260), record("wallet", 261, 300),
                record("wallet", 301, 395.5), record("README", 396, 800, timed=False), record("routes", 801, 900)]
-    assert newcomer.first_insight(records) == 395.5
-    assert newcomer.exit_code(records, 395.5, needs_insight=True) == 0
-    assert newcomer.exit_code(records, 600.1, needs_insight=True) == 1  # over ten minutes
-    assert newcomer.exit_code(records, None, needs_insight=False) == 0  # --only routes measures no insight
+    assert newcomer_report.first_insight(records) == 395.5
+    assert newcomer_report.exit_code(records, 395.5, needs_insight=True) == 0
+    assert newcomer_report.exit_code(records, 600.1, needs_insight=True) == 1  # over ten minutes
+    assert newcomer_report.exit_code(records, None, needs_insight=False) == 0  # --only routes measures no insight
 
 
 def test_no_first_insight_when_a_step_on_the_way_failed_or_a_page_is_missing():
-    assert newcomer.first_insight([record("README", 0, 250), record("wallet", 251, 300, passed=False)]) is None
-    assert newcomer.first_insight([record("README", 0, 250)]) is None
+    assert newcomer_report.first_insight([record("README", 0, 250), record("wallet", 251, 300, passed=False)]) is None
+    assert newcomer_report.first_insight([record("README", 0, 250)]) is None
     failed = [record("README", 0, 250), record("wallet", 251, 300), record("routes", 301, 310, passed=False)]
-    assert newcomer.first_insight(failed) == 300
-    assert newcomer.exit_code(failed, 300, needs_insight=True) == 1  # a failed step fails the check anyway
+    assert newcomer_report.first_insight(failed) == 300
+    assert newcomer_report.exit_code(failed, 300, needs_insight=True) == 1  # a failed step fails the check anyway
 
 
 def test_the_environment_is_a_new_debian_users():
@@ -222,10 +224,10 @@ def test_the_one_time_installs_use_the_labs_own_entry_points():
 
 
 def test_a_step_runs_in_bash_e_from_the_clone_and_a_failure_keeps_its_output(tmp_path):
-    step = newcomer.Step(page="wallet", title="1. Fail", command="echo one\nfalse\necho never", stated=1,
+    step = newcomer_steps.Step(page="wallet", title="1. Fail", command="echo one\nfalse\necho never", stated=1,
                          expect=["one"])
-    good = newcomer.Step(page="wallet", title="2. Skipped", command="true", stated=1, expect=["x"])
-    other = newcomer.Step(page="routes", title="1. Pass", command="pwd; echo \"$PATH\"", stated=1,
+    good = newcomer_steps.Step(page="wallet", title="2. Skipped", command="true", stated=1, expect=["x"])
+    other = newcomer_steps.Step(page="routes", title="1. Pass", command="pwd; echo \"$PATH\"", stated=1,
                           expect=[str(tmp_path), "/usr/local/bin:/usr/bin:/bin"])
     logs = tmp_path / "logs"
     logs.mkdir()
@@ -275,9 +277,9 @@ def test_the_report_has_a_table_per_page(tmp_path):
                dict(record("wallet", 251, 300, passed=False), title="1. Load", command="./perflab seed wallet",
                     stated_seconds=40, measured_seconds=49, expected=["loaded"], found=False, missing=["loaded"],
                     exit_code=1, output_tail=["perflab: boom"])]
-    document = newcomer.result_document("0123456789abcdef", [], records, None, ["kept (--keep-data)"],
+    document = newcomer_report.result_document("0123456789abcdef", [], records, None, ["kept (--keep-data)"],
                                         date="2026-01-01T00:00:00+00:00")
-    newcomer.write_results(document, tmp_path)
+    newcomer_report.write_results(document, tmp_path)
     report = (tmp_path / "REPORT.md").read_text()
     assert "## README" in report and "## wallet" in report and "first insight (README's first step to the " \
         "wallet walkthrough's last): not reached" in report
@@ -286,11 +288,11 @@ def test_the_report_has_a_table_per_page(tmp_path):
 
 
 def test_only_one_page_replaces_that_pages_steps_in_the_committed_result():
-    previous = {"version": newcomer.VERSION, "commit": "a", "date": "d1", "first_insight_seconds": 300,
+    previous = {"version": newcomer_report.VERSION, "commit": "a", "date": "d1", "first_insight_seconds": 300,
                 "steps": [{"page": "README", "title": "1"}, {"page": "wallet", "title": "1"},
                           {"page": "routes", "title": "old"}, {"page": "login", "title": "1"}]}
     run = {"commit": "b", "date": "d2", "one_time_seconds": 20, "steps": [{"page": "routes", "title": "new"}]}
-    merged = newcomer.merge_only(previous, run, "routes")
+    merged = newcomer_report.merge_only(previous, run, "routes")
     assert [(s["page"], s["title"]) for s in merged["steps"]] == [
         ("README", "1"), ("wallet", "1"), ("routes", "new"), ("login", "1")]
     assert merged["first_insight_seconds"] == 300 and merged["reruns"][0]["commit"] == "b"
@@ -299,12 +301,12 @@ def test_only_one_page_replaces_that_pages_steps_in_the_committed_result():
 def test_a_wallet_rerun_recomputes_the_first_insight_from_the_steps_it_now_holds():
     step = lambda page, seconds, timed=True, passed=True: {"page": page, "title": "t", "timed": timed,  # noqa: E731
                                                           "passed": passed, "measured_seconds": seconds}
-    previous = {"version": newcomer.VERSION, "first_insight_seconds": 263.3,
+    previous = {"version": newcomer_report.VERSION, "first_insight_seconds": 263.3,
                 "steps": [step("README", 41.4), step("README", 170.0, timed=False), step("wallet", 200.0)]}
     run = {"commit": "b", "date": "d2", "one_time_seconds": 20, "steps": [step("wallet", 441.3), step("wallet", 0.0)]}
-    assert newcomer.merge_only(previous, run, "wallet")["first_insight_seconds"] == 482.7
+    assert newcomer_report.merge_only(previous, run, "wallet")["first_insight_seconds"] == 482.7
     run["steps"][0]["passed"] = False
-    assert newcomer.merge_only(previous, run, "wallet")["first_insight_seconds"] is None
+    assert newcomer_report.merge_only(previous, run, "wallet")["first_insight_seconds"] is None
 
 
 def test_perflab_lists_dispatches_and_suggests_the_newcomer_command():
@@ -320,14 +322,14 @@ def test_perflab_lists_dispatches_and_suggests_the_newcomer_command():
 
 def real_pages():
     assert WALKTHROUGHS.is_dir(), "docs/walkthroughs/ is missing: every walkthrough page is checked here"
-    return newcomer.page_files(ROOT)
+    return newcomer_steps.page_files(ROOT)
 
 
 def test_the_readme_and_every_walkthrough_have_quick_steps():
     pages = real_pages()
-    assert {p for p, _, _ in pages} >= {"README", *newcomer.WALKTHROUGHS}, "a walkthrough page is missing"
+    assert {p for p, _, _ in pages} >= {"README", *newcomer_steps.WALKTHROUGHS}, "a walkthrough page is missing"
     for page, path, section in pages:
-        assert newcomer.parse_steps(path.read_text(), page, section), f"{page}: no step"
+        assert newcomer_steps.parse_steps(path.read_text(), page, section), f"{page}: no step"
 
 
 def committed_result():
@@ -338,7 +340,7 @@ def committed_result():
 
 
 def doc_steps():
-    return {(s.page, s.command): s for s in newcomer.plan(newcomer.load_pages(ROOT))}
+    return {(s.page, s.command): s for s in newcomer_steps.plan(newcomer_steps.load_pages(ROOT))}
 
 
 def test_every_measured_step_is_a_step_of_the_docs_and_its_stated_duration_agrees():
@@ -352,7 +354,7 @@ def test_every_measured_step_is_a_step_of_the_docs_and_its_stated_duration_agree
         if not measured.get("passed"):
             continue
         stated = documented[key].stated
-        assert newcomer.consistent(stated, measured["measured_seconds"]), (
+        assert newcomer_report.consistent(stated, measured["measured_seconds"]), (
             f"{measured['page']}: '{documented[key].title}' says about {stated:g} s, the committed result measured "
             f"{measured['measured_seconds']:g} s (measured <= 1.5 x stated and stated <= 3 x measured + 30 s)")
 
