@@ -18,7 +18,6 @@ import launcher
 import machine
 import measure
 import network
-import shapes
 
 
 @runtime_checkable
@@ -31,7 +30,7 @@ class Lab(Protocol):
     def apps(self, experiment: dict[str, Any], variants: list[dict[str, Any]], env: Mapping[str, str],
              network_options: list[str], network_args: list[str]) -> list[launcher.App]: ...
 
-    def start_together(self, apps: Sequence[shapes.App]) -> dict[str, float]: ...
+    def start_together(self, apps: Sequence[measure.WindowApp]) -> dict[str, float]: ...
 
     def data_command(self, command: str, variant: dict[str, Any], env: Mapping[str, str], what: str) -> str: ...
 
@@ -73,7 +72,7 @@ class NativeLab:
              network_options: list[str], network_args: list[str]) -> list[launcher.App]:
         return [launcher.App(experiment, v, i, env, network_options, network_args) for i, v in enumerate(variants)]
 
-    def start_together(self, apps: Sequence[shapes.App]) -> dict[str, float]:
+    def start_together(self, apps: Sequence[measure.WindowApp]) -> dict[str, float]:
         return launcher.start_together([cast(launcher.App, app) for app in apps])  # made by apps() above
 
     def data_command(self, command: str, variant: dict[str, Any], env: Mapping[str, str], what: str) -> str:
