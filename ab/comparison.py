@@ -8,6 +8,7 @@ import statistics
 import interleave
 import model
 import stats
+import stats_calibration
 from model import meets
 from words import a_to_b, label, pct
 
@@ -221,7 +222,7 @@ def _calibrate(e, cells, metric):
         # over instance lifetimes as the A/B has them; interleaved, both arms share every lifetime, whose luck
         # cancels in each round's ratio: the round is the unit
         lifetimes = [None if e.get("interleave") else r.get("lifetime") for r in cell["runs"] if r["variant"] == a_label]
-        c = stats.calibrate(values(cell["runs"], a_label, metric), values(cell["runs"], b_label, metric),
+        c = stats_calibration.calibrate(values(cell["runs"], a_label, metric), values(cell["runs"], b_label, metric),
                             rounds=max(stats.MIN_INTERVAL_ROUNDS, cell.get("planned", {}).get("rounds", e["rounds"])), lower_is_better=lower_is_better(e, metric),
                             lifetimes=None if None in lifetimes else lifetimes, estimator=estimator(e))
         out.append(dict(c, profile=cell["profile"], metric=metric))
@@ -230,12 +231,12 @@ def _calibrate(e, cells, metric):
 
 def power(e, cells):
     """The power check (--plant): per cell, how often an analysis of the file's rounds calls the planted twin worse
-    at the cell's δ (stats.power over the run's pairs)."""
+    at the cell's δ (stats_calibration.power over the run's pairs)."""
     metric = e["primary"]["metric"]
     a_label, b_label = (v["label"] for v in e["variants"])
     out = []
     for cell in cells:
-        p = stats.power(values(cell["runs"], a_label, metric), values(cell["runs"], b_label, metric),
+        p = stats_calibration.power(values(cell["runs"], a_label, metric), values(cell["runs"], b_label, metric),
                         rounds=max(stats.MIN_INTERVAL_ROUNDS, e.get("analysis_rounds", e["rounds"])),
                         lower_is_better=lower_is_better(e, metric), delta=cell.get("delta", stats.MIN_DELTA),
                         estimator=estimator(e))

@@ -13,7 +13,7 @@ LAYERS = {
     # what a result holds (typed, versioned, migrated), how its values read, and the statistics: pure, importing
     # nothing of ab/; stats sits here because measurement summarizes each run with it (summarize, steady_state), and ramp (a ramped
     # run's stages) with it
-    1: ("model", ["model", "words", "stats", "ramp", "phases"]),
+    1: ("model", ["model", "words", "stats", "stats_calibration", "ramp", "phases"]),
     2: ("configuration", ["experiment", "interleave", "duet"]),  # experiments/*.toml -> an experiment; one app for every variant
     # the apps (a commit's build: refs), load balancers, proxies, load, secrets, CPU limits (machine); .env, the services and the lab's processes (labenv); the data
     # sets' loaders; compose's override files from the machine and network profiles (compose_settings)
