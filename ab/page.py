@@ -6,7 +6,8 @@ import html as h
 import pathlib
 
 import charts
-from report import HEAD, aa_sentence, against_why, cell_title, commit_lines, extra_sections, headline, limit_warnings, machine_lines, machine_text, verdict_rows
+from report import HEAD, aa_sentence, against_why, cell_title, commit_lines, headline, limit_warnings, machine_lines, machine_text, verdict_rows
+from report_sections import extra_sections
 from words import fmt, pct
 
 UNAVAILABLE = '<p id="flame-diff">profile analysis unavailable (ab/jfr.py, ab/flame.py)</p>'
@@ -61,7 +62,7 @@ def jfr_tables(diff, comparison):
 
 
 def section_html(section):
-    """A report section (report.extra_sections: a ramp's stages, the write-up beside perflab) as a table and notes."""
+    """A report section (report_sections.extra_sections: a ramp's stages, the write-up beside perflab) as a table and notes."""
     head = "".join(f"<th>{h.escape(x)}</th>" for x in section["head"])
     rows = "".join("<tr>" + "".join(f"<td>{h.escape(str(x))}</td>" for x in r) + "</tr>" for r in section["rows"])
     notes = "".join(f"<li>{h.escape(n)}</li>" for n in section["notes"])

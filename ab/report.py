@@ -1,14 +1,13 @@
-"""What the runner says: one line per run, the verdict table (text, Markdown) and the tables README.md and docs/
-regenerate from published results (views). Pure functions of a result (report.html is ab/page.py's)."""
+"""What the runner says: one line per run, the verdict table (text, Markdown), the headline and the sentences under
+it. Pure functions of a result (a cell's extra sections are ab/report_sections.py's, the tables README.md and docs/
+regenerate ab/report_views.py's, report.html ab/page.py's)."""
 import math
-import re
 
 import comparison
 import model
-import ramp
 import stats
-import writeup
-from words import a_to_b, delta_text, fmt, label, nan, pct, ratio_text, short
+from report_sections import extra_sections, interval_text, section_text
+from words import delta_text, fmt, label, nan, pct, ratio_text, short
 
 
 def run_line(run):
@@ -79,12 +78,6 @@ def limit_warnings(cell):
     return [f"{PROCESS[c['process']]} used {c['cpu_per_s']:.2f} CPU-s per s in {r['testid']}, over its {c['cpus']:g} CPU "
             f"limit: the machine profile did not hold" for r in cell["runs"] for c in r.get("limits") or []
             if c["held"] is False]
-
-
-def interval_text(row):
-    """'0.417–0.422': a compared metric's 95 % interval of B/A ('–' when there is none)."""
-    lo, hi = row["interval"]
-    return "–" if nan(lo) or nan(hi) else f"{fmt(lo)}–{fmt(hi)}"
 
 
 def p_text(row, tests):
@@ -364,98 +357,6 @@ def markdown(result):
     return "\n".join(out)
 
 
-# ---------------------------------------------------------------------- a ramp's stages, the write-up beside perflab
-
-def extra_sections(result, cell):
-    """The cell's sections after its comparisons: a ramp's stages, the write-up beside perflab; each one
-    {title, head, rows, notes}, for REPORT.md, the runner's text and report.html alike."""
-    return [s for s in (ramp_section(result, cell), writeup_section(result, cell), leakage_section(result, cell)) if s]
-
-
-def leakage_section(result, cell):
-    """The leakage check (--leakage): each variant interleaved against itself served alone, on the claimed metrics."""
-    if not cell.get("leakage"):
-        return None
-    claimed = comparison.claimed_metrics(result["experiment"])
-    rows = [(c["candidate"], label(r["metric"]), fmt(r["median_a"], r["metric"]), fmt(r["median_b"], r["metric"]),
-             f"{fmt(r['ratio'])} ({pct(r['ratio'])})", interval_text(r), r["verdict"])
-            for c in cell["leakage"] for r in c["rows"] if r["metric"] in claimed]
-    return {"title": "Leakage: each variant interleaved against itself alone",
-            "head": ("variant", "metric", "alone", "interleaved", "interleaved/alone", "95% interval", "verdict"),
-            "rows": rows,
-            "notes": [f"each variant's arm served alone by an app of its own, in the same schedule and at the same arrival "
-                      f"rate; \"no difference\" at δ {100 * cell['delta']:.1f} %: the other arms' requests (the JIT's "
-                      "profile of shared code, caches, the pool, GC, CPU) leave it as it is alone"]}
-
-
-def section_text(section):
-    """A section as the runner prints it: its title, its rows (cells joined by " | ") and its notes."""
-    return [f"-- {section['title']}", " | ".join(section["head"]), *(" | ".join(str(x) for x in r) for r in section["rows"]),
-            *section["notes"]]
-
-
-def ramp_section(result, cell):
-    """Per variant, each stage of its ramp, every figure the median over its rounds, and whether the stage held the
-    SLO in how many rounds; the notes give each variant's breaking rate."""
-    e = result["experiment"]
-    if not any(r.get("stages") for r in cell["runs"]):
-        return None
-    p95_ms, max_errors = ramp.slo_of(e)
-    rows, notes = [], []
-    for v in e["variants"]:
-        runs = [r for r in cell["runs"] if r["variant"] == v["label"] and r.get("stages")]
-        for s in ramp.median_stages(runs):
-            rows.append((v["label"], f"{s['rate']:g}", f"{s['requests']:,.0f}", fmt(s["avg"]), fmt(s["p95"]), fmt(s["max"]),
-                         fmt(s["error_rate"], "error_rate"), f"{s['held']} of {s['runs']}"))
-        if runs:
-            held = sum(1 for r in runs if r.get("held_peak"))
-            rates = ", ".join(f"{r['breaking_rate']:g}" if not r.get("held_peak") else f"none up to {r['breaking_rate']:g}"
-                              for r in runs)
-            first = sum(1 for r in runs if not r["stages"][0]["held"])
-            notes.append(f"{v['label']}: breaking rate per round {rates}/s"
-                         + (f"; {held} of {len(runs)} round(s) held the peak: raise the ramp" if held else "")
-                         + (f"; {first} of {len(runs)} round(s) broke at the first stage: start the ramp lower" if first else ""))
-    step = e["load"].get("step", "20s")
-    return {"title": f"The ramp: each stage {step} after a {ramp.rise_seconds(e['load']):g} s climb, SLO p95 < {p95_ms:g} ms and errors < "
-                     f"{fmt(max_errors, 'error_rate')} (medians over the rounds)",
-            "head": ("variant", "stage (/s)", "requests", "mean (ms)", "p95 (ms)", "max (ms)", "errors", "held (rounds)"),
-            "rows": rows, "notes": notes}
-
-
-def figure_text(value, key, unit, written=False):
-    """A figure in its unit: the write-up's as written ('1,966 ms', '13.98 ms'), perflab's to a few digits
-    ('17.5 ms'); an error rate as a percentage."""
-    if key == "error_rate":
-        return fmt(value, "error_rate")
-    if nan(value):
-        return "–"
-    text = f"{value:,}" if written else fmt(value)
-    return f"{text}{' ' + unit if unit else ''}"
-
-
-def times_text(x):
-    return "–" if nan(x) else f"{ratio_text(x)}×"
-
-
-def writeup_section(result, cell):
-    """The write-up's figures beside perflab's (ab/writeup.py), each stage's ratio to the first on both sides, and
-    one line per metric: does the direction agree."""
-    t = writeup.table(result["experiment"], cell["runs"], cell.get("delta") or result.get("delta") or 0.03)
-    if not t:
-        return None
-    rows = [(r["stage"], r["variant"], short(r["metric"]), figure_text(r["writeup"], r["metric"], r["unit"], written=True),
-             figure_text(r["perflab"], r["metric"], r["unit"]), times_text(r["writeup_ratio"]), times_text(r["perflab_ratio"]))
-            for r in t["rows"]]
-    agree = [short(d["metric"]) for d in t["directions"] if d["agrees"]]
-    notes = [f"direction agrees at every stage: {', '.join(agree)}"] if agree else []
-    notes += [f"{short(d['metric'])}: direction disagrees ("
-              + "; ".join(f"{s['stage']}: write-up {s['writeup']}, perflab {s['perflab']}" for s in d["stages"]) + ")"
-              for d in t["directions"] if not d["agrees"]]
-    notes += [f"sources: " + "; ".join(dict.fromkeys(r["source"] for r in t["rows"]))]
-    return {"title": "The write-up beside perflab", "head": ("stage", "variant", "metric", "write-up", "perflab (median)",
-            f"write-up / {t['baseline_stage']}", f"perflab / {t['baseline_stage']}"), "rows": rows, "notes": notes}
-
-
 def reproduction_of(result):
     """The result's reproduction, judged on its claimed cells with its controls named (a result stored before
     controls were named is judged so by model.migrate, schema version 2 → 3)."""
@@ -494,169 +395,6 @@ def fmt_load(values):
     return "–" if not values else " ".join(f"{v:.2f}" for v in values)
 
 
-# ---------------------------------------------------------------------- views: the tables the docs regenerate
-
-def view(result, name):
-    """A Markdown table for README.md / docs from a published result. Views: verdict, sweep, capacity, aa, runs,
-    mechanisms (every declared mechanism, A → B), writeup (the write-up beside perflab, a row per figure), case-study
-    (the same, a row per stage: case_study_markdown), ramp (a ramp's stages), cold-start, cold-start-jit (a cold
-    start's success beside the JIT's and the GC's work over its first requests), first-request, rows (command
-    experiments), jmh (a JMH run: one row per benchmark and parameter, its score and the bytes it allocates per
-    operation)."""
-    if name == "rows":
-        return command_markdown_table(result)
-    if name == "jmh":
-        return jmh_markdown_table(result)
-    e = result["experiment"]
-    if name == "verdict":
-        rows: list[tuple] = []
-        for cell in result["cells"]:
-            for c in cell.get("comparisons", []):
-                r = c["primary"]
-                rows.append((cell_title(cell), f"{c['baseline']} → {c['candidate']}", label(r["metric"]),
-                             a_to_b(r), fmt(r["ratio"]),
-                             interval_text(r), r["verdict"], why(result, c, also_moved=False)))
-        table = md_table(("network", "variants", "primary", "A → B", "B/A", "95% interval", "verdict", "why"), rows)
-    elif name == "sweep":
-        rows = []
-        for cell in result["cells"]:
-            for c in cell.get("comparisons", []):
-                r = c["primary"]
-                rows.append((cell["value"], c["candidate"], fmt(r["median_a"], r["metric"]), fmt(r["median_b"], r["metric"]),
-                             fmt(r["ratio"]), interval_text(r), r["verdict"]))
-        table = md_table((e["sweep"]["parameter"], "candidate", f"baseline {e['primary']['metric']}", f"candidate {e['primary']['metric']}",
-                          "B/A", "95% interval", "verdict"), rows)
-    elif name == "capacity":
-        rows = []
-        for cell in result["cells"]:
-            for v in e["variants"]:
-                runs = [r for r in cell["runs"] if r["variant"] == v["label"]]
-                runs.sort(key=lambda r: (r["capacity"], r.get("broke_at") or math.inf))
-                rows.append((cell["network"], v["label"], ", ".join(f"{r['capacity']:g}" for r in runs),
-                             ", ".join(f"{r['broke_at']:g}" if r.get("broke_at") else f"none up to {e['capacity']['max']:g}"
-                                       for r in runs),
-                             ", ".join(f"{r['served']:.0f}" if r.get("served") is not None else "–" for r in runs)))
-            for c in cell.get("comparisons", []):
-                r = c["primary"]
-                rows.append((cell["network"], f"{c['candidate']} / {c['baseline']}", f"ratio {fmt(r['ratio'])}",
-                             f"{interval_text(r)}: {r['verdict']}", ""))
-        table = md_table(("network", "variant", "held at (/s, per round)", "broke at (/s)",
-                          "served at the held rate (requests/s, every scenario)"), rows)
-    elif name == "mechanisms":
-        names = {m["name"] for m in e.get("mechanism", [])}
-        rows = []
-        for cell in result["cells"]:
-            for c in cell.get("comparisons", []):
-                for r in (r for r in c["rows"] if r["metric"] in names):
-                    rows.append((cell_title(cell), label(r["metric"]), a_to_b(r),
-                                 fmt(r["ratio"]), interval_text(r), r["verdict"]))
-        variants = " → ".join(v["label"] for v in e["variants"])
-        table = md_table(("network", "mechanism (median per run)", variants, "B/A", "95% interval", "verdict"), rows)
-    elif name == "aa":
-        # each calibrated metric's own A/A row at the run's δ (the primary's, or a co-primary's among the rows)
-        at_default = {(cell["profile"], r["metric"]): r for cell in result["cells"] for c in cell["comparisons"]
-                      for r in [c["primary"], *c.get("rows", [])]}
-        rows = []
-        for c in (c for c in result.get("calibration", []) if "skipped" not in c):
-            observed, default = c["observed"], at_default.get((c["profile"], c["metric"]), {})
-            rows.append((c["profile"], c["metric"], f"{100 * c['noise_floor']:.1f} %", f"{c['false_positives']}/{c['analyses']}",
-                         f"{100 * c['false_positive_rate']:.1f} % ({100 * c['fpr_interval'][0]:.1f}–{100 * c['fpr_interval'][1]:.1f} %)",
-                         f"{fmt(observed['ratio'])} ({interval_text(observed)})",
-                         f"{default.get('verdict', '–')} (δ {100 * default.get('delta', 0):.0f} %)",
-                         f"{observed['verdict']} (δ {100 * c['delta']:.1f} %)"))
-        table = md_table(("network", "metric", "noise floor", "false positives", "rate (95% interval)", "A/A B/A (95% interval)",
-                          "A/A verdict at the default δ", "A/A verdict at δ = noise floor"), rows)
-    elif name in ("writeup", "ramp"):
-        table = section_view(result, writeup_section if name == "writeup" else ramp_section)
-    elif name == "case-study":
-        table = case_study_markdown(result)
-    elif name in ("cold-start", "cold-start-jit", "first-request", "runs"):
-        metrics = view_metrics(result, name)
-        rows = []
-        for cell in result["cells"]:
-            for v in e["variants"]:
-                runs = [r for r in cell["runs"] if r["variant"] == v["label"]]
-                rows.append((v["label"], len(runs), *[fmt(median([r.get(m) for r in runs]), m) for m in metrics]))
-        table = md_table(("variant", "runs", *[label(m) + " (median)" for m in metrics]), rows)
-    else:
-        raise SystemExit(f"unknown view {name!r}")
-    r = reproduction_of(result)
-    again = "" if not r else (f" · {'reproduces' if r['same'] else 'differs from'} the primary verdict published "
-                              f"before{controls_clause(r)}")
-    redone = result.get("reanalysed")
-    again += f" · statistics: {redone['command']} at {redone['commit']}" if redone else ""
-    return table + f"\n\n<sub>{result['command']} · commit {result['machine'].get('commit')} · {result.get('started')}{again}</sub>\n"
-
-
-def view_metrics(result, name):
-    """The columns of a runs view, those some run measured (no idle columns without [load] idle): the shape's metrics
-    but avg, p90 and max; the cold-start view without the JIT and GC figures, which cold-start-jit sets beside the
-    success rate."""
-    runs = [r for cell in result["cells"] for r in cell["runs"]]
-    if name == "cold-start-jit":
-        wanted = ["success_pct", *(m for m in model.COLD_JIT_GC if m != "gc_pause_ms")]
-    else:
-        shape = result["experiment"]["load"]["shape"]
-        wanted = [m for m in model.METRICS.get(shape, []) if m not in ("avg", "p90", "max", *model.COLD_JIT_GC)]
-    return [m for m in wanted if any(not nan(r.get(m)) for r in runs)]
-
-
-def section_view(result, section_of):
-    """A section of every cell as one table (a column for the cell when there are several) and its notes."""
-    sections = [(cell, section) for cell in result["cells"] if (section := section_of(result, cell))]
-    if not sections:
-        raise SystemExit(f"{result['name']}: no cell has this section (a [[writeup]], a [load] ramp)")
-    several = len(sections) > 1
-    head = (("network",) if several else ()) + tuple(sections[0][1]["head"])
-    rows = [((cell_title(cell),) if several else ()) + tuple(r) for cell, section in sections for r in section["rows"]]
-    notes = [(f"{cell_title(cell)}: " if several else "") + n for cell, section in sections for n in section["notes"]]
-    return md_table(head, rows) + "".join(f"\n- {n}" for n in notes)
-
-
-SEED_FILE = re.compile(r"^\d{3}(?:_[0-9a-f]+\.txt)?,\s*")  # a [[writeup]] source's file name: the section is what a reader needs
-
-
-def stage_figures(figures, side, first):
-    """A stage's figures on one side ("writeup", as written, or "perflab"), each later stage's with its ratio to
-    the first stage's, a unit they share said once, at the end: "mean 22.21 (0.045×), p95 103 (0.052×) ms"."""
-    units = {r["unit"] for r in figures if r["metric"] != "error_rate"}
-    shared = units.pop() if len(units) == 1 else None
-    text = ", ".join(f"{short(r['metric'])} {figure_text(r[side], r['metric'], None if shared else r['unit'], written=side == 'writeup')}"
-                     + ("" if first or nan(r[f"{side}_ratio"]) else f" ({times_text(r[f'{side}_ratio'])})") for r in figures)
-    return text + (f" {shared}" if shared else "")
-
-
-def case_study_markdown(result):
-    """The write-up beside perflab as docs/case-studies.md shows it (ab/writeup.py's table, as the report's
-    writeup section reads it): a row per stage, the write-up's section (in the head when every stage has the same),
-    its figures and perflab's medians, and under it, per metric, whether perflab moved the write-up's way."""
-    tables = [(cell, t) for cell in result["cells"]
-              if (t := writeup.table(result["experiment"], cell["runs"], cell.get("delta") or result.get("delta") or 0.03))]
-    if not tables:
-        return "No write-up figures in this result: its experiment has no `[[writeup]]`, or it was published before it had."
-    out = []
-    for cell, w in tables:
-        stages: dict = {}
-        for r in w["rows"]:
-            stages.setdefault(r["stage"], []).append(r)
-        sections = list(dict.fromkeys(SEED_FILE.sub("", r["source"]) for r in w["rows"]))
-        rows = [(stage, *([] if len(sections) == 1 else [SEED_FILE.sub("", figures[0]["source"])]),
-                 stage_figures(figures, "writeup", stage == w["baseline_stage"]),
-                 stage_figures(figures, "perflab", stage == w["baseline_stage"])) for stage, figures in stages.items()]
-        head = ("stage", f"write-up: {sections[0]}") if len(sections) == 1 else ("stage", "section", "write-up")
-        if len(tables) > 1:
-            out.append(f"**{cell_title(cell)}**")
-        out.append(md_table((*head, "perflab (median)"), rows))
-        same = [short(d["metric"]) for d in w["directions"] if d["agrees"]]
-        differ = [f"{short(d['metric'])} (" + "; ".join(f"{s['stage']}: write-up {s['writeup']}, perflab {s['perflab']}"
-                                                       for s in d["stages"] if s["writeup"] != s["perflab"]) + ")"
-                  for d in w["directions"] if not d["agrees"]]
-        if same or differ:
-            out.append(f"Against {w['baseline_stage']}, perflab moves the write-up's way in {', '.join(same) or 'no figure'}"
-                       + (f"; not in {', '.join(differ)}" if differ else "") + ".")
-    return "\n\n".join(out)
-
-
 def median(values):
     values = sorted(v for v in values if not nan(v))
     if not values:
@@ -675,25 +413,3 @@ def command_rows(result):
 def command_table(result):
     keys, rows = command_rows(result)
     return "\n".join("  ".join(str(x) for x in r) for r in [keys] + rows)
-
-
-def command_markdown_table(result):
-    keys, rows = command_rows(result)
-    return md_table(keys, rows) + f"\n\n<sub>{result['command']} · {result.get('started')}</sub>\n"
-
-
-def jmh_markdown_table(result):
-    """One row per JMH benchmark (and parameter): score ± error, and `:gc.alloc.rate.norm` (bytes per operation,
-    from -prof gc) beside it; the percentiles and the other GC rows stay in result.json."""
-    def key(r):
-        return r["benchmark"].split(":")[0], r.get("codec")
-    allocated = {key(r): r["score"] for r in result["rows"] if r["benchmark"].endswith(":gc.alloc.rate.norm")}
-    rows = [(r["benchmark"].split(".", 1)[1], r.get("codec") or "", r["mode"], f"{fmt(r['score'])} ± {fmt(r.get('error'))}",
-             r["units"], fmt(allocated.get(key(r)))) for r in result["rows"] if ":" not in r["benchmark"]]
-    return (md_table(("benchmark", "parameter", "mode", "score", "units", "bytes allocated per op"), rows)
-            + f"\n\n<sub>{result['command']} · {result.get('started')}</sub>\n")
-
-
-def command_markdown(result):
-    return "\n".join([f"# {result['name']}", "", result["experiment"].get("description", ""), "",
-                      command_markdown_table(result), "", "```", result["experiment"]["command"], "```", ""])

@@ -21,7 +21,7 @@ LAYERS = {
                         "seedlib", "seedclone", "innodb_locks", "seed_wallet", "seed_route", "compose_settings"]),
     4: ("measurement", ["measure", "lab", "shapes", "jfr", "flame"]),  # lab: the seam the runner reaches the lab through  # one run: its window, its load shape, its profile
     5: ("analysis", ["comparison", "writeup", "lifetimes"]),  # every variant against the baseline, the because sentence, checks, verdict; lifetimes planned from a pilot
-    6: ("rendering", ["report", "charts", "page", "screenshot"]),  # text, tables, SVG, report.html (and its picture)
+    6: ("rendering", ["report", "report_sections", "report_views", "charts", "page", "screenshot"]),  # text, tables, SVG, report.html (and its picture)
     7: ("storage", ["results", "doclint"]),  # result.json, the published results, the docs' tables
     8: ("suites", ["runner", "chaos", "abuse", "contract", "newcomer", "promql_check", "seeding"]),  # what ./perflab and CI run
     # the command line: cli's registry and one module per command (ab/commands/), each calling the layers below
