@@ -2,6 +2,8 @@
 it. Pure functions of a result (a cell's extra sections are ab/report_sections.py's, the tables README.md and docs/
 regenerate ab/report_views.py's, report.html ab/page.py's)."""
 import math
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 import comparison
 import model
@@ -10,7 +12,7 @@ from report_sections import extra_sections, interval_text, section_text
 from words import delta_text, fmt, label, nan, pct, ratio_text, short
 
 
-def run_line(run):
+def run_line(run: dict[str, Any]) -> str:
     keys = [k for k in ("p50", "p95", "tps", "error_rate", "capacity", "served", "first_ms", "second_ms", "idle_first_ms",
                         "idle_second_ms", "ready_ms", "success_pct") if k in run]
     parts = [f"{label(k)} {fmt(run[k], k)}" for k in keys]
@@ -21,16 +23,16 @@ def run_line(run):
     return f"{run['variant']} round {run['round']}: " + ", ".join(parts)
 
 
-def cell_title(cell):
-    title = cell["network"]
+def cell_title(cell: dict[str, Any]) -> str:
+    title: str = cell["network"]
     if cell.get("parameter"):
         title += f" | {cell['parameter']} = {cell['value']}"
     return title
 
 
-def gc_text(cell):
+def gc_text(cell: dict[str, Any]) -> str:
     """'GC: SerialGC' when every variant ran with the same one, else 'GC: before G1GC, after SerialGC'; '' unknown."""
-    by_variant: dict[str, set] = {}
+    by_variant: dict[str, set[str]] = {}
     for run in cell["runs"]:
         if run.get("gc"):
             by_variant.setdefault(run["variant"], set()).add(run["gc"])
@@ -45,7 +47,7 @@ def gc_text(cell):
 PROCESS = {"app": "the app", "mariadb": "MariaDB"}
 
 
-def limit_texts(cell):
+def limit_texts(cell: dict[str, Any]) -> list[str]:
     """Per limited process, whether its CPU limit held in every run: 'the app held to 1 CPU in 2 of 2 runs (at
     most 0.97 CPU-s per s; throttled 12 of 400 periods)'."""
     out = []
@@ -65,7 +67,7 @@ def limit_texts(cell):
     return out
 
 
-def machine_lines(cell):
+def machine_lines(cell: dict[str, Any]) -> list[str]:
     """The cell's machine profile, the GC each app ran with, and whether each CPU limit held; [] for a result
     written before machine profiles."""
     if not cell.get("machine"):
@@ -73,14 +75,14 @@ def machine_lines(cell):
     return [f"machine {cell['machine']}", *filter(None, [gc_text(cell)]), *limit_texts(cell)]
 
 
-def limit_warnings(cell):
+def limit_warnings(cell: dict[str, Any]) -> list[str]:
     """A run in which a limited process used more CPU than its share (and its tolerance)."""
     return [f"{PROCESS[c['process']]} used {c['cpu_per_s']:.2f} CPU-s per s in {r['testid']}, over its {c['cpus']:g} CPU "
             f"limit: the machine profile did not hold" for r in cell["runs"] for c in r.get("limits") or []
             if c["held"] is False]
 
 
-def p_text(row, tests):
+def p_text(row: dict[str, Any], tests: int) -> str:
     """The p column: Mann-Whitney's p (Holm-adjusted among `tests` secondary rows when it was), or, when the rounds
     cannot bring it under stats.SIGNIFICANCE however far apart the sides are (stats.smallest_mwu_p) and it is not
     under it, a dash that says so, never a p read as if it could: '– (3+3 rounds cannot reach 0.05)'."""
@@ -92,7 +94,7 @@ def p_text(row, tests):
     return fmt(p)
 
 
-def verdict_rows(cell):
+def verdict_rows(cell: dict[str, Any]) -> Iterator[tuple[str, ...]]:
     for c in cell.get("comparisons", []):
         tests = sum("p_holm" in r for r in c["rows"])
         for r in c["rows"]:
@@ -103,24 +105,24 @@ def verdict_rows(cell):
 HEAD = ("candidate", "metric", "baseline", "candidate value", "B/A", "95% BCa interval", "p (MWU, Holm)", "verdict")
 
 
-def why(result, c, also_moved=True):
+def why(result: dict[str, Any], c: dict[str, Any], also_moved: bool = True) -> str:
     """The comparison's "because" sentence, written from its rows by this checkout's comparison.because() (the
     sentence stored in result.json is the one its run wrote; a regenerated report words and formats it the current
     way); also_moved=False leaves out the other mechanisms that moved, which the report lists."""
     return comparison.because(result["experiment"], c["rows"], c["primary"], also_moved)
 
 
-def against_why(result, c):
+def against_why(result: dict[str, Any], c: dict[str, Any]) -> str:
     """'B against A: p95 −62 % (better), because ...': a comparison's line under its heading."""
     return f"{c['candidate']} against {c['baseline']}: {why(result, c)}"
 
 
-def place(cell):
+def place(cell: dict[str, Any]) -> str:
     """A cell in a sentence: its network profile, and the sweep value after an @."""
     return f"{cell['profile']}{at(cell.get('value'))}"
 
 
-def primary_cells(result):
+def primary_cells(result: dict[str, Any]) -> list[dict[str, Any]]:
     """One entry per cell and candidate: the primary metric's B/A, its 95 % interval, δ and the verdict the result
     is judged by (an A/A's at δ = its noise floor, from its calibration), what the file expected and whether it
     came out so. The headline, verdict.svg and rounds.svg read these."""
@@ -144,7 +146,7 @@ def primary_cells(result):
     return out
 
 
-def also_cells(c, judged):
+def also_cells(c: dict[str, Any], judged: dict[str, Any]) -> list[dict[str, Any]]:
     """The claimed metrics of `[primary] also` of one comparison: metric, ratio, interval, δ, verdict, expect, ok."""
     rows = {r["metric"]: r for r in c["rows"]}
     nothing = {"ratio": math.nan, "interval": (math.nan, math.nan), "delta": math.nan}
@@ -152,14 +154,14 @@ def also_cells(c, judged):
             for a in judged.get("also", [])]
 
 
-def judged_text(c):
+def judged_text(c: dict[str, Any]) -> str:
     """Whether a cell's verdict is what the file expected: "as expected", "expected better", or a control's note."""
     if c["expect"] == "any":
         return "a control, no claim"
     return "as expected" if c["ok"] else f"expected {c['expect']}"
 
 
-def headline_parts(result):
+def headline_parts(result: dict[str, Any]) -> tuple[bool, list[str]]:
     """(as expected?, [one clause per profile and candidate]): 'cross-zone: better (p95 B/A 0.37, 95 % interval
     0.11–0.40), as expected'; with several candidates each clause names its own ('localhost, bulkhead: ...');
     "no difference" and "inconclusive" give δ, the margin they are judged by."""
@@ -173,7 +175,7 @@ def headline_parts(result):
     return result.get("verdict", {}).get("ok", False), clauses
 
 
-def claim_text(c):
+def claim_text(c: dict[str, Any]) -> str:
     """'better (p95 B/A 0.37, 95 % interval 0.11–0.40), as expected': one claimed metric's verdict, its numbers and
     whether it is what the file expected; "no difference" and "inconclusive" give δ."""
     lo, hi = c["interval"]
@@ -187,11 +189,11 @@ SMOKE_VERDICT = ("not judged: a smoke run is too short for a verdict; it checks 
                  "(the checks above). Run without --smoke for the verdict.")
 
 
-def is_smoke(result):
+def is_smoke(result: dict[str, Any]) -> bool:
     return bool(result.get("args", {}).get("smoke"))
 
 
-def headline(result, bold=False):
+def headline(result: dict[str, Any], bold: bool = False) -> str:
     """The report's first line: each profile's verdict in words, with its numbers, and whether it is as expected."""
     ok, clauses = headline_parts(result)
     if not clauses:
@@ -210,7 +212,7 @@ ROLE = {"primary": "the primary metric: the verdict rests on its interval",
         "secondary": "a secondary metric: reported, the verdict does not rest on it"}
 
 
-def warning_lines(result, cell):
+def warning_lines(result: dict[str, Any], cell: dict[str, Any]) -> list[str]:
     """One line per metric with warnings: which metric, what its role is (so why the warning matters) and the
     warnings themselves, e.g. 'phone cache hit ratio (a secondary metric: ...): only 0 round(s), fewer than 10'."""
     e = result["experiment"]
@@ -228,22 +230,21 @@ def warning_lines(result, cell):
     return [line for _, line in sorted(out, key=lambda x: x[0])]
 
 
-def commit_lines(e):
+def commit_lines(e: dict[str, Any]) -> list[str]:
     """One line per variant built from a commit (ab/refs.py): 'candidate 1a2b3c4d: commit 1a2b3c4d "subject" (HEAD)'."""
     return [f"{v['label']}: commit {c['short']} \"{c['subject']}\" ({c['ref']})"
             for v in e.get("variants", []) for c in [v.get("commit")] if c]
 
 
-def text(result):
+def text(result: dict[str, Any]) -> str:
     if model.is_command(result):
         return command_table(result)
     out = [headline(result), *commit_lines(result["experiment"])]
     for cell in result["cells"]:
         body = list(verdict_rows(cell))
         widths = [max(len(str(r[i])) for r in [HEAD] + body) for i in range(len(HEAD))]
-        line = lambda r: "  ".join(str(v).ljust(w) for v, w in zip(r, widths))  # noqa: E731
-        out += [f"== {cell_title(cell)}", *[f"   {m}" for m in machine_lines(cell)], line(HEAD),
-                line(["-" * w for w in widths]), *[line(r) for r in body]]
+        out += [f"== {cell_title(cell)}", *[f"   {m}" for m in machine_lines(cell)], padded(HEAD, widths),
+                padded(["-" * w for w in widths], widths), *[padded(r, widths) for r in body]]
         out += [f"   WARNING: {w}" for w in limit_warnings(cell)]
         out += [f"   {against_why(result, c)}" for c in cell.get("comparisons", [])]
         out += [line for section in extra_sections(result, cell) for line in section_text(section)]
@@ -251,8 +252,8 @@ def text(result):
         out.append(aa_sentence(c))
     out += [power_sentence(p) for p in result.get("power", [])]
     out += [repeats_sentence(r) for r in result.get("repeats", [])]
-    if result.get("reproduction"):
-        out.append(reproduction_sentence(reproduction_of(result)))
+    if reproduction := reproduction_of(result):
+        out.append(reproduction_sentence(reproduction))
     v = result["verdict"]
     if is_smoke(result):
         out.append(f"verdict: {SMOKE_VERDICT}")
@@ -265,11 +266,16 @@ def text(result):
     return "\n".join(out)
 
 
-def at(value):
+def padded(row: Sequence[object], widths: list[int]) -> str:
+    """A row of the runner's text table, each value left-aligned in its column's width."""
+    return "  ".join(str(v).ljust(w) for v, w in zip(row, widths))
+
+
+def at(value: object) -> str:
     return "" if value is None else f" @ {value}"
 
 
-def power_sentence(p):
+def power_sentence(p: dict[str, Any]) -> str:
     """The power check's line: how often the planted slowdown was called worse."""
     o = p["observed"]
     return (f"power check {p['profile']} ({p['metric']}): the planted twin called {p['expect']} in {p['hits']} of "
@@ -279,7 +285,7 @@ def power_sentence(p):
             + ("" if p["power"] >= 0.8 else " — below the 80 % the check asks for"))
 
 
-def repeats_sentence(r):
+def repeats_sentence(r: dict[str, Any]) -> str:
     """--repeat's line: how the separate runs' primary verdicts came out."""
     counts = ", ".join(f"{v} in {n}" for v, n in r["verdicts"].items())
     low, high = min(r["ratios"]), max(r["ratios"])
@@ -287,7 +293,7 @@ def repeats_sentence(r):
             f"{r['runs']}; B/A from {low:.3g} to {high:.3g}")
 
 
-def aa_sentence(c):
+def aa_sentence(c: dict[str, Any]) -> str:
     if "skipped" in c:
         return f"A/A {c['profile']} ({c['metric']}): {c['skipped']}"
     lo, hi = c.get("fpr_interval", (math.nan, math.nan))
@@ -298,14 +304,14 @@ def aa_sentence(c):
                if c.get("lifetimes") else ""))
 
 
-def md_table(head, rows):
+def md_table(head: Sequence[str], rows: Iterable[Iterable[object]]) -> str:
     """A Markdown table; a '|' inside a cell (a sweep cell's title has one) is escaped, so it stays in its column."""
-    def cell(x):
+    def cell(x: object) -> str:
         return str(x).replace("|", "\\|")
     return "\n".join(["| " + " | ".join(head) + " |", "|" + "---|" * len(head)] + ["| " + " | ".join(cell(x) for x in r) + " |" for r in rows])
 
 
-def lifetimes_sentence(lifetimes):
+def lifetimes_sentence(lifetimes: list[dict[str, Any]]) -> str:
     """How the apps were started in a cell: how many instance lifetimes, in which orders, and how long the
     settling after each warm-up took (runner.start_instances)."""
     orders = "; ".join(" → ".join(l["start_order"]) for l in lifetimes)
@@ -318,7 +324,7 @@ def lifetimes_sentence(lifetimes):
     return text + (f"; still busy when settling stopped: {', '.join(busy)}" if busy else "")
 
 
-def markdown(result):
+def markdown(result: dict[str, Any]) -> str:
     e = result["experiment"]
     out = [f"# {result['name']}", "", headline(result, bold=True), "", e.get("description", ""), "",
            f"- variants: " + ", ".join(f"**{v['label']}** (`{v.get('profile', '')} {' '.join(v.get('args', []))}`)" for v in e["variants"]),
@@ -350,20 +356,21 @@ def markdown(result):
         out += [f"- {aa_sentence(c)}"]
     out += [f"- {power_sentence(p)}" for p in result.get("power", [])]
     out += [f"- {repeats_sentence(r)}" for r in result.get("repeats", [])]
-    if result.get("reproduction"):
-        out += [f"- {reproduction_sentence(reproduction_of(result))}"]
+    if reproduction := reproduction_of(result):
+        out += [f"- {reproduction_sentence(reproduction)}"]
     out += ["", "## Runs", "", md_table(("run", "observation"), ((r["testid"], run_line(r)) for c in result["cells"] for r in c["runs"])),
             "", "## Reproduce", "", f"```\n{result['command']}\n```", "", machine_text(result["machine"]), ""]
     return "\n".join(out)
 
 
-def reproduction_of(result):
+def reproduction_of(result: dict[str, Any]) -> dict[str, Any] | None:
     """The result's reproduction, judged on its claimed cells with its controls named (a result stored before
     controls were named is judged so by model.migrate, schema version 2 → 3)."""
-    return result.get("reproduction")
+    reproduction: dict[str, Any] | None = result.get("reproduction")
+    return reproduction
 
 
-def reproduction_sentence(r):
+def reproduction_sentence(r: dict[str, Any]) -> str:
     """Whether this run repeats the primary verdicts of the run published before it; controls are named as such."""
     cells = "; ".join(f"{c['profile']}{'' if c.get('value') in (None, 'None') else ' ' + str(c['value'])} "
                       f"{c['candidate']}{' (a control)' if c.get('control') else ''}: {c['verdict']} "
@@ -372,44 +379,44 @@ def reproduction_sentence(r):
     return f"{head} the previously published run ({r['previous_started']}, commit {r['previous_commit']}){controls_clause(r)}: {cells}"
 
 
-def controls_clause(r):
+def controls_clause(r: dict[str, Any]) -> str:
     """The controls' part of a reproduction: they are compared like the claims, but do not decide `same`."""
     if r.get("controls_same") is None:
         return ""
     return " in its claimed cells; the controls " + ("repeat theirs too" if r["controls_same"] else "do not all repeat theirs")
 
 
-def load_text(load):
+def load_text(load: dict[str, Any]) -> str:
     keys = [f"{k} {load[k]}" for k in ("rate", "vus", "requests", "duration", "warmup") if k in load]
     return ", ".join(keys) or "as the script sets"
 
 
-def machine_text(m):
+def machine_text(m: dict[str, Any]) -> str:
     lines = [f"- commit {m.get('commit')}, {m.get('cores')} cores, load average before {fmt_load(m.get('load_before'))}, "
              f"after {fmt_load(m.get('load_after'))}"]
     lines += [f"- {k}: {v}" for k, v in m.get("versions", {}).items()]
     return "\n".join(lines)
 
 
-def fmt_load(values):
+def fmt_load(values: Sequence[float] | None) -> str:
     return "–" if not values else " ".join(f"{v:.2f}" for v in values)
 
 
-def median(values):
-    values = sorted(v for v in values if not nan(v))
-    if not values:
+def median(values: Iterable[float | None]) -> float:
+    present = sorted(v for v in values if v is not None and not nan(v))
+    if not present:
         return math.nan
-    n = len(values)
-    return values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2
+    n = len(present)
+    return present[n // 2] if n % 2 else (present[n // 2 - 1] + present[n // 2]) / 2
 
 
-def command_rows(result):
+def command_rows(result: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
     keys = []
     for r in result["rows"]:
         keys += [k for k in r if k not in keys]
     return keys, [[fmt(r.get(k)) if not isinstance(r.get(k), str) else r.get(k) for k in keys] for r in result["rows"]]
 
 
-def command_table(result):
+def command_table(result: dict[str, Any]) -> str:
     keys, rows = command_rows(result)
     return "\n".join("  ".join(str(x) for x in r) for r in [keys] + rows)

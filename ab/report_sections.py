@@ -1,24 +1,26 @@
 """A cell's sections after its comparisons, for REPORT.md, the runner's text and report.html alike: a ramp's stages,
 the write-up beside perflab, the leakage check; each one {title, head, rows, notes}. Pure functions of a result."""
+from typing import Any
+
 import comparison
 import ramp
 import writeup
 from words import fmt, label, nan, pct, ratio_text, short
 
 
-def interval_text(row):
+def interval_text(row: dict[str, Any]) -> str:
     """'0.417–0.422': a compared metric's 95 % interval of B/A ('–' when there is none)."""
     lo, hi = row["interval"]
     return "–" if nan(lo) or nan(hi) else f"{fmt(lo)}–{fmt(hi)}"
 
 
-def extra_sections(result, cell):
+def extra_sections(result: dict[str, Any], cell: dict[str, Any]) -> list[dict[str, Any]]:
     """The cell's sections after its comparisons: a ramp's stages, the write-up beside perflab; each one
     {title, head, rows, notes}, for REPORT.md, the runner's text and report.html alike."""
     return [s for s in (ramp_section(result, cell), writeup_section(result, cell), leakage_section(result, cell)) if s]
 
 
-def leakage_section(result, cell):
+def leakage_section(result: dict[str, Any], cell: dict[str, Any]) -> dict[str, Any] | None:
     """The leakage check (--leakage): each variant interleaved against itself served alone, on the claimed metrics."""
     if not cell.get("leakage"):
         return None
@@ -34,13 +36,13 @@ def leakage_section(result, cell):
                       "profile of shared code, caches, the pool, GC, CPU) leave it as it is alone"]}
 
 
-def section_text(section):
+def section_text(section: dict[str, Any]) -> list[str]:
     """A section as the runner prints it: its title, its rows (cells joined by " | ") and its notes."""
     return [f"-- {section['title']}", " | ".join(section["head"]), *(" | ".join(str(x) for x in r) for r in section["rows"]),
             *section["notes"]]
 
 
-def ramp_section(result, cell):
+def ramp_section(result: dict[str, Any], cell: dict[str, Any]) -> dict[str, Any] | None:
     """Per variant, each stage of its ramp, every figure the median over its rounds, and whether the stage held the
     SLO in how many rounds; the notes give each variant's breaking rate."""
     e = result["experiment"]
@@ -68,7 +70,7 @@ def ramp_section(result, cell):
             "rows": rows, "notes": notes}
 
 
-def figure_text(value, key, unit, written=False):
+def figure_text(value: float | None, key: str, unit: str | None, written: bool = False) -> str:
     """A figure in its unit: the write-up's as written ('1,966 ms', '13.98 ms'), perflab's to a few digits
     ('17.5 ms'); an error rate as a percentage."""
     if key == "error_rate":
@@ -79,11 +81,11 @@ def figure_text(value, key, unit, written=False):
     return f"{text}{' ' + unit if unit else ''}"
 
 
-def times_text(x):
+def times_text(x: float) -> str:
     return "–" if nan(x) else f"{ratio_text(x)}×"
 
 
-def writeup_section(result, cell):
+def writeup_section(result: dict[str, Any], cell: dict[str, Any]) -> dict[str, Any] | None:
     """The write-up's figures beside perflab's (ab/writeup.py), each stage's ratio to the first on both sides, and
     one line per metric: does the direction agree."""
     t = writeup.table(result["experiment"], cell["runs"], cell.get("delta") or result.get("delta") or 0.03)

@@ -123,7 +123,7 @@ def runs_view(result: dict[str, Any], name: str) -> str:
     return md_table(("variant", "runs", *[label(m) + " (median)" for m in metrics]), rows)
 
 
-def view_metrics(result, name):
+def view_metrics(result: dict[str, Any], name: str) -> list[str]:
     """The columns of a runs view, those some run measured (no idle columns without [load] idle): the shape's metrics
     but avg, p90 and max; the cold-start view without the JIT and GC figures, which cold-start-jit sets beside the
     success rate."""
@@ -136,7 +136,8 @@ def view_metrics(result, name):
     return [m for m in wanted if any(not nan(r.get(m)) for r in runs)]
 
 
-def section_view(result, section_of):
+def section_view(result: dict[str, Any], section_of: Callable[[dict[str, Any], dict[str, Any]],
+                   dict[str, Any] | None]) -> str:
     """A section of every cell as one table (a column for the cell when there are several) and its notes."""
     sections = [(cell, section) for cell in result["cells"] if (section := section_of(result, cell))]
     if not sections:
@@ -151,7 +152,7 @@ def section_view(result, section_of):
 SEED_FILE = re.compile(r"^\d{3}(?:_[0-9a-f]+\.txt)?,\s*")  # a [[writeup]] source's file name: the section is what a reader needs
 
 
-def stage_figures(figures, side, first):
+def stage_figures(figures: list[dict[str, Any]], side: str, first: bool) -> str:
     """A stage's figures on one side ("writeup", as written, or "perflab"), each later stage's with its ratio to
     the first stage's, a unit they share said once, at the end: "mean 22.21 (0.045×), p95 103 (0.052×) ms"."""
     units = {r["unit"] for r in figures if r["metric"] != "error_rate"}
@@ -161,7 +162,7 @@ def stage_figures(figures, side, first):
     return text + (f" {shared}" if shared else "")
 
 
-def case_study_markdown(result):
+def case_study_markdown(result: dict[str, Any]) -> str:
     """The write-up beside perflab as docs/case-studies.md shows it (ab/writeup.py's table, as the report's
     writeup section reads it): a row per stage, the write-up's section (in the head when every stage has the same),
     its figures and perflab's medians, and under it, per metric, whether perflab moved the write-up's way."""
@@ -171,7 +172,7 @@ def case_study_markdown(result):
         return "No write-up figures in this result: its experiment has no `[[writeup]]`, or it was published before it had."
     out = []
     for cell, w in tables:
-        stages: dict = {}
+        stages: dict[str, list[dict[str, Any]]] = {}
         for r in w["rows"]:
             stages.setdefault(r["stage"], []).append(r)
         sections = list(dict.fromkeys(SEED_FILE.sub("", r["source"]) for r in w["rows"]))
@@ -192,15 +193,15 @@ def case_study_markdown(result):
     return "\n\n".join(out)
 
 
-def command_markdown_table(result):
+def command_markdown_table(result: dict[str, Any]) -> str:
     keys, rows = command_rows(result)
     return md_table(keys, rows) + f"\n\n<sub>{result['command']} · {result.get('started')}</sub>\n"
 
 
-def jmh_markdown_table(result):
+def jmh_markdown_table(result: dict[str, Any]) -> str:
     """One row per JMH benchmark (and parameter): score ± error, and `:gc.alloc.rate.norm` (bytes per operation,
     from -prof gc) beside it; the percentiles and the other GC rows stay in result.json."""
-    def key(r):
+    def key(r: dict[str, Any]) -> tuple[str, str | None]:
         return r["benchmark"].split(":")[0], r.get("codec")
     allocated = {key(r): r["score"] for r in result["rows"] if r["benchmark"].endswith(":gc.alloc.rate.norm")}
     rows = [(r["benchmark"].split(".", 1)[1], r.get("codec") or "", r["mode"], f"{fmt(r['score'])} ± {fmt(r.get('error'))}",
@@ -209,7 +210,7 @@ def jmh_markdown_table(result):
             + f"\n\n<sub>{result['command']} · {result.get('started')}</sub>\n")
 
 
-def command_markdown(result):
+def command_markdown(result: dict[str, Any]) -> str:
     return "\n".join([f"# {result['name']}", "", result["experiment"].get("description", ""), "",
                       command_markdown_table(result), "", "```", result["experiment"]["command"], "```", ""])
 
