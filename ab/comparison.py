@@ -22,8 +22,7 @@ def declared_mechanisms(e: dict[str, Any]) -> list[str]:
     return declared
 
 
-def because(e: dict[str, Any], rows: list[dict[str, Any]], primary_row: dict[str, Any],
-              also_moved: bool = True) -> str:
+def because(e: dict[str, Any], rows: list[dict[str, Any]], primary_row: dict[str, Any], also_moved: bool = True) -> str:
     """'p95 −62 % (better), because statements per transfer 12 → 5 and Hikari pending 123 → 0'. A verdict is
     explained by the declared mechanisms that moved the same way (better with better, worse with worse); when none
     did, it says "mechanism not shown". Other mechanisms that moved that way are named as "also" (unless
@@ -98,7 +97,7 @@ def held_the_peak(runs: list[dict[str, Any]], label: str) -> int:
 
 
 def censor(row: dict[str, Any], runs: list[dict[str, Any]], baseline: str, candidate: str,
-             maximum: float) -> dict[str, Any]:
+           maximum: float) -> dict[str, Any]:
     """The capacity comparison when a search held the max. A bound keeps a verdict that points its way (only the
     candidate censored: its capacity can only be higher, so "better" stands; only the baseline: "worse" stands);
     any other verdict becomes "inconclusive", with a warning that says to raise `[capacity] max`."""
@@ -108,7 +107,7 @@ def censor(row: dict[str, Any], runs: list[dict[str, Any]], baseline: str, candi
 
 
 def censor_ramp(row: dict[str, Any], runs: list[dict[str, Any]], baseline: str, candidate: str,
-                  peak: float) -> dict[str, Any]:
+                peak: float) -> dict[str, Any]:
     """The breaking-rate comparison when a ramp held its peak, judged as censor() judges a capacity search."""
     held = {label: held_the_peak(runs, label) for label in (baseline, candidate)}
     return bounded(row, held, lambda counts: f"{counts} ramps held every stage up to the peak ({peak:g}/s) within "
@@ -152,7 +151,7 @@ def estimator(e: dict[str, Any]) -> str:
 
 
 def compare_pair(e: dict[str, Any], runs: list[dict[str, Any]], delta: float, baseline: str,
-                   candidate: str) -> dict[str, Any]:
+                 candidate: str) -> dict[str, Any]:
     """One candidate against one baseline on every metric (see compare())."""
     primary = e["primary"]["metric"]
     claimed = claimed_metrics(e)
@@ -292,7 +291,7 @@ def eval_op(value: Any, op: str, target: Any) -> bool:
 
 
 def smoke_checks(e: dict[str, Any], cells: list[dict[str, Any]],
-                   say: Callable[[str], object] | None = None) -> dict[str, Any]:
+                 say: Callable[[str], object] | None = None) -> dict[str, Any]:
     """Deterministic checks (mechanism values per variant) and the invariants, over every run; say(line) is told
     each check's line ("  ok    ..." or "  FAIL  ...") as it is judged."""
     passed, failed = 0, []
@@ -347,7 +346,7 @@ def also_verdicts(e: dict[str, Any], c: dict[str, Any], expect: str) -> list[dic
 
 
 def overall(e: dict[str, Any], cells: list[dict[str, Any]], aa: bool,
-              calibration: list[dict[str, Any]] | None) -> dict[str, Any]:
+            calibration: list[dict[str, Any]] | None) -> dict[str, Any]:
     """Whether the primary verdicts came out as the experiment expects. An A/A is judged at δ = the noise floor it
     measured (the δ an A/B on this profile gets), where a calibration has one: at a δ below the floor its verdict
     says only that the floor is above δ."""

@@ -136,8 +136,8 @@ def view_metrics(result: dict[str, Any], name: str) -> list[str]:
     return [m for m in wanted if any(not nan(r.get(m)) for r in runs)]
 
 
-def section_view(result: dict[str, Any], section_of: Callable[[dict[str, Any], dict[str, Any]],
-                   dict[str, Any] | None]) -> str:
+def section_view(result: dict[str, Any],
+                 section_of: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any] | None]) -> str:
     """A section of every cell as one table (a column for the cell when there are several) and its notes."""
     sections = [(cell, section) for cell in result["cells"] if (section := section_of(result, cell))]
     if not sections:
