@@ -141,8 +141,8 @@ def _geometric_mean_ratio(a: FloatArray, b: FloatArray, axis: int = -1) -> Float
 # what B/A is: the ratio of the two sides' medians (rounds of separate runs), or, for interleaved rounds (each a pair
 # measured at once in one app, so that the round's level cancels in its own ratio), the median or the geometric
 # mean of the rounds' B/A
-ESTIMATORS: dict[str, Callable[[FloatArray, FloatArray], FloatArray]] = {"ratio of medians": _median_ratio, "median of ratios": _median_of_ratios,
-              "geometric mean of ratios": _geometric_mean_ratio}
+ESTIMATORS: dict[str, Callable[[FloatArray, FloatArray], FloatArray]] = {
+    "ratio of medians": _median_ratio, "median of ratios": _median_of_ratios, "geometric mean of ratios": _geometric_mean_ratio}
 DEFAULT_ESTIMATOR = "ratio of medians"
 
 
