@@ -8,8 +8,8 @@ Recording (what the runner does around each run's measured window, JDK 25):
 
 Reading (all through JDK tools and async-profiler's converter, no parser of the binary format of our own):
 
-    summary(jfr, requests=None) -> dict   jfr: one .jfr or a list (several runs of one side, summed)
-    diff(profile_a, profile_b) -> dict    per section, rows {name, a, b, change, relative} by |change|
+    summary(jfr, requests=None) -> dict           jfr: one .jfr or a list (several runs of one side, summed)
+    jfr_diff.diff(profile_a, profile_b) -> dict   per section, rows {name, a, b, change, relative} by |change|
 
 A start, recorded from its first moment (the cold-start shape; JIT and GC events and sparse CPU-time samples only, so
 the recorder costs the start little):
@@ -60,20 +60,19 @@ import re
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import ijson
 
 import flame
+from jfr_diff import diff
 
 # JDK 25's CPU-time sampler next to the profile's execution sampler: a request's socket writes and reads are system
 # calls, which jdk.ExecutionSample never sees (a thread in native code is not sampled), so an I/O-bound path's
 # profile would otherwise leave its largest item out
 JCMD_START_OPTIONS = ["settings=profile", "jdk.Compilation#threshold=0ms", "jdk.CPUTimeSample#enabled=true",
                       "jdk.CPUTimeSample#throttle=10ms"]
-SAMPLES = {"jdk.CPUTimeSample": "CPU-time samples (system calls included)",
-           "jdk.ExecutionSample": "execution samples (Java code only)"}
 COUNTED = ["jdk.ObjectAllocationSample", "jdk.GarbageCollection", "jdk.Compilation", "jdk.Deoptimization"]
 WAITS = ["jdk.JavaMonitorEnter", "jdk.ThreadPark"]
 WINDOW_EVENTS = ["jdk.Compilation", "jdk.Deoptimization", "jdk.GarbageCollection", "jdk.CPUTimeSample"]
@@ -86,7 +85,6 @@ LAUNCH_RECORDING = "launch"
 WAIT_STACK_DEPTH = 12  # enough to climb out of java.util.concurrent to the code that waits
 LIBRARY_FRAMES = ("java.util.concurrent.", "jdk.internal.misc.", "java.lang.Thread.", "java.lang.VirtualThread.",
                   "java.lang.Object.wait")
-TOP = 20
 KEEP = 200
 START_TIME = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)?$")
 ISO_DURATION = re.compile(r"^PT(?:(-?\d+)H)?(?:(-?\d+)M)?(?:(-?\d+(?:\.\d+)?)S)?$")
@@ -387,72 +385,11 @@ def window_summary(jfr: Recordings, start_ms: float, end_ms: float, focus: str |
     return {"window_ms": [start_ms, end_ms], **jit_gc.sections(), "cpu": cpu}
 
 
-# ---------------------------------------------------------------------------------------------------- diff
-
-def rows(a: dict[str, float], b: dict[str, float], top: int = TOP, by_size: bool = False) -> list[dict[str, Any]]:
-    """Side-by-side rows of two {name: number} maps, largest absolute change first (by_size: largest on either side
-    first, for a breakdown such as CPU by library); a missing name is 0."""
-    table: list[dict[str, Any]] = []
-    for name in set(a) | set(b):
-        value_a, value_b = a.get(name) or 0, b.get(name) or 0
-        table.append({"name": name, "a": value_a, "b": value_b, "change": round(value_b - value_a, 6),
-                      "relative": round(value_b / value_a - 1, 4) if value_a else None})
-    table.sort(key=lambda row: (-max(row["a"], row["b"]) if by_size else -abs(row["change"]), row["name"]))
-    return table[:top]
-
-
-def _by(entries: list[dict[str, Any]], key: str, value: str) -> dict[str, Any]:
-    return {entry[key]: entry[value] for entry in entries}
-
-
-BREAKDOWNS = {"cpu_layers"}  # diff sections listed largest first: where the CPU goes on each side, then what changed
-
-
-def _samples_name(profile_a: dict[str, Any], profile_b: dict[str, Any]) -> str:
-    """What the CPU sections count, named for the report; both kinds when the two sides differ (a summary stored
-    before `event` was recorded counted execution samples)."""
-    a, b = (SAMPLES[p["cpu"].get("event", "jdk.ExecutionSample")] for p in (profile_a, profile_b))
-    return a if a == b else f"CPU samples (A: {a}; B: {b})"
-
-
-def diff(profile_a: dict[str, Any], profile_b: dict[str, Any], top: int = TOP) -> dict[str, Any]:
-    """A against B for the report: each section is {"unit": ..., "rows": [{name, a, b, change, relative}]}, largest
-    change first (CPU by library: largest share first).
-    Allocation is compared per request when both profiles know their request count, else in bytes."""
-    allocated = "bytes_per_request" if profile_a.get("requests") and profile_b.get("requests") else "bytes"
-    allocated_unit = allocated.replace("_", " ")
-    samples = _samples_name(profile_a, profile_b)
-    sections: dict[str, tuple[str, Callable[[dict[str, Any]], dict[str, Any]]]] = {  # name: (unit, {row name: number} of one profile)
-        "cpu_layers": (f"share of {samples}, by library", lambda p: _by(p["cpu"].get("layers", []), "layer", "share")),
-        "cpu_self": (f"share of {samples} (top frame)",
-                     lambda p: _by(p["cpu"]["methods"], "method", "self_share")),
-        "cpu_total": (f"share of {samples} (on the stack)",
-                      lambda p: _by(p["cpu"]["inclusive"], "method", "total_share")),
-        "allocation": (allocated_unit, lambda p: _by(p["allocation"]["classes"], "class", allocated)),
-        "monitor_enter": ("ms blocked entering synchronized",
-                          lambda p: _by(p["locks"]["monitor_enter"]["classes"], "class", "total_ms")),
-        "thread_park": ("ms parked", lambda p: _by(p["locks"]["thread_park"]["classes"], "class", "total_ms")),
-        "monitor_sites": ("ms blocked entering synchronized, by waiting method",
-                          lambda p: _by(p["locks"]["monitor_enter"]["sites"], "site", "total_ms")),
-        "park_sites": ("ms parked, by waiting method",
-                       lambda p: _by(p["locks"]["thread_park"]["sites"], "site", "total_ms")),
-        "gc": ("", lambda p: {"collections": p["gc"]["count"], "total pause ms": p["gc"]["total_pause_ms"],
-                              "max pause ms": p["gc"]["max_pause_ms"]}),
-        "jit": ("", lambda p: {"compilations": p["jit"]["compilations"], "compile time ms": p["jit"]["compile_ms"],
-                               "failed compilations": p["jit"]["failed"],
-                               "deoptimizations": p["jit"]["deoptimizations"]}),
-        "totals": ("", lambda p: {"CPU samples": p["cpu"]["samples"],
-                                  f"allocated {allocated_unit}": p["allocation"][allocated]}),
-    }
-    return {name: {"unit": unit, "rows": rows(pick(profile_a), pick(profile_b), top, by_size=name in BREAKDOWNS)}
-            for name, (unit, pick) in sections.items()}
-
-
 def cell_profile(cell: dict[str, Any], out_dir: str | os.PathLike[str]) -> dict[str, Any]:
     """The JFR analysis report.html shows for one cell (ab/page.py draws it): the differences between the last
     recording of the baseline and of the first candidate, and their differential flame graph, written to
     out_dir/flame-diff-<tag>.html. {} for a cell without a comparison; {"missing": why} when a side has no
-    recording; else "diff" (diff()) or "diff_error", and "flame" (the file's name) or "flame_error"."""
+    recording; else "diff" (jfr_diff.diff()) or "diff_error", and "flame" (the file's name) or "flame_error"."""
     comparisons = cell.get("comparisons") or []
     if not comparisons:
         return {}
