@@ -8,8 +8,8 @@ Recording (what the runner does around each run's measured window, JDK 25):
 
 Reading (all through JDK tools and async-profiler's converter, no parser of the binary format of our own):
 
-    summary(jfr, requests=None) -> dict   jfr: one .jfr or a list (several runs of one side, summed)
-    diff(profile_a, profile_b) -> dict    per section, rows {name, a, b, change, relative} by |change|
+    summary(jfr, requests=None) -> dict           jfr: one .jfr or a list (several runs of one side, summed)
+    jfr_diff.diff(profile_a, profile_b) -> dict   per section, rows {name, a, b, change, relative} by |change|
 
 A start, recorded from its first moment (the cold-start shape; JIT and GC events and sparse CPU-time samples only, so
 the recorder costs the start little):
@@ -54,23 +54,25 @@ import collections
 import concurrent.futures
 import datetime
 import json
+import os
 import pathlib
 import re
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import ijson
 
 import flame
+from jfr_diff import diff
 
 # JDK 25's CPU-time sampler next to the profile's execution sampler: a request's socket writes and reads are system
 # calls, which jdk.ExecutionSample never sees (a thread in native code is not sampled), so an I/O-bound path's
 # profile would otherwise leave its largest item out
 JCMD_START_OPTIONS = ["settings=profile", "jdk.Compilation#threshold=0ms", "jdk.CPUTimeSample#enabled=true",
                       "jdk.CPUTimeSample#throttle=10ms"]
-SAMPLES = {"jdk.CPUTimeSample": "CPU-time samples (system calls included)",
-           "jdk.ExecutionSample": "execution samples (Java code only)"}
 COUNTED = ["jdk.ObjectAllocationSample", "jdk.GarbageCollection", "jdk.Compilation", "jdk.Deoptimization"]
 WAITS = ["jdk.JavaMonitorEnter", "jdk.ThreadPark"]
 WINDOW_EVENTS = ["jdk.Compilation", "jdk.Deoptimization", "jdk.GarbageCollection", "jdk.CPUTimeSample"]
@@ -83,22 +85,23 @@ LAUNCH_RECORDING = "launch"
 WAIT_STACK_DEPTH = 12  # enough to climb out of java.util.concurrent to the code that waits
 LIBRARY_FRAMES = ("java.util.concurrent.", "jdk.internal.misc.", "java.lang.Thread.", "java.lang.VirtualThread.",
                   "java.lang.Object.wait")
-TOP = 20
 KEEP = 200
 START_TIME = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)?$")
 ISO_DURATION = re.compile(r"^PT(?:(-?\d+)H)?(?:(-?\d+)M)?(?:(-?\d+(?:\.\d+)?)S)?$")
+Recording = str | os.PathLike[str]
+Recordings = Recording | Sequence[Recording]  # one .jfr or several (runs of one side, summed)
 PRIMITIVES = {"Z": "boolean", "B": "byte", "C": "char", "S": "short", "I": "int", "J": "long", "F": "float",
               "D": "double"}
 
 
 # ------------------------------------------------------------------------------------------------ recording
 
-def start_recording(pid, name="ab"):
+def start_recording(pid: int | str, name: str = "ab") -> None:
     """Starts a JFR recording in the running JVM `pid` (JDK 25 profile settings, every compilation)."""
     flame.run([flame.jdk_tool("jcmd"), pid, "JFR.start", f"name={name}", *JCMD_START_OPTIONS])
 
 
-def stop_recording(pid, filename, name="ab"):
+def stop_recording(pid: int | str, filename: str | os.PathLike[str], name: str = "ab") -> str:
     """Stops the recording and writes it to `filename` (made absolute: jcmd resolves it in the JVM's cwd)."""
     path = str(pathlib.Path(filename).resolve())
     flame.run([flame.jdk_tool("jcmd"), pid, "JFR.stop", f"name={name}", f"filename={path}"])
@@ -107,7 +110,7 @@ def stop_recording(pid, filename, name="ab"):
 
 # ------------------------------------------------------------------------------------------------- reading
 
-def millis(iso):
+def millis(iso: str | None) -> float:
     """JFR's ISO-8601 durations ("PT0.0123S", "PT1M2S") in milliseconds; negative ones (no timeout) as 0."""
     match = ISO_DURATION.match(iso or "")
     if not match:
@@ -116,11 +119,12 @@ def millis(iso):
     return max(0.0, (hours * 3600 + minutes * 60 + seconds) * 1000)
 
 
-def class_name(jfr_class):
+def class_name(jfr_class: dict[str, Any] | None) -> str:
     """A JFR class value as Java spells it: java.lang.String, long[], java.util.HashMap$Node[]."""
     if not jfr_class:
         return "(none)"
-    name, dims = jfr_class["name"], 0
+    name: str = jfr_class["name"]
+    dims = 0
     while name.startswith("["):
         name, dims = name[1:], dims + 1
     if dims:
@@ -128,7 +132,7 @@ def class_name(jfr_class):
     return name.replace("/", ".") + "[]" * dims
 
 
-def events(jfr, types, stack_depth=0):
+def events(jfr: Recordings, types: list[str], stack_depth: int = 0) -> Iterator[tuple[str, dict[str, Any]]]:
     """Yields (type, values) of the given event types in the recording(s), stacks cut to stack_depth frames."""
     for path in flame.recordings(jfr):
         command = [flame.jdk_tool("jfr"), "print", "--json", "--stack-depth", str(stack_depth),
@@ -145,7 +149,7 @@ def events(jfr, types, stack_depth=0):
             raise flame.ToolError(f"{' '.join(command)} exited {process.returncode}: {error_output or broken}")
 
 
-def waiting_site(values):
+def waiting_site(values: dict[str, Any]) -> str:
     """The first frame of the waiting thread's stack outside the JDK's locking code: who waits."""
     frames = (values.get("stackTrace") or {}).get("frames") or []
     for frame in frames:
@@ -159,21 +163,23 @@ def waiting_site(values):
 class _Waits:
     """Count, total and longest wait by a key (a class or a waiting site)."""
 
-    def __init__(self):
-        self.count, self.total = collections.Counter[str](), collections.Counter[str]()
+    def __init__(self) -> None:
+        self.count = collections.Counter[str]()
+        self.total = collections.defaultdict[str, float](float)  # milliseconds: a Counter's values are typed int
         self.longest: dict[str, float] = {}
 
-    def add(self, key, ms):
+    def add(self, key: str, ms: float) -> None:
         self.count[key] += 1
         self.total[key] += ms
         self.longest[key] = max(self.longest.get(key, 0.0), ms)
 
-    def ranked(self, label):
+    def ranked(self, label: str) -> list[dict[str, Any]]:
         return [{label: key, "count": self.count[key], "total_ms": round(total, 3),
-                 "max_ms": round(self.longest[key], 3)} for key, total in self.total.most_common(KEEP)]
+                 "max_ms": round(self.longest[key], 3)}
+                for key, total in sorted(self.total.items(), key=lambda item: item[1], reverse=True)[:KEEP]]
 
 
-def _waits(jfr):
+def _waits(jfr: Recordings) -> dict[str, Any]:
     """locks section: jdk.JavaMonitorEnter by monitor class, jdk.ThreadPark by parked-on class, both by site."""
     kinds = {"jdk.JavaMonitorEnter": ("monitor_enter", "monitorClass"),
              "jdk.ThreadPark": ("thread_park", "parkedClass")}
@@ -189,11 +195,11 @@ def _waits(jfr):
             for kind, (name, _) in kinds.items()}
 
 
-def _per_request(value, requests):
+def _per_request(value: float, requests: int | None) -> float | None:
     return round(value / requests, 3) if requests else None
 
 
-def _cpu(jfr):
+def _cpu(jfr: Recordings) -> dict[str, Any]:
     event = flame.cpu_event(jfr)
     with tempfile.TemporaryDirectory(prefix="perflab-jfr-") as tmp:
         stacks = flame.read_collapsed(flame.collapsed(jfr, f"{tmp}/cpu.collapsed", event))
@@ -204,10 +210,10 @@ def _cpu(jfr):
             total_samples[method] += count
     samples = sum(stacks.values())
 
-    def share(count):
+    def share(count: int) -> float:
         return round(count / samples, 4) if samples else 0.0
 
-    def ranked(counter):
+    def ranked(counter: collections.Counter[str]) -> list[dict[str, Any]]:
         return [{"method": method, "self": self_samples[method], "self_share": share(self_samples[method]),
                  "total": total_samples[method], "total_share": share(total_samples[method])}
                 for method, _ in counter.most_common(KEEP)]
@@ -220,7 +226,7 @@ def _cpu(jfr):
 JDK_PACKAGES = ("java.", "javax.", "jdk.", "sun.", "com.sun.")
 
 
-def layer(frame):
+def layer(frame: str) -> str:
     """The library a frame belongs to: its package, at most three parts deep ("org.apache.ibatis",
     "org.springframework.security"; a class in no package is its own layer). A frame is "Class.method" or
     "package.Class.method", classes capitalised as Java spells them."""
@@ -233,7 +239,7 @@ def layer(frame):
     return ".".join(package[:3]) if package else parts[0]
 
 
-def layers(stacks):
+def layers(stacks: dict[tuple[str, ...], int]) -> collections.Counter[str]:
     """{layer: samples} of collapsed stacks {(root, ..., leaf): count}: each sample is charged to the first frame
     from the top that is not the JDK's, so the JDK's work (a socket write, a hash map lookup) counts to the library
     that asked for it; a stack of JDK frames only is "JDK"."""
@@ -244,7 +250,7 @@ def layers(stacks):
     return counts
 
 
-def summary(jfr, requests=None):
+def summary(jfr: Recordings, requests: int | None = None) -> dict[str, Any]:
     """The profile summary of one side: see the module's docstring for the sections."""
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as background:
         cpu = background.submit(_cpu, jfr)  # each part runs its own JDK tools
@@ -263,15 +269,17 @@ class JitGc:
     add(type, values) for each, then sections(). `focus`, a class-name prefix ("dev.perflab.support.parse."),
     also sums the compilations of the methods of those classes."""
 
-    def __init__(self, focus=None):
+    def __init__(self, focus: str | None = None) -> None:
         self.focus = focus
-        self.gc_count, self.gc_pause, self.gc_longest = collections.Counter[str](), collections.Counter[str](), 0.0
-        self.compiles, self.compile_ms_by = collections.Counter[str](), collections.Counter[str]()
+        # pauses and compile times in milliseconds, by collector and compiler (a Counter's values are typed int)
+        self.gc_count, self.gc_longest = collections.Counter[str](), 0.0
+        self.gc_pause = collections.defaultdict[str, float](float)
+        self.compiles, self.compile_ms_by = collections.Counter[str](), collections.defaultdict[str, float](float)
         self.compile_longest, self.failed, self.osr = 0.0, 0, 0
         self.focus_compiles, self.focus_ms = 0, 0.0
         self.deopts = collections.Counter[str]()
 
-    def add(self, kind, values):
+    def add(self, kind: str, values: dict[str, Any]) -> None:
         if kind == "jdk.GarbageCollection":
             name = values.get("name") or "(unknown)"
             self.gc_count[name] += 1
@@ -291,7 +299,7 @@ class JitGc:
         elif kind == "jdk.Deoptimization":
             self.deopts[values.get("reason") or "(unknown)"] += 1
 
-    def sections(self):
+    def sections(self) -> dict[str, Any]:
         young = sum(n for name, n in self.gc_count.items() if name in YOUNG_COLLECTORS)
         jit = {"compilations": sum(self.compiles.values()), "compile_ms": round(sum(self.compile_ms_by.values()), 3),
                "max_compile_ms": round(self.compile_longest, 3), "failed": self.failed, "osr": self.osr,
@@ -309,7 +317,7 @@ class JitGc:
         return {"gc": gc, "jit": jit}
 
 
-def _events_summary(jfr, requests):
+def _events_summary(jfr: Recordings, requests: int | None) -> dict[str, Any]:
     allocated = collections.Counter[str]()
     jit_gc = JitGc()
     for kind, values in events(jfr, COUNTED):
@@ -330,7 +338,7 @@ def _events_summary(jfr, requests):
 
 # ------------------------------------------------------------------------------------- a window of a start
 
-def epoch_ms(timestamp):
+def epoch_ms(timestamp: str | None) -> float | None:
     """An event's startTime as `jfr print --json` writes it ("2026-11-26T16:46:53.725564724Z", or with an offset
     such as +09:00) in epoch milliseconds; None when it does not read as one."""
     match = START_TIME.match(timestamp or "")
@@ -341,7 +349,7 @@ def epoch_ms(timestamp):
     return moment.timestamp() * 1000 + float(f"0.{fraction or 0}") * 1000
 
 
-def launch_option(filename):
+def launch_option(filename: str | os.PathLike[str]) -> str:
     """The JVM flag that records a start from its first moment (the cold-start shape): JIT and GC events and
     CPU-time samples every 20 ms of a thread's CPU only (settings=none, then each event turned on), every compilation
     however short, deoptimizations without their stacks. stop_recording(pid, filename, name=LAUNCH_RECORDING) writes
@@ -350,13 +358,13 @@ def launch_option(filename):
     return f"-XX:StartFlightRecording:name={LAUNCH_RECORDING},settings=none,{events_on},filename={filename}"
 
 
-def on_stack(values, prefix):
+def on_stack(values: dict[str, Any], prefix: str) -> bool:
     """Whether a frame of the event's (cut) stack belongs to a class whose name starts with `prefix`."""
     frames = (values.get("stackTrace") or {}).get("frames") or []
     return any(class_name((frame.get("method") or {}).get("type")).startswith(prefix) for frame in frames)
 
 
-def window_summary(jfr, start_ms, end_ms, focus=None):
+def window_summary(jfr: Recordings, start_ms: float, end_ms: float, focus: str | None = None) -> dict[str, Any]:
     """The gc and jit sections (JitGc) of the events that started within [start_ms, end_ms] (epoch milliseconds):
     what the JIT and the GC did while the first requests were served; and cpu: the CPU-time samples in the window
     and, with a focus, how many of them ran the focus's code (or JDK code it called)."""
@@ -377,87 +385,24 @@ def window_summary(jfr, start_ms, end_ms, focus=None):
     return {"window_ms": [start_ms, end_ms], **jit_gc.sections(), "cpu": cpu}
 
 
-# ---------------------------------------------------------------------------------------------------- diff
-
-def rows(a, b, top=TOP, by_size=False):
-    """Side-by-side rows of two {name: number} maps, largest absolute change first (by_size: largest on either side
-    first, for a breakdown such as CPU by library); a missing name is 0."""
-    table = []
-    for name in set(a) | set(b):
-        value_a, value_b = a.get(name) or 0, b.get(name) or 0
-        table.append({"name": name, "a": value_a, "b": value_b, "change": round(value_b - value_a, 6),
-                      "relative": round(value_b / value_a - 1, 4) if value_a else None})
-    table.sort(key=lambda row: (-max(row["a"], row["b"]) if by_size else -abs(row["change"]), row["name"]))
-    return table[:top]
-
-
-def _by(entries, key, value):
-    return {entry[key]: entry[value] for entry in entries}
-
-
-BREAKDOWNS = {"cpu_layers"}  # diff sections listed largest first: where the CPU goes on each side, then what changed
-
-
-def _samples_name(profile_a, profile_b):
-    """What the CPU sections count, named for the report; both kinds when the two sides differ (a summary stored
-    before `event` was recorded counted execution samples)."""
-    a, b = (SAMPLES[p["cpu"].get("event", "jdk.ExecutionSample")] for p in (profile_a, profile_b))
-    return a if a == b else f"CPU samples (A: {a}; B: {b})"
-
-
-def diff(profile_a, profile_b, top=TOP):
-    """A against B for the report: each section is {"unit": ..., "rows": [{name, a, b, change, relative}]}, largest
-    change first (CPU by library: largest share first).
-    Allocation is compared per request when both profiles know their request count, else in bytes."""
-    allocated = "bytes_per_request" if profile_a.get("requests") and profile_b.get("requests") else "bytes"
-    allocated_unit = allocated.replace("_", " ")
-    samples = _samples_name(profile_a, profile_b)
-    sections = {  # name: (unit, {row name: number} of one profile)
-        "cpu_layers": (f"share of {samples}, by library", lambda p: _by(p["cpu"].get("layers", []), "layer", "share")),
-        "cpu_self": (f"share of {samples} (top frame)",
-                     lambda p: _by(p["cpu"]["methods"], "method", "self_share")),
-        "cpu_total": (f"share of {samples} (on the stack)",
-                      lambda p: _by(p["cpu"]["inclusive"], "method", "total_share")),
-        "allocation": (allocated_unit, lambda p: _by(p["allocation"]["classes"], "class", allocated)),
-        "monitor_enter": ("ms blocked entering synchronized",
-                          lambda p: _by(p["locks"]["monitor_enter"]["classes"], "class", "total_ms")),
-        "thread_park": ("ms parked", lambda p: _by(p["locks"]["thread_park"]["classes"], "class", "total_ms")),
-        "monitor_sites": ("ms blocked entering synchronized, by waiting method",
-                          lambda p: _by(p["locks"]["monitor_enter"]["sites"], "site", "total_ms")),
-        "park_sites": ("ms parked, by waiting method",
-                       lambda p: _by(p["locks"]["thread_park"]["sites"], "site", "total_ms")),
-        "gc": ("", lambda p: {"collections": p["gc"]["count"], "total pause ms": p["gc"]["total_pause_ms"],
-                              "max pause ms": p["gc"]["max_pause_ms"]}),
-        "jit": ("", lambda p: {"compilations": p["jit"]["compilations"], "compile time ms": p["jit"]["compile_ms"],
-                               "failed compilations": p["jit"]["failed"],
-                               "deoptimizations": p["jit"]["deoptimizations"]}),
-        "totals": ("", lambda p: {"CPU samples": p["cpu"]["samples"],
-                                  f"allocated {allocated_unit}": p["allocation"][allocated]}),
-    }
-    return {name: {"unit": unit, "rows": rows(pick(profile_a), pick(profile_b), top, by_size=name in BREAKDOWNS)}
-            for name, (unit, pick) in sections.items()}
-
-
-def cell_profile(cell, out_dir):
+def cell_profile(cell: dict[str, Any], out_dir: str | os.PathLike[str]) -> dict[str, Any]:
     """The JFR analysis report.html shows for one cell (ab/page.py draws it): the differences between the last
     recording of the baseline and of the first candidate, and their differential flame graph, written to
     out_dir/flame-diff-<tag>.html. {} for a cell without a comparison; {"missing": why} when a side has no
-    recording; else "diff" (diff()) or "diff_error", and "flame" (the file's name) or "flame_error"."""
+    recording; else "diff" (jfr_diff.diff()) or "diff_error", and "flame" (the file's name) or "flame_error"."""
     comparisons = cell.get("comparisons") or []
     if not comparisons:
         return {}
     first = comparisons[0]
-    pick = lambda label: next((r["jfr"] for r in reversed(cell["runs"]) if r["variant"] == label and r.get("jfr")), None)  # noqa: E731
-    a_name, b_name = pick(first["baseline"]), pick(first["candidate"])
+    a_name, b_name = last_recording(cell, first["baseline"]), last_recording(cell, first["candidate"])
     if not (a_name and b_name):
         return {"missing": "no JFR recording in this cell (--no-jfr, or a shape without a measured window)"}
-    requests = lambda label: next((r.get("requests") for r in reversed(cell["runs"]) if r["variant"] == label), None)  # noqa: E731
     # a result records each recording's name in its output folder (older ones a whole path: its name is the same)
     a_path, b_path = (str(pathlib.Path(out_dir) / pathlib.Path(name).name) for name in (a_name, b_name))
-    out = {}
+    out: dict[str, Any] = {}
     try:
-        a = summary(a_path, requests=requests(first["baseline"]))
-        b = summary(b_path, requests=requests(first["candidate"]))
+        a = summary(a_path, requests=last_requests(cell, first["baseline"]))
+        b = summary(b_path, requests=last_requests(cell, first["candidate"]))
         out["diff"] = diff(a, b)
     except Exception as error:  # the report still renders; the reason is shown
         out["diff_error"] = str(error)
@@ -470,7 +415,17 @@ def cell_profile(cell, out_dir):
     return out
 
 
-def main(argv=None):
+def last_recording(cell: dict[str, Any], label: str) -> str | None:
+    """The name of the last JFR recording of a variant's runs in the cell; None when none has one."""
+    return next((r["jfr"] for r in reversed(cell["runs"]) if r["variant"] == label and r.get("jfr")), None)
+
+
+def last_requests(cell: dict[str, Any], label: str) -> int | None:
+    """The requests the last run of a variant in the cell served (what its recording's allocation is divided by)."""
+    return next((r.get("requests") for r in reversed(cell["runs"]) if r["variant"] == label), None)
+
+
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Profile summary of a JFR recording, or A against B, as JSON")
     parser.add_argument("jfr", nargs="+", help="recording(s) of side A (several runs are summed)")
     parser.add_argument("--against", nargs="+", metavar="JFR", help="recording(s) of side B: print the diff")

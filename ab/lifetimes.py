@@ -9,6 +9,7 @@ stats.lifetimes_plan do the arithmetic).
 - apply(e, plans)                  -> the experiment with each profile's rounds and lifetimes from its plan
 """
 import math
+from typing import Any
 
 import comparison
 import stats
@@ -16,7 +17,7 @@ import stats
 STARTUP_SECONDS = 10.0  # an app's start, when a pilot did not record its lifetimes' seconds (this machine: 6-12 s)
 
 
-def pilot(result, cell, calibration):
+def pilot(result: dict[str, Any], cell: dict[str, Any], calibration: dict[str, Any]) -> dict[str, Any]:
     """The pilot's per-round log A2/A1 of the calibrated metric, each round's lifetime, and the design its floor is
     for: analyses of calibration["rounds"] rounds in whole lifetimes."""
     e = result["experiment"]
@@ -28,12 +29,12 @@ def pilot(result, cell, calibration):
     return {"logs": logs, "lifetimes": groups, "floor": calibration["noise_floor"], "rounds": calibration["rounds"]}
 
 
-def _seconds(text):
+def _seconds(text: object) -> float:
     text = str(text)
     return float(text[:-2]) / 1000 if text.endswith("ms") else float(text.rstrip("s"))
 
 
-def costs(result, cell):
+def costs(result: dict[str, Any], cell: dict[str, Any]) -> tuple[float, float, str]:
     """(seconds per round of every variant, seconds per lifetime, how they were found). Runs and lifetimes record
     their seconds (the runner since lifetimes.py); an older pilot's are modelled from its took_seconds: a run takes
     its duration plus an overhead o (reset, scrapes, JFR), a lifetime per app STARTUP_SECONDS, the warm-up and
@@ -60,7 +61,7 @@ def costs(result, cell):
 CAUTIOUS = 0.8  # the confidence --plan names beside its plan, when --confidence did not choose one
 
 
-def plan(result, target, confidence=None):
+def plan(result: dict[str, Any], target: float, confidence: float | None = None) -> list[dict[str, Any]]:
     """Per profile of the pilot A/A `result`: {"profile", "plan" (stats.lifetimes_plan), "components", "costs",
     "uncertainty"}, or {"profile", "why"} when it cannot be planned from it.
     The pilot's variance is an estimate from a few lifetimes: with a `confidence` (e.g. 0.8) the plan is sized for
@@ -92,7 +93,7 @@ def plan(result, target, confidence=None):
     return out
 
 
-def describe(plans, source):
+def describe(plans: list[dict[str, Any]], source: str) -> str:
     """The plan as the runner prints it: one paragraph per profile."""
     lines = [f"planned from the pilot A/A {source}:"]
     for p in plans:
@@ -118,7 +119,7 @@ def describe(plans, source):
     return "\n".join(lines)
 
 
-def apply(e, plans):
+def apply(e: dict[str, Any], plans: list[dict[str, Any]]) -> dict[str, Any]:
     """e with e["planned"][profile] = that profile's plan (run_cell takes its rounds and lifetimes from it); raises
     SystemExit naming a profile the pilot has no plan for, or one the target is out of reach on."""
     missing = [p for p in e["profiles"] if p not in {q["profile"] for q in plans if "plan" in q}]
@@ -132,7 +133,7 @@ def apply(e, plans):
     return e
 
 
-def for_cell(e, profile):
+def for_cell(e: dict[str, Any], profile: str) -> dict[str, Any]:
     """The rounds, cap and restart_every a planned profile runs with, as overrides of e; {} when not planned."""
     d = e.get("planned", {}).get(profile)
     if not d:

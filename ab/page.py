@@ -8,7 +8,8 @@ from typing import Any
 
 from charts_load import latency_chart, ramp_chart
 from charts_ratio import rounds_panel, sweep, verdict
-from report import HEAD, aa_sentence, against_why, cell_title, commit_lines, extra_sections, headline, limit_warnings, machine_lines, machine_text, verdict_rows
+from report import HEAD, aa_sentence, against_why, cell_title, commit_lines, headline, limit_warnings, machine_lines, machine_text, verdict_rows
+from report_sections import extra_sections
 from words import fmt, pct
 
 UNAVAILABLE = '<p id="flame-diff">profile analysis unavailable (ab/jfr.py, ab/flame.py)</p>'
@@ -63,7 +64,7 @@ def jfr_tables(diff: dict[str, Any], comparison: dict[str, Any]) -> str:
 
 
 def section_html(section: dict[str, Any]) -> str:
-    """A report section (report.extra_sections: a ramp's stages, the write-up beside perflab) as a table and notes."""
+    """A report section (report_sections.extra_sections: a ramp's stages, the write-up beside perflab) as a table and notes."""
     head = "".join(f"<th>{h.escape(x)}</th>" for x in section["head"])
     rows = "".join("<tr>" + "".join(f"<td>{h.escape(str(x))}</td>" for x in r) + "</tr>" for r in section["rows"])
     notes = "".join(f"<li>{h.escape(n)}</li>" for n in section["notes"])

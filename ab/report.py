@@ -1,17 +1,18 @@
-"""What the runner says: one line per run, the verdict table (text, Markdown) and the tables README.md and docs/
-regenerate from published results (views). Pure functions of a result (report.html is ab/page.py's)."""
+"""What the runner says: one line per run, the verdict table (text, Markdown), the headline and the sentences under
+it. Pure functions of a result (a cell's extra sections are ab/report_sections.py's, the tables README.md and docs/
+regenerate ab/report_views.py's, report.html ab/page.py's)."""
 import math
-import re
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 import comparison
 import model
-import ramp
 import stats
-import writeup
-from words import a_to_b, delta_text, fmt, label, nan, pct, ratio_text, short
+from report_sections import extra_sections, interval_text, section_text
+from words import delta_text, fmt, label, nan, pct, ratio_text, short
 
 
-def run_line(run):
+def run_line(run: dict[str, Any]) -> str:
     keys = [k for k in ("p50", "p95", "tps", "error_rate", "capacity", "served", "first_ms", "second_ms", "idle_first_ms",
                         "idle_second_ms", "ready_ms", "success_pct") if k in run]
     parts = [f"{label(k)} {fmt(run[k], k)}" for k in keys]
@@ -22,16 +23,16 @@ def run_line(run):
     return f"{run['variant']} round {run['round']}: " + ", ".join(parts)
 
 
-def cell_title(cell):
-    title = cell["network"]
+def cell_title(cell: dict[str, Any]) -> str:
+    title: str = cell["network"]
     if cell.get("parameter"):
         title += f" | {cell['parameter']} = {cell['value']}"
     return title
 
 
-def gc_text(cell):
+def gc_text(cell: dict[str, Any]) -> str:
     """'GC: SerialGC' when every variant ran with the same one, else 'GC: before G1GC, after SerialGC'; '' unknown."""
-    by_variant: dict[str, set] = {}
+    by_variant: dict[str, set[str]] = {}
     for run in cell["runs"]:
         if run.get("gc"):
             by_variant.setdefault(run["variant"], set()).add(run["gc"])
@@ -46,7 +47,7 @@ def gc_text(cell):
 PROCESS = {"app": "the app", "mariadb": "MariaDB"}
 
 
-def limit_texts(cell):
+def limit_texts(cell: dict[str, Any]) -> list[str]:
     """Per limited process, whether its CPU limit held in every run: 'the app held to 1 CPU in 2 of 2 runs (at
     most 0.97 CPU-s per s; throttled 12 of 400 periods)'."""
     out = []
@@ -66,7 +67,7 @@ def limit_texts(cell):
     return out
 
 
-def machine_lines(cell):
+def machine_lines(cell: dict[str, Any]) -> list[str]:
     """The cell's machine profile, the GC each app ran with, and whether each CPU limit held; [] for a result
     written before machine profiles."""
     if not cell.get("machine"):
@@ -74,20 +75,14 @@ def machine_lines(cell):
     return [f"machine {cell['machine']}", *filter(None, [gc_text(cell)]), *limit_texts(cell)]
 
 
-def limit_warnings(cell):
+def limit_warnings(cell: dict[str, Any]) -> list[str]:
     """A run in which a limited process used more CPU than its share (and its tolerance)."""
     return [f"{PROCESS[c['process']]} used {c['cpu_per_s']:.2f} CPU-s per s in {r['testid']}, over its {c['cpus']:g} CPU "
             f"limit: the machine profile did not hold" for r in cell["runs"] for c in r.get("limits") or []
             if c["held"] is False]
 
 
-def interval_text(row):
-    """'0.417–0.422': a compared metric's 95 % interval of B/A ('–' when there is none)."""
-    lo, hi = row["interval"]
-    return "–" if nan(lo) or nan(hi) else f"{fmt(lo)}–{fmt(hi)}"
-
-
-def p_text(row, tests):
+def p_text(row: dict[str, Any], tests: int) -> str:
     """The p column: Mann-Whitney's p (Holm-adjusted among `tests` secondary rows when it was), or, when the rounds
     cannot bring it under stats.SIGNIFICANCE however far apart the sides are (stats.smallest_mwu_p) and it is not
     under it, a dash that says so, never a p read as if it could: '– (3+3 rounds cannot reach 0.05)'."""
@@ -99,7 +94,7 @@ def p_text(row, tests):
     return fmt(p)
 
 
-def verdict_rows(cell):
+def verdict_rows(cell: dict[str, Any]) -> Iterator[tuple[str, ...]]:
     for c in cell.get("comparisons", []):
         tests = sum("p_holm" in r for r in c["rows"])
         for r in c["rows"]:
@@ -110,24 +105,24 @@ def verdict_rows(cell):
 HEAD = ("candidate", "metric", "baseline", "candidate value", "B/A", "95% BCa interval", "p (MWU, Holm)", "verdict")
 
 
-def why(result, c, also_moved=True):
+def why(result: dict[str, Any], c: dict[str, Any], also_moved: bool = True) -> str:
     """The comparison's "because" sentence, written from its rows by this checkout's comparison.because() (the
     sentence stored in result.json is the one its run wrote; a regenerated report words and formats it the current
     way); also_moved=False leaves out the other mechanisms that moved, which the report lists."""
     return comparison.because(result["experiment"], c["rows"], c["primary"], also_moved)
 
 
-def against_why(result, c):
+def against_why(result: dict[str, Any], c: dict[str, Any]) -> str:
     """'B against A: p95 −62 % (better), because ...': a comparison's line under its heading."""
     return f"{c['candidate']} against {c['baseline']}: {why(result, c)}"
 
 
-def place(cell):
+def place(cell: dict[str, Any]) -> str:
     """A cell in a sentence: its network profile, and the sweep value after an @."""
     return f"{cell['profile']}{at(cell.get('value'))}"
 
 
-def primary_cells(result):
+def primary_cells(result: dict[str, Any]) -> list[dict[str, Any]]:
     """One entry per cell and candidate: the primary metric's B/A, its 95 % interval, δ and the verdict the result
     is judged by (an A/A's at δ = its noise floor, from its calibration), what the file expected and whether it
     came out so. The headline, verdict.svg and rounds.svg read these."""
@@ -151,7 +146,7 @@ def primary_cells(result):
     return out
 
 
-def also_cells(c, judged):
+def also_cells(c: dict[str, Any], judged: dict[str, Any]) -> list[dict[str, Any]]:
     """The claimed metrics of `[primary] also` of one comparison: metric, ratio, interval, δ, verdict, expect, ok."""
     rows = {r["metric"]: r for r in c["rows"]}
     nothing = {"ratio": math.nan, "interval": (math.nan, math.nan), "delta": math.nan}
@@ -159,14 +154,14 @@ def also_cells(c, judged):
             for a in judged.get("also", [])]
 
 
-def judged_text(c):
+def judged_text(c: dict[str, Any]) -> str:
     """Whether a cell's verdict is what the file expected: "as expected", "expected better", or a control's note."""
     if c["expect"] == "any":
         return "a control, no claim"
     return "as expected" if c["ok"] else f"expected {c['expect']}"
 
 
-def headline_parts(result):
+def headline_parts(result: dict[str, Any]) -> tuple[bool, list[str]]:
     """(as expected?, [one clause per profile and candidate]): 'cross-zone: better (p95 B/A 0.37, 95 % interval
     0.11–0.40), as expected'; with several candidates each clause names its own ('localhost, bulkhead: ...');
     "no difference" and "inconclusive" give δ, the margin they are judged by."""
@@ -180,7 +175,7 @@ def headline_parts(result):
     return result.get("verdict", {}).get("ok", False), clauses
 
 
-def claim_text(c):
+def claim_text(c: dict[str, Any]) -> str:
     """'better (p95 B/A 0.37, 95 % interval 0.11–0.40), as expected': one claimed metric's verdict, its numbers and
     whether it is what the file expected; "no difference" and "inconclusive" give δ."""
     lo, hi = c["interval"]
@@ -194,11 +189,11 @@ SMOKE_VERDICT = ("not judged: a smoke run is too short for a verdict; it checks 
                  "(the checks above). Run without --smoke for the verdict.")
 
 
-def is_smoke(result):
+def is_smoke(result: dict[str, Any]) -> bool:
     return bool(result.get("args", {}).get("smoke"))
 
 
-def headline(result, bold=False):
+def headline(result: dict[str, Any], bold: bool = False) -> str:
     """The report's first line: each profile's verdict in words, with its numbers, and whether it is as expected."""
     ok, clauses = headline_parts(result)
     if not clauses:
@@ -217,7 +212,7 @@ ROLE = {"primary": "the primary metric: the verdict rests on its interval",
         "secondary": "a secondary metric: reported, the verdict does not rest on it"}
 
 
-def warning_lines(result, cell):
+def warning_lines(result: dict[str, Any], cell: dict[str, Any]) -> list[str]:
     """One line per metric with warnings: which metric, what its role is (so why the warning matters) and the
     warnings themselves, e.g. 'phone cache hit ratio (a secondary metric: ...): only 0 round(s), fewer than 10'."""
     e = result["experiment"]
@@ -235,22 +230,21 @@ def warning_lines(result, cell):
     return [line for _, line in sorted(out, key=lambda x: x[0])]
 
 
-def commit_lines(e):
+def commit_lines(e: dict[str, Any]) -> list[str]:
     """One line per variant built from a commit (ab/refs.py): 'candidate 1a2b3c4d: commit 1a2b3c4d "subject" (HEAD)'."""
     return [f"{v['label']}: commit {c['short']} \"{c['subject']}\" ({c['ref']})"
             for v in e.get("variants", []) for c in [v.get("commit")] if c]
 
 
-def text(result):
+def text(result: dict[str, Any]) -> str:
     if model.is_command(result):
         return command_table(result)
     out = [headline(result), *commit_lines(result["experiment"])]
     for cell in result["cells"]:
         body = list(verdict_rows(cell))
         widths = [max(len(str(r[i])) for r in [HEAD] + body) for i in range(len(HEAD))]
-        line = lambda r: "  ".join(str(v).ljust(w) for v, w in zip(r, widths))  # noqa: E731
-        out += [f"== {cell_title(cell)}", *[f"   {m}" for m in machine_lines(cell)], line(HEAD),
-                line(["-" * w for w in widths]), *[line(r) for r in body]]
+        out += [f"== {cell_title(cell)}", *[f"   {m}" for m in machine_lines(cell)], padded(HEAD, widths),
+                padded(["-" * w for w in widths], widths), *[padded(r, widths) for r in body]]
         out += [f"   WARNING: {w}" for w in limit_warnings(cell)]
         out += [f"   {against_why(result, c)}" for c in cell.get("comparisons", [])]
         out += [line for section in extra_sections(result, cell) for line in section_text(section)]
@@ -258,8 +252,8 @@ def text(result):
         out.append(aa_sentence(c))
     out += [power_sentence(p) for p in result.get("power", [])]
     out += [repeats_sentence(r) for r in result.get("repeats", [])]
-    if result.get("reproduction"):
-        out.append(reproduction_sentence(reproduction_of(result)))
+    if reproduction := reproduction_of(result):
+        out.append(reproduction_sentence(reproduction))
     v = result["verdict"]
     if is_smoke(result):
         out.append(f"verdict: {SMOKE_VERDICT}")
@@ -272,11 +266,16 @@ def text(result):
     return "\n".join(out)
 
 
-def at(value):
+def padded(row: Sequence[object], widths: list[int]) -> str:
+    """A row of the runner's text table, each value left-aligned in its column's width."""
+    return "  ".join(str(v).ljust(w) for v, w in zip(row, widths))
+
+
+def at(value: object) -> str:
     return "" if value is None else f" @ {value}"
 
 
-def power_sentence(p):
+def power_sentence(p: dict[str, Any]) -> str:
     """The power check's line: how often the planted slowdown was called worse."""
     o = p["observed"]
     return (f"power check {p['profile']} ({p['metric']}): the planted twin called {p['expect']} in {p['hits']} of "
@@ -286,7 +285,7 @@ def power_sentence(p):
             + ("" if p["power"] >= 0.8 else " — below the 80 % the check asks for"))
 
 
-def repeats_sentence(r):
+def repeats_sentence(r: dict[str, Any]) -> str:
     """--repeat's line: how the separate runs' primary verdicts came out."""
     counts = ", ".join(f"{v} in {n}" for v, n in r["verdicts"].items())
     low, high = min(r["ratios"]), max(r["ratios"])
@@ -294,7 +293,7 @@ def repeats_sentence(r):
             f"{r['runs']}; B/A from {low:.3g} to {high:.3g}")
 
 
-def aa_sentence(c):
+def aa_sentence(c: dict[str, Any]) -> str:
     if "skipped" in c:
         return f"A/A {c['profile']} ({c['metric']}): {c['skipped']}"
     lo, hi = c.get("fpr_interval", (math.nan, math.nan))
@@ -305,14 +304,14 @@ def aa_sentence(c):
                if c.get("lifetimes") else ""))
 
 
-def md_table(head, rows):
+def md_table(head: Sequence[str], rows: Iterable[Iterable[object]]) -> str:
     """A Markdown table; a '|' inside a cell (a sweep cell's title has one) is escaped, so it stays in its column."""
-    def cell(x):
+    def cell(x: object) -> str:
         return str(x).replace("|", "\\|")
     return "\n".join(["| " + " | ".join(head) + " |", "|" + "---|" * len(head)] + ["| " + " | ".join(cell(x) for x in r) + " |" for r in rows])
 
 
-def lifetimes_sentence(lifetimes):
+def lifetimes_sentence(lifetimes: list[dict[str, Any]]) -> str:
     """How the apps were started in a cell: how many instance lifetimes, in which orders, and how long the
     settling after each warm-up took (runner.start_instances)."""
     orders = "; ".join(" → ".join(l["start_order"]) for l in lifetimes)
@@ -325,7 +324,7 @@ def lifetimes_sentence(lifetimes):
     return text + (f"; still busy when settling stopped: {', '.join(busy)}" if busy else "")
 
 
-def markdown(result):
+def markdown(result: dict[str, Any]) -> str:
     e = result["experiment"]
     out = [f"# {result['name']}", "", headline(result, bold=True), "", e.get("description", ""), "",
            f"- variants: " + ", ".join(f"**{v['label']}** (`{v.get('profile', '')} {' '.join(v.get('args', []))}`)" for v in e["variants"]),
@@ -357,112 +356,21 @@ def markdown(result):
         out += [f"- {aa_sentence(c)}"]
     out += [f"- {power_sentence(p)}" for p in result.get("power", [])]
     out += [f"- {repeats_sentence(r)}" for r in result.get("repeats", [])]
-    if result.get("reproduction"):
-        out += [f"- {reproduction_sentence(reproduction_of(result))}"]
+    if reproduction := reproduction_of(result):
+        out += [f"- {reproduction_sentence(reproduction)}"]
     out += ["", "## Runs", "", md_table(("run", "observation"), ((r["testid"], run_line(r)) for c in result["cells"] for r in c["runs"])),
             "", "## Reproduce", "", f"```\n{result['command']}\n```", "", machine_text(result["machine"]), ""]
     return "\n".join(out)
 
 
-# ---------------------------------------------------------------------- a ramp's stages, the write-up beside perflab
-
-def extra_sections(result, cell):
-    """The cell's sections after its comparisons: a ramp's stages, the write-up beside perflab; each one
-    {title, head, rows, notes}, for REPORT.md, the runner's text and report.html alike."""
-    return [s for s in (ramp_section(result, cell), writeup_section(result, cell), leakage_section(result, cell)) if s]
-
-
-def leakage_section(result, cell):
-    """The leakage check (--leakage): each variant interleaved against itself served alone, on the claimed metrics."""
-    if not cell.get("leakage"):
-        return None
-    claimed = comparison.claimed_metrics(result["experiment"])
-    rows = [(c["candidate"], label(r["metric"]), fmt(r["median_a"], r["metric"]), fmt(r["median_b"], r["metric"]),
-             f"{fmt(r['ratio'])} ({pct(r['ratio'])})", interval_text(r), r["verdict"])
-            for c in cell["leakage"] for r in c["rows"] if r["metric"] in claimed]
-    return {"title": "Leakage: each variant interleaved against itself alone",
-            "head": ("variant", "metric", "alone", "interleaved", "interleaved/alone", "95% interval", "verdict"),
-            "rows": rows,
-            "notes": [f"each variant's arm served alone by an app of its own, in the same schedule and at the same arrival "
-                      f"rate; \"no difference\" at δ {100 * cell['delta']:.1f} %: the other arms' requests (the JIT's "
-                      "profile of shared code, caches, the pool, GC, CPU) leave it as it is alone"]}
-
-
-def section_text(section):
-    """A section as the runner prints it: its title, its rows (cells joined by " | ") and its notes."""
-    return [f"-- {section['title']}", " | ".join(section["head"]), *(" | ".join(str(x) for x in r) for r in section["rows"]),
-            *section["notes"]]
-
-
-def ramp_section(result, cell):
-    """Per variant, each stage of its ramp, every figure the median over its rounds, and whether the stage held the
-    SLO in how many rounds; the notes give each variant's breaking rate."""
-    e = result["experiment"]
-    if not any(r.get("stages") for r in cell["runs"]):
-        return None
-    p95_ms, max_errors = ramp.slo_of(e)
-    rows, notes = [], []
-    for v in e["variants"]:
-        runs = [r for r in cell["runs"] if r["variant"] == v["label"] and r.get("stages")]
-        for s in ramp.median_stages(runs):
-            rows.append((v["label"], f"{s['rate']:g}", f"{s['requests']:,.0f}", fmt(s["avg"]), fmt(s["p95"]), fmt(s["max"]),
-                         fmt(s["error_rate"], "error_rate"), f"{s['held']} of {s['runs']}"))
-        if runs:
-            held = sum(1 for r in runs if r.get("held_peak"))
-            rates = ", ".join(f"{r['breaking_rate']:g}" if not r.get("held_peak") else f"none up to {r['breaking_rate']:g}"
-                              for r in runs)
-            first = sum(1 for r in runs if not r["stages"][0]["held"])
-            notes.append(f"{v['label']}: breaking rate per round {rates}/s"
-                         + (f"; {held} of {len(runs)} round(s) held the peak: raise the ramp" if held else "")
-                         + (f"; {first} of {len(runs)} round(s) broke at the first stage: start the ramp lower" if first else ""))
-    step = e["load"].get("step", "20s")
-    return {"title": f"The ramp: each stage {step} after a {ramp.rise_seconds(e['load']):g} s climb, SLO p95 < {p95_ms:g} ms and errors < "
-                     f"{fmt(max_errors, 'error_rate')} (medians over the rounds)",
-            "head": ("variant", "stage (/s)", "requests", "mean (ms)", "p95 (ms)", "max (ms)", "errors", "held (rounds)"),
-            "rows": rows, "notes": notes}
-
-
-def figure_text(value, key, unit, written=False):
-    """A figure in its unit: the write-up's as written ('1,966 ms', '13.98 ms'), perflab's to a few digits
-    ('17.5 ms'); an error rate as a percentage."""
-    if key == "error_rate":
-        return fmt(value, "error_rate")
-    if nan(value):
-        return "–"
-    text = f"{value:,}" if written else fmt(value)
-    return f"{text}{' ' + unit if unit else ''}"
-
-
-def times_text(x):
-    return "–" if nan(x) else f"{ratio_text(x)}×"
-
-
-def writeup_section(result, cell):
-    """The write-up's figures beside perflab's (ab/writeup.py), each stage's ratio to the first on both sides, and
-    one line per metric: does the direction agree."""
-    t = writeup.table(result["experiment"], cell["runs"], cell.get("delta") or result.get("delta") or 0.03)
-    if not t:
-        return None
-    rows = [(r["stage"], r["variant"], short(r["metric"]), figure_text(r["writeup"], r["metric"], r["unit"], written=True),
-             figure_text(r["perflab"], r["metric"], r["unit"]), times_text(r["writeup_ratio"]), times_text(r["perflab_ratio"]))
-            for r in t["rows"]]
-    agree = [short(d["metric"]) for d in t["directions"] if d["agrees"]]
-    notes = [f"direction agrees at every stage: {', '.join(agree)}"] if agree else []
-    notes += [f"{short(d['metric'])}: direction disagrees ("
-              + "; ".join(f"{s['stage']}: write-up {s['writeup']}, perflab {s['perflab']}" for s in d["stages"]) + ")"
-              for d in t["directions"] if not d["agrees"]]
-    notes += [f"sources: " + "; ".join(dict.fromkeys(r["source"] for r in t["rows"]))]
-    return {"title": "The write-up beside perflab", "head": ("stage", "variant", "metric", "write-up", "perflab (median)",
-            f"write-up / {t['baseline_stage']}", f"perflab / {t['baseline_stage']}"), "rows": rows, "notes": notes}
-
-
-def reproduction_of(result):
+def reproduction_of(result: dict[str, Any]) -> dict[str, Any] | None:
     """The result's reproduction, judged on its claimed cells with its controls named (a result stored before
     controls were named is judged so by model.migrate, schema version 2 → 3)."""
-    return result.get("reproduction")
+    reproduction: dict[str, Any] | None = result.get("reproduction")
+    return reproduction
 
 
-def reproduction_sentence(r):
+def reproduction_sentence(r: dict[str, Any]) -> str:
     """Whether this run repeats the primary verdicts of the run published before it; controls are named as such."""
     cells = "; ".join(f"{c['profile']}{'' if c.get('value') in (None, 'None') else ' ' + str(c['value'])} "
                       f"{c['candidate']}{' (a control)' if c.get('control') else ''}: {c['verdict']} "
@@ -471,229 +379,44 @@ def reproduction_sentence(r):
     return f"{head} the previously published run ({r['previous_started']}, commit {r['previous_commit']}){controls_clause(r)}: {cells}"
 
 
-def controls_clause(r):
+def controls_clause(r: dict[str, Any]) -> str:
     """The controls' part of a reproduction: they are compared like the claims, but do not decide `same`."""
     if r.get("controls_same") is None:
         return ""
     return " in its claimed cells; the controls " + ("repeat theirs too" if r["controls_same"] else "do not all repeat theirs")
 
 
-def load_text(load):
+def load_text(load: dict[str, Any]) -> str:
     keys = [f"{k} {load[k]}" for k in ("rate", "vus", "requests", "duration", "warmup") if k in load]
     return ", ".join(keys) or "as the script sets"
 
 
-def machine_text(m):
+def machine_text(m: dict[str, Any]) -> str:
     lines = [f"- commit {m.get('commit')}, {m.get('cores')} cores, load average before {fmt_load(m.get('load_before'))}, "
              f"after {fmt_load(m.get('load_after'))}"]
     lines += [f"- {k}: {v}" for k, v in m.get("versions", {}).items()]
     return "\n".join(lines)
 
 
-def fmt_load(values):
+def fmt_load(values: Sequence[float] | None) -> str:
     return "–" if not values else " ".join(f"{v:.2f}" for v in values)
 
 
-# ---------------------------------------------------------------------- views: the tables the docs regenerate
-
-def view(result, name):
-    """A Markdown table for README.md / docs from a published result. Views: verdict, sweep, capacity, aa, runs,
-    mechanisms (every declared mechanism, A → B), writeup (the write-up beside perflab, a row per figure), case-study
-    (the same, a row per stage: case_study_markdown), ramp (a ramp's stages), cold-start, cold-start-jit (a cold
-    start's success beside the JIT's and the GC's work over its first requests), first-request, rows (command
-    experiments), jmh (a JMH run: one row per benchmark and parameter, its score and the bytes it allocates per
-    operation)."""
-    if name == "rows":
-        return command_markdown_table(result)
-    if name == "jmh":
-        return jmh_markdown_table(result)
-    e = result["experiment"]
-    if name == "verdict":
-        rows: list[tuple] = []
-        for cell in result["cells"]:
-            for c in cell.get("comparisons", []):
-                r = c["primary"]
-                rows.append((cell_title(cell), f"{c['baseline']} → {c['candidate']}", label(r["metric"]),
-                             a_to_b(r), fmt(r["ratio"]),
-                             interval_text(r), r["verdict"], why(result, c, also_moved=False)))
-        table = md_table(("network", "variants", "primary", "A → B", "B/A", "95% interval", "verdict", "why"), rows)
-    elif name == "sweep":
-        rows = []
-        for cell in result["cells"]:
-            for c in cell.get("comparisons", []):
-                r = c["primary"]
-                rows.append((cell["value"], c["candidate"], fmt(r["median_a"], r["metric"]), fmt(r["median_b"], r["metric"]),
-                             fmt(r["ratio"]), interval_text(r), r["verdict"]))
-        table = md_table((e["sweep"]["parameter"], "candidate", f"baseline {e['primary']['metric']}", f"candidate {e['primary']['metric']}",
-                          "B/A", "95% interval", "verdict"), rows)
-    elif name == "capacity":
-        rows = []
-        for cell in result["cells"]:
-            for v in e["variants"]:
-                runs = [r for r in cell["runs"] if r["variant"] == v["label"]]
-                runs.sort(key=lambda r: (r["capacity"], r.get("broke_at") or math.inf))
-                rows.append((cell["network"], v["label"], ", ".join(f"{r['capacity']:g}" for r in runs),
-                             ", ".join(f"{r['broke_at']:g}" if r.get("broke_at") else f"none up to {e['capacity']['max']:g}"
-                                       for r in runs),
-                             ", ".join(f"{r['served']:.0f}" if r.get("served") is not None else "–" for r in runs)))
-            for c in cell.get("comparisons", []):
-                r = c["primary"]
-                rows.append((cell["network"], f"{c['candidate']} / {c['baseline']}", f"ratio {fmt(r['ratio'])}",
-                             f"{interval_text(r)}: {r['verdict']}", ""))
-        table = md_table(("network", "variant", "held at (/s, per round)", "broke at (/s)",
-                          "served at the held rate (requests/s, every scenario)"), rows)
-    elif name == "mechanisms":
-        names = {m["name"] for m in e.get("mechanism", [])}
-        rows = []
-        for cell in result["cells"]:
-            for c in cell.get("comparisons", []):
-                for r in (r for r in c["rows"] if r["metric"] in names):
-                    rows.append((cell_title(cell), label(r["metric"]), a_to_b(r),
-                                 fmt(r["ratio"]), interval_text(r), r["verdict"]))
-        variants = " → ".join(v["label"] for v in e["variants"])
-        table = md_table(("network", "mechanism (median per run)", variants, "B/A", "95% interval", "verdict"), rows)
-    elif name == "aa":
-        # each calibrated metric's own A/A row at the run's δ (the primary's, or a co-primary's among the rows)
-        at_default = {(cell["profile"], r["metric"]): r for cell in result["cells"] for c in cell["comparisons"]
-                      for r in [c["primary"], *c.get("rows", [])]}
-        rows = []
-        for c in (c for c in result.get("calibration", []) if "skipped" not in c):
-            observed, default = c["observed"], at_default.get((c["profile"], c["metric"]), {})
-            rows.append((c["profile"], c["metric"], f"{100 * c['noise_floor']:.1f} %", f"{c['false_positives']}/{c['analyses']}",
-                         f"{100 * c['false_positive_rate']:.1f} % ({100 * c['fpr_interval'][0]:.1f}–{100 * c['fpr_interval'][1]:.1f} %)",
-                         f"{fmt(observed['ratio'])} ({interval_text(observed)})",
-                         f"{default.get('verdict', '–')} (δ {100 * default.get('delta', 0):.0f} %)",
-                         f"{observed['verdict']} (δ {100 * c['delta']:.1f} %)"))
-        table = md_table(("network", "metric", "noise floor", "false positives", "rate (95% interval)", "A/A B/A (95% interval)",
-                          "A/A verdict at the default δ", "A/A verdict at δ = noise floor"), rows)
-    elif name in ("writeup", "ramp"):
-        table = section_view(result, writeup_section if name == "writeup" else ramp_section)
-    elif name == "case-study":
-        table = case_study_markdown(result)
-    elif name in ("cold-start", "cold-start-jit", "first-request", "runs"):
-        metrics = view_metrics(result, name)
-        rows = []
-        for cell in result["cells"]:
-            for v in e["variants"]:
-                runs = [r for r in cell["runs"] if r["variant"] == v["label"]]
-                rows.append((v["label"], len(runs), *[fmt(median([r.get(m) for r in runs]), m) for m in metrics]))
-        table = md_table(("variant", "runs", *[label(m) + " (median)" for m in metrics]), rows)
-    else:
-        raise SystemExit(f"unknown view {name!r}")
-    r = reproduction_of(result)
-    again = "" if not r else (f" · {'reproduces' if r['same'] else 'differs from'} the primary verdict published "
-                              f"before{controls_clause(r)}")
-    redone = result.get("reanalysed")
-    again += f" · statistics: {redone['command']} at {redone['commit']}" if redone else ""
-    return table + f"\n\n<sub>{result['command']} · commit {result['machine'].get('commit')} · {result.get('started')}{again}</sub>\n"
-
-
-def view_metrics(result, name):
-    """The columns of a runs view, those some run measured (no idle columns without [load] idle): the shape's metrics
-    but avg, p90 and max; the cold-start view without the JIT and GC figures, which cold-start-jit sets beside the
-    success rate."""
-    runs = [r for cell in result["cells"] for r in cell["runs"]]
-    if name == "cold-start-jit":
-        wanted = ["success_pct", *(m for m in model.COLD_JIT_GC if m != "gc_pause_ms")]
-    else:
-        shape = result["experiment"]["load"]["shape"]
-        wanted = [m for m in model.METRICS.get(shape, []) if m not in ("avg", "p90", "max", *model.COLD_JIT_GC)]
-    return [m for m in wanted if any(not nan(r.get(m)) for r in runs)]
-
-
-def section_view(result, section_of):
-    """A section of every cell as one table (a column for the cell when there are several) and its notes."""
-    sections = [(cell, section) for cell in result["cells"] if (section := section_of(result, cell))]
-    if not sections:
-        raise SystemExit(f"{result['name']}: no cell has this section (a [[writeup]], a [load] ramp)")
-    several = len(sections) > 1
-    head = (("network",) if several else ()) + tuple(sections[0][1]["head"])
-    rows = [((cell_title(cell),) if several else ()) + tuple(r) for cell, section in sections for r in section["rows"]]
-    notes = [(f"{cell_title(cell)}: " if several else "") + n for cell, section in sections for n in section["notes"]]
-    return md_table(head, rows) + "".join(f"\n- {n}" for n in notes)
-
-
-SEED_FILE = re.compile(r"^\d{3}(?:_[0-9a-f]+\.txt)?,\s*")  # a [[writeup]] source's file name: the section is what a reader needs
-
-
-def stage_figures(figures, side, first):
-    """A stage's figures on one side ("writeup", as written, or "perflab"), each later stage's with its ratio to
-    the first stage's, a unit they share said once, at the end: "mean 22.21 (0.045×), p95 103 (0.052×) ms"."""
-    units = {r["unit"] for r in figures if r["metric"] != "error_rate"}
-    shared = units.pop() if len(units) == 1 else None
-    text = ", ".join(f"{short(r['metric'])} {figure_text(r[side], r['metric'], None if shared else r['unit'], written=side == 'writeup')}"
-                     + ("" if first or nan(r[f"{side}_ratio"]) else f" ({times_text(r[f'{side}_ratio'])})") for r in figures)
-    return text + (f" {shared}" if shared else "")
-
-
-def case_study_markdown(result):
-    """The write-up beside perflab as docs/case-studies.md shows it (ab/writeup.py's table, as the report's
-    writeup section reads it): a row per stage, the write-up's section (in the head when every stage has the same),
-    its figures and perflab's medians, and under it, per metric, whether perflab moved the write-up's way."""
-    tables = [(cell, t) for cell in result["cells"]
-              if (t := writeup.table(result["experiment"], cell["runs"], cell.get("delta") or result.get("delta") or 0.03))]
-    if not tables:
-        return "No write-up figures in this result: its experiment has no `[[writeup]]`, or it was published before it had."
-    out = []
-    for cell, w in tables:
-        stages: dict = {}
-        for r in w["rows"]:
-            stages.setdefault(r["stage"], []).append(r)
-        sections = list(dict.fromkeys(SEED_FILE.sub("", r["source"]) for r in w["rows"]))
-        rows = [(stage, *([] if len(sections) == 1 else [SEED_FILE.sub("", figures[0]["source"])]),
-                 stage_figures(figures, "writeup", stage == w["baseline_stage"]),
-                 stage_figures(figures, "perflab", stage == w["baseline_stage"])) for stage, figures in stages.items()]
-        head = ("stage", f"write-up: {sections[0]}") if len(sections) == 1 else ("stage", "section", "write-up")
-        if len(tables) > 1:
-            out.append(f"**{cell_title(cell)}**")
-        out.append(md_table((*head, "perflab (median)"), rows))
-        same = [short(d["metric"]) for d in w["directions"] if d["agrees"]]
-        differ = [f"{short(d['metric'])} (" + "; ".join(f"{s['stage']}: write-up {s['writeup']}, perflab {s['perflab']}"
-                                                       for s in d["stages"] if s["writeup"] != s["perflab"]) + ")"
-                  for d in w["directions"] if not d["agrees"]]
-        if same or differ:
-            out.append(f"Against {w['baseline_stage']}, perflab moves the write-up's way in {', '.join(same) or 'no figure'}"
-                       + (f"; not in {', '.join(differ)}" if differ else "") + ".")
-    return "\n\n".join(out)
-
-
-def median(values):
-    values = sorted(v for v in values if not nan(v))
-    if not values:
+def median(values: Iterable[float | None]) -> float:
+    present = sorted(v for v in values if v is not None and not nan(v))
+    if not present:
         return math.nan
-    n = len(values)
-    return values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2
+    n = len(present)
+    return present[n // 2] if n % 2 else (present[n // 2 - 1] + present[n // 2]) / 2
 
 
-def command_rows(result):
+def command_rows(result: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
     keys = []
     for r in result["rows"]:
         keys += [k for k in r if k not in keys]
     return keys, [[fmt(r.get(k)) if not isinstance(r.get(k), str) else r.get(k) for k in keys] for r in result["rows"]]
 
 
-def command_table(result):
+def command_table(result: dict[str, Any]) -> str:
     keys, rows = command_rows(result)
     return "\n".join("  ".join(str(x) for x in r) for r in [keys] + rows)
-
-
-def command_markdown_table(result):
-    keys, rows = command_rows(result)
-    return md_table(keys, rows) + f"\n\n<sub>{result['command']} · {result.get('started')}</sub>\n"
-
-
-def jmh_markdown_table(result):
-    """One row per JMH benchmark (and parameter): score ± error, and `:gc.alloc.rate.norm` (bytes per operation,
-    from -prof gc) beside it; the percentiles and the other GC rows stay in result.json."""
-    def key(r):
-        return r["benchmark"].split(":")[0], r.get("codec")
-    allocated = {key(r): r["score"] for r in result["rows"] if r["benchmark"].endswith(":gc.alloc.rate.norm")}
-    rows = [(r["benchmark"].split(".", 1)[1], r.get("codec") or "", r["mode"], f"{fmt(r['score'])} ± {fmt(r.get('error'))}",
-             r["units"], fmt(allocated.get(key(r)))) for r in result["rows"] if ":" not in r["benchmark"]]
-    return (md_table(("benchmark", "parameter", "mode", "score", "units", "bytes allocated per op"), rows)
-            + f"\n\n<sub>{result['command']} · {result.get('started')}</sub>\n")
-
-
-def command_markdown(result):
-    return "\n".join([f"# {result['name']}", "", result["experiment"].get("description", ""), "",
-                      command_markdown_table(result), "", "```", result["experiment"]["command"], "```", ""])

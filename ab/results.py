@@ -12,6 +12,7 @@ import doclint
 import model
 import page
 import report
+import report_views
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PUBLISHED = ROOT / "docs" / "results"
@@ -103,7 +104,7 @@ def publish(out_dir, name):
 
 
 def report_markdown(result):
-    return report.command_markdown(result) if model.is_command(result) else report.markdown(result)
+    return report_views.command_markdown(result) if model.is_command(result) else report.markdown(result)
 
 
 def published_folders():
@@ -158,7 +159,7 @@ def render_block(name, view):
     how to publish it, with no figure (`./perflab ab --tables` lists such blocks: unpublished_blocks)."""
     if not (PUBLISHED / name / "result.json").exists():
         return f"Not published yet: `./perflab ab {name} --publish {name}`, then `./perflab ab --tables`.\n"
-    return report.view(load_published(name), view or "verdict").rstrip("\n") + "\n"
+    return report_views.view(load_published(name), view or "verdict").rstrip("\n") + "\n"
 
 
 def unpublished_blocks(paths=None):

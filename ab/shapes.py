@@ -425,7 +425,10 @@ def cold_start_run(ctx: RunContext, app: App, variant: dict[str, Any], round_no:
     started = app.started_epoch_ms()
     if recording:
         import jfr
-        jfr.stop_recording(app.pid(), recording, name=jfr.LAUNCH_RECORDING)
+        pid = app.pid()
+        if pid is None:
+            raise SystemExit(f"{app.label}: no longer running, so its launch recording cannot be stopped")
+        jfr.stop_recording(pid, recording, name=jfr.LAUNCH_RECORDING)
     app.stop()
     if not pathlib.Path(paths["summary"]).exists():
         raise SystemExit(f"{app.label}: k6 wrote no summary (log {paths['log']})")

@@ -14,16 +14,19 @@ Public API (what the comparison, the load shapes and the runner call):
 - needs_more_rounds(result)          -> True while the verdict is inconclusive
 - holm(p_values)                     -> Holm-Bonferroni adjusted p-values (secondary metrics)
 - smallest_mwu_p(n_a, n_b, tests)    -> the smallest p Mann-Whitney can give at these sizes (after Holm)
-- calibrate(a1, a2, rounds, lifetimes) -> A/A noise floor (over instance lifetimes), delta, false-positive rate
-- power(a, b, rounds, delta)         -> how often a planted effect is found at delta (the power check)
 - variance_components(values, groups) -> a pilot's variance between instance lifetimes and between rounds in one
 - lifetimes_plan(components, ...)     -> lifetimes and rounds in each for a target noise floor (Kalibera and Jones)
 - steady_state(series)               -> whether a run's per-second values still trend (e.g. JIT warm-up)
+
+The A/A calibration and the power check, on compare(), are ab/stats_calibration.py's.
 """
 import math
 import warnings
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 
@@ -34,10 +37,15 @@ MIN_INTERVAL_ROUNDS = 3   # fewer than this: no interval (two rounds give only t
 DEFAULT_SEED = 20240611
 SUMMARY_KEYS = ("avg", "p50", "p90", "p95", "p99", "max")
 
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+IntArray = npt.NDArray[np.intp]
+Values = Sequence[float] | FloatArray  # one value per round (NaN: none)
+
 
 # --- one run ---------------------------------------------------------------------------------------------
 
-def percentile(values, p):
+def percentile(values: Iterable[float] | FloatArray, p: float) -> float:
     """The p-th percentile (0-100) of `values`, numpy's linear interpolation; NaN for no values."""
     arr = np.asarray(values, dtype=float)
     if arr.size == 0:
@@ -45,7 +53,7 @@ def percentile(values, p):
     return float(np.percentile(arr, p))
 
 
-def summarize(latencies_ms):
+def summarize(latencies_ms: Iterable[float] | FloatArray) -> dict[str, float]:
     """One run's latency columns (the seeds' table): {"avg", "p50", "p90", "p95", "p99", "max"} in ms.
 
     Percentiles are numpy's linear interpolation between closest ranks. Every value is NaN for no input.
@@ -60,7 +68,7 @@ def summarize(latencies_ms):
 
 # --- run order -------------------------------------------------------------------------------------------
 
-def schedule(labels, rounds):
+def schedule(labels: Iterable[str], rounds: int) -> list[str]:
     """The run order for `rounds` runs of each label, in blocks that cancel a linear drift.
 
     Each block runs every label once; even blocks run them in the given order, odd blocks reversed:
@@ -87,7 +95,7 @@ def schedule(labels, rounds):
     return order
 
 
-def restart_due(position, n_labels, restart_every):
+def restart_due(position: int, n_labels: int, restart_every: int) -> bool:
     """Whether the run at `position` (0-based, in schedule() order) starts a new instance lifetime: every
     `restart_every` blocks (rounds of every label), never before the first run; 0 never restarts."""
     if restart_every < 0 or n_labels < 1:
@@ -95,7 +103,7 @@ def restart_due(position, n_labels, restart_every):
     return restart_every > 0 and position > 0 and position % (n_labels * restart_every) == 0
 
 
-def start_order(labels, lifetime):
+def start_order(labels: Iterable[str], lifetime: int) -> list[str]:
     """The labels in the given order for an even `lifetime` (0, 1, ...), reversed for an odd one: the order of a
     block in schedule(), and the order in which an instance lifetime starts and warms the apps, so that an effect of
     being started first or last (the app warmed first idles, and finishes compiling, while the next one warms)
@@ -106,7 +114,7 @@ def start_order(labels, lifetime):
 
 # --- one comparison --------------------------------------------------------------------------------------
 
-def _median_ratio(a, b, axis=-1):
+def _median_ratio(a: FloatArray, b: FloatArray, axis: int = -1) -> FloatArray:
     """median(b) / median(a) along `axis`, with 0/0 = 1 (both zero: no change) and x/0 = inf."""
     ma = np.median(a, axis=axis)
     mb = np.median(b, axis=axis)
@@ -114,7 +122,7 @@ def _median_ratio(a, b, axis=-1):
         return np.where(ma == 0, np.where(mb == 0, 1.0, np.inf), mb / ma)
 
 
-def _median_of_ratios(a, b, axis=-1):
+def _median_of_ratios(a: FloatArray, b: FloatArray, axis: int = -1) -> FloatArray:
     """The median, along `axis`, of each pair's b / a (0/0 = 1, x/0 = inf): the interleaved mode's estimator, whose
     pairs share their moment (one app, one window), so that a round's level cancels in its own ratio."""
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -122,22 +130,24 @@ def _median_of_ratios(a, b, axis=-1):
     return np.median(r, axis=axis)
 
 
-def _geometric_mean_ratio(a, b, axis=-1):
+def _geometric_mean_ratio(a: FloatArray, b: FloatArray, axis: int = -1) -> FloatArray:
     """The geometric mean, along `axis`, of each pair's b / a: exp(mean(log b - log a)); NaN where a value is not
     positive (the interval then falls back as for other degenerate data)."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.exp(np.mean(np.log(b) - np.log(a), axis=axis))
+        ratios: FloatArray = np.exp(np.mean(np.log(b) - np.log(a), axis=axis))
+    return ratios
 
 
 # what B/A is: the ratio of the two sides' medians (rounds of separate runs), or, for interleaved rounds (each a pair
 # measured at once in one app, so that the round's level cancels in its own ratio), the median or the geometric
 # mean of the rounds' B/A
-ESTIMATORS = {"ratio of medians": _median_ratio, "median of ratios": _median_of_ratios,
-              "geometric mean of ratios": _geometric_mean_ratio}
+ESTIMATORS: dict[str, Callable[[FloatArray, FloatArray], FloatArray]] = {
+    "ratio of medians": _median_ratio, "median of ratios": _median_of_ratios, "geometric mean of ratios": _geometric_mean_ratio}
 DEFAULT_ESTIMATOR = "ratio of medians"
 
 
-def _ratio_intervals(a, b, confidence, n_resamples, rng, paired, estimator=DEFAULT_ESTIMATOR):
+def ratio_intervals(a: FloatArray, b: FloatArray, confidence: float, n_resamples: int, rng: np.random.Generator,
+                    paired: bool, estimator: str = DEFAULT_ESTIMATOR) -> tuple[FloatArray, FloatArray, BoolArray]:
     """Bootstrap intervals of B/A (ESTIMATORS[estimator]) for each row of the 2-D arrays a and b (one row per analysis).
 
     BCa first (scipy.stats.bootstrap, method="BCa"); rows where BCa is undefined (NaN: ties, constant or
@@ -163,7 +173,7 @@ def _ratio_intervals(a, b, confidence, n_resamples, rng, paired, estimator=DEFAU
     return low, high, fell_back
 
 
-def verdict(interval, lower_is_better, delta=MIN_DELTA):
+def verdict(interval: tuple[float, float], lower_is_better: bool, delta: float = MIN_DELTA) -> str:
     """The verdict for the candidate B from an interval (low, high) of B/A and the practical margin delta.
 
     - "better" / "worse": the whole interval lies beyond delta on one side (for lower_is_better, "better"
@@ -182,7 +192,7 @@ def verdict(interval, lower_is_better, delta=MIN_DELTA):
     return "inconclusive"
 
 
-def hodges_lehmann(a, b):
+def hodges_lehmann(a: Values, b: Values) -> float:
     """The two-sample Hodges-Lehmann shift of b against a: the median of all pairwise differences b_j - a_i.
 
     It is the location shift that goes with the Mann-Whitney U test (the shift that makes U balanced).
@@ -193,7 +203,7 @@ def hodges_lehmann(a, b):
     return float(np.median(np.subtract.outer(b, a)))
 
 
-def _hodges_lehmann_ratio(a, b):
+def _hodges_lehmann_ratio(a: Values, b: Values) -> float | None:
     """exp(HL shift of the logs): the typical ratio b/a. None unless every value is positive."""
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     if a.size == 0 or b.size == 0 or (a <= 0).any() or (b <= 0).any():
@@ -201,7 +211,7 @@ def _hodges_lehmann_ratio(a, b):
     return float(np.exp(hodges_lehmann(np.log(a), np.log(b))))
 
 
-def _clean(a, b, paired, warns):
+def drop_missing(a: Values, b: Values, paired: bool, warns: list[str]) -> tuple[FloatArray, FloatArray]:
     """Drops NaN values (the whole round when paired) and returns float arrays."""
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     if paired:
@@ -217,8 +227,9 @@ def _clean(a, b, paired, warns):
     return a[~np.isnan(a)], b[~np.isnan(b)]
 
 
-def compare(a, b, lower_is_better, delta=MIN_DELTA, confidence=0.95, seed=DEFAULT_SEED, paired=True,
-            n_resamples=9999, estimator=DEFAULT_ESTIMATOR):
+def compare(a: Values, b: Values, lower_is_better: bool, delta: float = MIN_DELTA, confidence: float = 0.95,
+            seed: int = DEFAULT_SEED, paired: bool = True, n_resamples: int = 9999,
+            estimator: str = DEFAULT_ESTIMATOR) -> dict[str, Any]:
     """Compares candidate B with baseline A for one metric, from one value per round on each side.
 
     a, b: per-ROUND values (e.g. each run's p95), paired by round index when paired=True (same length;
@@ -239,25 +250,19 @@ def compare(a, b, lower_is_better, delta=MIN_DELTA, confidence=0.95, seed=DEFAUL
     """
     warns: list[str] = []
     raw_a, raw_b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    a, b = _clean(a, b, paired, warns)
+    a, b = drop_missing(a, b, paired, warns)
     n = int(min(a.size, b.size))
-    result = {"n": n, "n_a": int(a.size), "n_b": int(b.size),
-              "median_a": float(np.median(a)) if a.size else math.nan,
-              "median_b": float(np.median(b)) if b.size else math.nan,
-              "ratio": math.nan, "interval": (math.nan, math.nan), "interval_method": "none",
-              "round_ratios": [], "p_value": math.nan, "hl_shift": hodges_lehmann(a, b),
-              "hl_ratio": _hodges_lehmann_ratio(a, b), "delta": delta, "confidence": confidence,
-              "lower_is_better": lower_is_better, "warnings": warns}
+    result: dict[str, Any] = {"n": n, "n_a": int(a.size), "n_b": int(b.size),
+                              "median_a": float(np.median(a)) if a.size else math.nan,
+                              "median_b": float(np.median(b)) if b.size else math.nan,
+                              "ratio": math.nan, "interval": (math.nan, math.nan), "interval_method": "none",
+                              "round_ratios": [], "p_value": math.nan, "hl_shift": hodges_lehmann(a, b),
+                              "hl_ratio": _hodges_lehmann_ratio(a, b), "delta": delta, "confidence": confidence,
+                              "lower_is_better": lower_is_better, "warnings": warns}
     if n < MIN_ROUNDS:
         warns.append(f"only {n} round(s), fewer than {MIN_ROUNDS}: the interval is unreliable")
     if n == 0:
-        # no pair left: a side that reported values (a cache's hit ratio where the baseline has no cache) keeps its median
-        kept = {side: raw[~np.isnan(raw)] for side, raw in (("baseline", raw_a), ("candidate", raw_b))}
-        result["median_a"], result["median_b"] = (float(np.median(v)) if v.size else math.nan for v in kept.values())
-        present = [side for side, values in kept.items() if values.size]
-        if len(present) == 1:
-            warns.append(f"only the {present[0]} reports this metric: its median is shown, there is nothing to compare")
-        result["verdict"] = "inconclusive"
+        _nothing_to_pair(result, raw_a, raw_b)
         return result
     result["ratio"] = float(ESTIMATORS[estimator](a, b)) if paired else float(_median_ratio(a, b))
     result["estimator"] = estimator if paired else DEFAULT_ESTIMATOR
@@ -273,27 +278,47 @@ def compare(a, b, lower_is_better, delta=MIN_DELTA, confidence=0.95, seed=DEFAUL
         result["interval"] = (result["ratio"], result["ratio"])
         result["interval_method"] = "exact"
     else:
-        low, high, fell_back = _ratio_intervals(a[None, :], b[None, :], confidence, n_resamples,
-                                                np.random.default_rng(seed), paired, estimator if paired else DEFAULT_ESTIMATOR)
-        result["interval"] = (float(low[0]), float(high[0]))
-        result["interval_method"] = "percentile" if fell_back[0] else "BCa"
-        if fell_back[0]:
-            warns.append("degenerate bootstrap (ties or constant data): BCa undefined, percentile interval used")
-        if math.isnan(low[0]) or math.isnan(high[0]):
-            warns.append("no interval could be computed")
+        _bootstrap_interval(result, a, b, confidence, n_resamples, seed, paired)
     result["verdict"] = verdict(result["interval"], lower_is_better, delta)
     return result
 
 
-def needs_more_rounds(result):
+def _nothing_to_pair(result: dict[str, Any], raw_a: FloatArray, raw_b: FloatArray) -> None:
+    """compare()'s result when no pair is left: a side that reported values (a cache's hit ratio where the baseline
+    has no cache) keeps its median, with a warning that there is nothing to compare; the verdict is inconclusive."""
+    kept = {side: raw[~np.isnan(raw)] for side, raw in (("baseline", raw_a), ("candidate", raw_b))}
+    result["median_a"], result["median_b"] = (float(np.median(v)) if v.size else math.nan for v in kept.values())
+    present = [side for side, values in kept.items() if values.size]
+    if len(present) == 1:
+        result["warnings"].append(f"only the {present[0]} reports this metric: its median is shown, there is nothing to compare")
+    result["verdict"] = "inconclusive"
+
+
+def _bootstrap_interval(result: dict[str, Any], a: FloatArray, b: FloatArray, confidence: float, n_resamples: int,
+                        seed: int, paired: bool) -> None:
+    """compare()'s bootstrap interval of B/A (ratio_intervals with the result's estimator, seeded by `seed`) into its
+    result: interval, interval_method ("BCa", or "percentile" when BCa was undefined) and a warning for a fallback or
+    for no interval."""
+    low, high, fell_back = ratio_intervals(a[None, :], b[None, :], confidence, n_resamples,
+                                           np.random.default_rng(seed), paired, result["estimator"])
+    result["interval"] = (float(low[0]), float(high[0]))
+    result["interval_method"] = "percentile" if fell_back[0] else "BCa"
+    if fell_back[0]:
+        result["warnings"].append("degenerate bootstrap (ties or constant data): BCa undefined, percentile interval used")
+    if math.isnan(low[0]) or math.isnan(high[0]):
+        result["warnings"].append("no interval could be computed")
+
+
+def needs_more_rounds(result: dict[str, Any]) -> bool:
     """True while compare()'s verdict is "inconclusive": the runner adds rounds up to its fixed cap."""
-    return result["verdict"] == "inconclusive"
+    inconclusive: bool = result["verdict"] == "inconclusive"
+    return inconclusive
 
 
 SIGNIFICANCE = 0.05  # the level a p-value column is read against
 
 
-def smallest_mwu_p(n_a, n_b, tests=1):
+def smallest_mwu_p(n_a: int, n_b: int, tests: int = 1) -> float:
     """The smallest p the two-sided Mann-Whitney U test can give n_a values against n_b, every one of one side
     below every one of the other and no ties: 2 / C(n_a + n_b, n_a); times `tests` when Holm adjusts it among that
     many (its smallest adjusted value); at most 1. Three rounds a side can give 0.1 at best: never below 0.05."""
@@ -302,7 +327,7 @@ def smallest_mwu_p(n_a, n_b, tests=1):
     return min(1.0, tests * 2 / math.comb(n_a + n_b, n_a))
 
 
-def holm(p_values):
+def holm(p_values: Sequence[float]) -> list[float]:
     """Holm-Bonferroni adjusted p-values, in the input order (statsmodels multipletests, method="holm").
 
     For the secondary metrics: compare each adjusted value with alpha. NaN p-values stay NaN and do not
@@ -316,197 +341,9 @@ def holm(p_values):
     return [float(x) for x in out]
 
 
-# --- A/A calibration -------------------------------------------------------------------------------------
-
-def _draw(rng, pool, rounds, analyses, without_replacement):
-    """Indices of `analyses` draws of `rounds` from `pool` pairs: without replacement (each row distinct pairs), or
-    with replacement."""
-    if without_replacement:
-        return np.argsort(rng.random((analyses, pool)), axis=1)[:, :rounds]
-    return rng.integers(0, pool, size=(analyses, rounds))
-
-
-def _null_intervals(x, y, rounds, analyses, rng, confidence, n_resamples, groups=None, estimator=DEFAULT_ESTIMATOR):
-    """Intervals of `analyses` resampled A/A analyses of `rounds` pairs each (see calibrate()).
-
-    groups: per pair, the index 0..k-1 of its instance lifetime, or None. With groups an analysis is built as an
-    A/B run is: whole lifetimes in a random order, their rounds until there are `rounds`, and the two sides of
-    a lifetime swapped together.
-    Returns (low, high, fell_back); a row whose two sides are both constant gets its exact point interval.
-    """
-    if groups is not None and x.size >= rounds:
-        members = [np.flatnonzero(groups == g) for g in range(int(groups.max()) + 1)]
-        idx = np.array([np.concatenate([members[g] for g in rng.permutation(len(members))])[:rounds]
-                        for _ in range(analyses)])
-    else:
-        idx = _draw(rng, x.size, rounds, analyses, x.size >= rounds)
-    if groups is None:
-        swap = rng.random((analyses, rounds)) < 0.5
-    else:
-        swap = np.take_along_axis(rng.random((analyses, int(groups.max()) + 1)) < 0.5, groups[idx], axis=1)
-    ra = np.where(swap, y[idx], x[idx])
-    rb = np.where(swap, x[idx], y[idx])
-    low, high, fell_back = _ratio_intervals(ra, rb, confidence, n_resamples, rng, True, estimator)
-    constant = (np.ptp(ra, axis=1) == 0) & (np.ptp(rb, axis=1) == 0)
-    point = ESTIMATORS[estimator](ra, rb)
-    return np.where(constant, point, low), np.where(constant, point, high), fell_back & ~constant
-
-
-def _aa_pool(a1, a2, rounds, lifetimes, estimator, warns):
-    """calibrate's A/A pool: (x, y, y centred on x's level unless lifetimes are swapped whole, the lifetime groups
-    or None), with a warning for a pool too small to be more than rough."""
-    groups = _lifetime_groups(a1, a2, lifetimes, warns)
-    x, y = _clean(a1, a2, True, warns)
-    if x.size < 2:
-        raise ValueError(f"calibrate needs at least 2 A/A rounds with values, got {x.size}")
-    if x.size < MIN_ROUNDS:
-        warns.append(f"only {x.size} A/A round(s), fewer than {MIN_ROUNDS}: the noise floor is rough")
-    if x.size < rounds:
-        warns.append(f"A/A pool of {x.size} rounds is smaller than {rounds}: drawn with replacement")
-    if groups is not None:
-        return x, y, y, groups
-    level = float(ESTIMATORS[estimator](x, y))  # B/A of the uncentred rounds
-    return x, y, (y / level if np.isfinite(level) and level > 0 else y), None
-
-
-def calibrate(a1, a2, rounds, lower_is_better=True, analyses=200, seed=DEFAULT_SEED, confidence=0.95,
-              min_delta=MIN_DELTA, n_resamples=1999, lifetimes=None, estimator=DEFAULT_ESTIMATOR):
-    """Noise floor, delta and false-positive rate of compare() on this machine, from an A/A run.
-
-    a1, a2: per-round values of the SAME variant run twice in the same balanced schedule (A against A),
-    paired by round index. `rounds` is the number of rounds an A/B run will use. n_resamples: bootstrap
-    resamples per analysis (fewer than compare()'s 9999 to keep 2 x `analyses` intervals quick).
-
-    The A/A pool: the pairs (a1_i, a2_i), with a2 first scaled so that both sides have the same median.
-    A systematic A1/A2 difference is a finding about the runner (it shows in `observed`), not noise: left
-    in, it would inflate the noise floor and so hide itself.
-
-    Resampled A/A analyses: each analysis takes `rounds` pairs from the pool, without replacement when
-    the pool has at least `rounds` pairs (with replacement, and a warning, when it is smaller), and swaps
-    the two values of each pair with probability 1/2, then computes the interval of the ratio of medians
-    as compare() does. Whole pairs keep what the two runs of a round share (drift, a noisy neighbour). The
-    random swap makes the null hypothesis exactly true (A1 and A2 exchangeable; with a pool of exactly
-    `rounds` pairs this is the permutation distribution). Drawing without replacement keeps as many
-    distinct rounds as a real run has: drawing with replacement adds ties, which make BCa degenerate and
-    inflate the noise floor (about +15 % at 10 rounds).
-
-    noise_floor: the 95th percentile, over `analyses` analyses, of how far the interval reaches from 1,
-    max(1 - low, high - 1). That is the smallest effect this machine can tell apart from noise with
-    `rounds` rounds: 95 % of A/A intervals stay inside 1 +/- noise_floor, so with delta >= noise_floor
-    an A/A comparison says "no difference" about 95 % of the time, and only a change whose interval
-    clears it is evidence. (The 95th percentile of |ratio - 1| alone would be about half as large and
-    leave A/A verdicts "inconclusive" because the interval's own half-width is ignored.) For normal noise
-    of relative sd sigma per run and 10 rounds it is about 2.2 sigma (about 4 standard errors of the
-    ratio of medians); it shrinks like 1 / sqrt(rounds).
-
-    false_positive_rate: the share of ANOTHER `analyses` analyses, drawn independently of those that set
-    the noise floor, whose verdict at delta = max(min_delta, noise_floor) is "better" or "worse". A false
-    positive needs the whole interval beyond delta, so the rate is at most about 5 % when delta is the
-    noise floor; the measurement shows how far below it is and catches a broken interval, and when
-    min_delta dominates (a quiet machine) it measures the rate at min_delta.
-
-    lifetimes: per round, the instance lifetime both runs of the round belong to (the runner restarts the
-    apps every `restart_every` rounds), or None. Rounds of one lifetime are not independent: two JVMs of the
-    same build differ (JIT decisions, code layout), and each keeps its difference for its whole lifetime. The
-    wallet A/A measured it (commit 67fb863): per-lifetime A2/A1 ratios of p95 1.18, 1.03, 0.97 and 1.17
-    cross-zone, far wider than the rounds within a lifetime. An A/B compares two instances as well, so with
-    two or more lifetimes the floor must include that: an analysis then swaps whole lifetimes, and a2 is not
-    centred (its offset is the instance noise itself; a bias of the runner still shows in `observed`), and an
-    analysis takes whole lifetimes, as many rounds as an A/B of `rounds` has. With one lifetime the floor
-    cannot see instance noise, and a warning says so.
-
-    Returns a dict: noise_floor, median_half_width (typical (high - low) / 2), delta, rounds, analyses,
-    false_positives, false_positive_rate, fpr_interval (exact binomial 95 % interval,
-    scipy.stats.binomtest(...).proportion_ci()), fpr_ok (rate <= 5 %), fpr_text ("FPR 0/200 = 0.0 %
-    (<= 5 %)"), no_difference_rate (share of the FPR analyses saying "no difference"),
-    interval_miss_rate (share of the FPR analyses whose interval excludes 1: checks the interval's claimed
-    confidence, nominally 1 - confidence; BCa on a median of 10 rounds misses somewhat more often),
-    degenerate_analyses (BCa fell back to percentile, over both sets of analyses), observed (compare(a1, a2) on the real, uncentred
-    A/A rounds at that delta: the A/A verdict to report) and warnings.
-    """
-    if analyses < 20:
-        raise ValueError(f"calibrate needs at least 20 analyses, got {analyses}")
-    if rounds < MIN_INTERVAL_ROUNDS:
-        raise ValueError(f"calibrate needs at least {MIN_INTERVAL_ROUNDS} rounds, got {rounds}")
-    warns: list[str] = []
-    x, y, centred, groups = _aa_pool(a1, a2, rounds, lifetimes, estimator, warns)
-    rng = np.random.default_rng(seed)
-    low, high, fell_back = _null_intervals(x, centred, rounds, analyses, rng, confidence, n_resamples, groups, estimator)
-    valid = ~(np.isnan(low) | np.isnan(high))
-    if not valid.any():
-        raise ValueError("calibrate: no A/A analysis gave an interval (all values zero or NaN?)")
-    noise_floor = float(np.percentile(np.maximum(1 - low[valid], high[valid] - 1), 95))
-    delta = max(min_delta, noise_floor)
-    low2, high2, fell_back2 = _null_intervals(x, centred, rounds, analyses, rng, confidence, n_resamples, groups, estimator)
-    verdicts = [verdict((lo, hi), lower_is_better, delta) for lo, hi in zip(low2, high2)]
-    without = int((~valid).sum()) + int((np.isnan(low2) | np.isnan(high2)).sum())
-    if without:
-        warns.append(f"{without} analyses gave no interval (counted as inconclusive)")
-    false_positives = sum(v in ("better", "worse") for v in verdicts)
-    rate = false_positives / analyses
-    ci = sps.binomtest(false_positives, analyses).proportion_ci(confidence_level=0.95)
-    ok = rate <= 0.05
-    return {"noise_floor": noise_floor,
-            "median_half_width": float(np.median((high[valid] - low[valid]) / 2)),
-            "delta": delta, "rounds": rounds, "analyses": analyses,
-            "false_positives": false_positives, "false_positive_rate": rate,
-            "fpr_interval": (float(ci.low), float(ci.high)), "fpr_ok": ok,
-            "fpr_text": f"FPR {false_positives}/{analyses} = {100 * rate:.1f} % ({'<=' if ok else '>'} 5 %)",
-            "no_difference_rate": verdicts.count("no difference") / analyses,
-            "interval_miss_rate": float(np.mean((low2 > 1) | (high2 < 1))),
-            "degenerate_analyses": int(fell_back.sum() + fell_back2.sum()),
-            "observed": compare(x, y, lower_is_better, delta=delta, confidence=confidence, seed=seed, estimator=estimator),
-            "estimator": estimator, "lifetimes": 0 if groups is None else int(groups.max()) + 1,
-            "warnings": warns}
-
-
-def power(a, b, rounds, lower_is_better=True, delta=MIN_DELTA, expect="worse", analyses=200, seed=DEFAULT_SEED,
-          confidence=0.95, n_resamples=1999, estimator=DEFAULT_ESTIMATOR):
-    """How often compare() finds a known effect: the share of `analyses` analyses of `rounds` pairs, drawn from a run
-    whose candidate carries a planted effect (b against a, paired by round), whose verdict at `delta` is `expect`.
-
-    Each analysis draws `rounds` of the run's pairs without replacement when the run has more than `rounds` pairs
-    (subsamples of one longer run), with replacement otherwise (a bootstrap of the run, whose ties make BCa fall back to
-    the percentile interval more often). The power check asks for at least 0.8: a planted 5 % slowdown called "worse"
-    in 8 of 10 runs. Returns a dict: power, hits, analyses, rounds, pool (pairs in the run), drawn ("subsample" or
-    "bootstrap"), observed (compare() on the whole run), warnings.
-    """
-    warns: list[str] = []
-    x, y = _clean(a, b, True, warns)
-    if x.size < MIN_INTERVAL_ROUNDS:
-        raise ValueError(f"power needs at least {MIN_INTERVAL_ROUNDS} rounds with values, got {x.size}")
-    rng = np.random.default_rng(seed)
-    drawn = "subsample" if x.size > rounds else "bootstrap"
-    idx = _draw(rng, x.size, rounds, analyses, drawn == "subsample")
-    if drawn == "bootstrap":
-        warns.append(f"a run of {x.size} rounds resampled with replacement: run more rounds than {rounds} to subsample")
-    low, high, _ = _ratio_intervals(x[idx], y[idx], confidence, n_resamples, rng, True, estimator)
-    hits = sum(verdict((lo, hi), lower_is_better, delta) == expect for lo, hi in zip(low, high))
-    return {"power": hits / analyses, "hits": int(hits), "analyses": analyses, "rounds": rounds, "pool": int(x.size),
-            "drawn": drawn, "expect": expect, "delta": delta,
-            "observed": compare(x, y, lower_is_better, delta=delta, confidence=confidence, seed=seed, estimator=estimator),
-            "estimator": estimator, "warnings": warns}
-
-
-def _lifetime_groups(a1, a2, lifetimes, warns):
-    """The lifetime index 0..k-1 of each round that has values on both sides, or None (and a warning when
-    lifetimes were given but there is only one: the floor then leaves instance-to-instance noise out)."""
-    if lifetimes is None:
-        return None
-    a, b = np.asarray(a1, dtype=float), np.asarray(a2, dtype=float)
-    if len(lifetimes) != a.size:
-        raise ValueError(f"lifetimes needs one entry per round, got {len(lifetimes)} for {a.size} rounds")
-    keep = ~(np.isnan(a) | np.isnan(b)) if a.size == b.size else np.ones(a.size, bool)
-    groups = np.unique(np.asarray(lifetimes)[keep], return_inverse=True)[1]
-    if groups.size == 0 or groups.max() == 0:
-        warns.append("one instance lifetime: the noise floor leaves out how much two instances differ")
-        return None
-    return groups
-
-
 # --- JVM lifetimes as the unit (Kalibera and Jones, "Rigorous benchmarking in reasonable time", ISMM 2013) --------
 
-def variance_components(values, groups):
+def variance_components(values: Sequence[float], groups: Sequence[Any]) -> dict[str, Any]:
     """The two levels of a pilot's variance: one value per round (an A/A round's log A2/A1), grouped by the
     instance lifetime it ran in. Returns a dict: within (the pooled variance of rounds inside a lifetime, Kalibera
     and Jones' T1²), between (the variance of the lifetimes' own offsets: the variance of the lifetimes' means less
@@ -527,7 +364,7 @@ def variance_components(values, groups):
             "rounds": int(x.size), "separable": len(members) > 1 and raw > 0}
 
 
-def variance_inflation(components, confidence):
+def variance_inflation(components: dict[str, Any], confidence: float) -> tuple[float, int]:
     """How much larger than the pilot's estimate its design variance may be, at a one-sided `confidence` (e.g. 0.8):
     df / chi2.ppf(1 - confidence, df), the upper confidence bound of a variance estimated on df degrees of freedom
     (scipy.stats.chi2). The df are those of the level that carries the variance: the lifetimes' means (lifetimes - 1)
@@ -539,13 +376,15 @@ def variance_inflation(components, confidence):
     return float(df / sps.chi2.ppf(1 - confidence, df)), int(df)
 
 
-def design_variance(components, lifetimes, per_lifetime):
+def design_variance(components: dict[str, Any], lifetimes: float, per_lifetime: float) -> float:
     """The variance of the mean over `lifetimes` lifetimes of `per_lifetime` rounds each, for these components."""
-    return (components["between"] + components["within"] / per_lifetime) / lifetimes
+    variance: float = (components["between"] + components["within"] / per_lifetime) / lifetimes
+    return variance
 
 
-def lifetimes_plan(components, pilot_floor, pilot_lifetimes, pilot_per_lifetime, target, round_seconds,
-                   lifetime_seconds, min_lifetimes=2, max_per_lifetime=40, max_lifetimes=200):
+def lifetimes_plan(components: dict[str, Any], pilot_floor: float, pilot_lifetimes: float, pilot_per_lifetime: float,
+                   target: float, round_seconds: float, lifetime_seconds: float, min_lifetimes: int = 2,
+                   max_per_lifetime: int = 40, max_lifetimes: int = 200) -> dict[str, Any]:
     """How many instance lifetimes, and rounds in each, bring the noise floor down to `target`.
 
     Rounds per lifetime: Kalibera and Jones' optimum, sqrt(c_L * within / (c_R * between)) (a lifetime costs c_L
@@ -560,7 +399,7 @@ def lifetimes_plan(components, pilot_floor, pilot_lifetimes, pilot_per_lifetime,
     need = pilot_var * (target / pilot_floor) ** 2  # the design variance that gives the target floor
     between, within = components["between"], components["within"]
 
-    def up(x):  # the next whole number, not one more for a rounding error
+    def up(x: float) -> int:  # the next whole number, not one more for a rounding error
         return math.ceil(x - 1e-9)
 
     if between > 0:
@@ -579,7 +418,8 @@ def lifetimes_plan(components, pilot_floor, pilot_lifetimes, pilot_per_lifetime,
 
 # --- steady state ----------------------------------------------------------------------------------------
 
-def steady_state(series, alpha=0.05, max_change=0.10, times=None, min_points=8):
+def steady_state(series: Sequence[float], alpha: float = 0.05, max_change: float = 0.10,
+                 times: Sequence[float] | None = None, min_points: int = 8) -> dict[str, Any]:
     """Whether one run's per-second values (e.g. p95 per second) reached a steady state.
 
     A run is NOT steady when its values trend through the measured window, e.g. latency still falling

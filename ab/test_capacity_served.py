@@ -4,6 +4,7 @@ import math
 import k6io
 import comparison
 import report
+import report_views
 import shapes
 from test_report import capacity_experiment, search
 
@@ -46,7 +47,7 @@ def test_served_is_compared_and_tabled_and_an_older_search_without_it_shows_a_da
     runs.append(search("B-side", 4, 690, 700))  # stored before the runner measured it
     result = {"experiment": e, "command": "./perflab ab x", "started": "t", "machine": {"commit": "c"},
               "cells": [{"network": "localhost", "profile": "localhost", "runs": runs, "comparisons": [compared]}]}
-    table = report.view(result, "capacity")
+    table = report_views.view(result, "capacity")
     assert "| A-side | 401, 402, 403 | 411, 412, 413 | 441, 442, 443 |" in table
     assert "| B-side | 690, 701, 702, 703 | 700, 711, 712, 713 | –, 771, 772, 773 |" in table
     assert "capacity (/s) 401.0, served at capacity (/s) 441.0" in report.run_line(runs[0])

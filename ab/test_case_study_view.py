@@ -2,12 +2,12 @@
 row per stage, each later stage with its ratio to the first on both sides, and which figures move the same way."""
 import copy
 
-import report
+import report_views
 import test_writeup
 
 
 def lines(result):
-    return report.view(result, "case-study").splitlines()
+    return report_views.view(result, "case-study").splitlines()
 
 
 def test_each_stage_is_a_row_of_the_write_ups_figures_as_written_beside_perflabs_with_ratios_after_the_first():
@@ -41,8 +41,8 @@ def test_several_cells_are_titled_and_a_result_without_writeup_says_so():
     other = copy.deepcopy(r["cells"][0])
     other["network"] = "cross-zone: db 1 ms each way"
     r["cells"].append(other)
-    text = report.view(r, "case-study")
+    text = report_views.view(r, "case-study")
     assert "**localhost**" in text and "**cross-zone: db 1 ms each way**" in text and text.count("| stage | section |") == 2
     del r["experiment"]["writeup"]
-    bare = report.view(r, "case-study")
+    bare = report_views.view(r, "case-study")
     assert bare.startswith("No write-up figures in this result") and "|" not in bare.split("<sub>")[0]

@@ -5,7 +5,7 @@ import pytest
 import experiment as experiments
 import interleave
 import k6io
-import stats
+import stats_calibration
 
 
 def wallet():
@@ -97,7 +97,7 @@ def test_power_finds_a_planted_five_percent_in_paired_low_noise_rounds():
     common = rng.normal(10, 1.0, 20)  # the round's contention, shared by both arms
     a = common * rng.normal(1, 0.01, 20)
     b = common * 1.05 * rng.normal(1, 0.01, 20)
-    p = stats.power(a, b, rounds=10, delta=0.02)
+    p = stats_calibration.power(a, b, rounds=10, delta=0.02)
     assert p["drawn"] == "subsample" and p["power"] >= 0.8
     assert p["observed"]["verdict"] == "worse"
 
@@ -106,11 +106,11 @@ def test_power_of_no_effect_is_low():
     rng = __import__("numpy").random.default_rng(2)
     common = rng.normal(10, 1.0, 20)
     a, b = common * rng.normal(1, 0.01, 20), common * rng.normal(1, 0.01, 20)
-    assert stats.power(a, b, rounds=10, delta=0.02)["power"] <= 0.05
+    assert stats_calibration.power(a, b, rounds=10, delta=0.02)["power"] <= 0.05
 
 
 def test_power_of_a_short_run_bootstraps_it_and_says_so():
-    p = stats.power([10, 11, 12, 10.5], [11, 12, 13, 11.5], rounds=10, delta=0.02)
+    p = stats_calibration.power([10, 11, 12, 10.5], [11, 12, 13, 11.5], rounds=10, delta=0.02)
     assert p["drawn"] == "bootstrap" and any("with replacement" in w for w in p["warnings"])
 
 

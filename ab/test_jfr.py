@@ -6,6 +6,7 @@ import sys
 import pytest
 
 import jfr
+import jfr_diff
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "testdata"))
 import workload  # noqa: E402
@@ -77,9 +78,9 @@ def test_the_jdks_work_is_charged_to_the_library_that_called_it():
 
 
 def test_rows_put_the_largest_change_first_and_count_a_missing_name_as_zero():
-    table = jfr.rows({"x": 10, "y": 5, "gone": 3}, {"x": 11, "y": 1, "new": 2}, top=3)
+    table = jfr_diff.rows({"x": 10, "y": 5, "gone": 3}, {"x": 11, "y": 1, "new": 2}, top=3)
     assert [row["name"] for row in table] == ["y", "gone", "new"]
-    assert [row["name"] for row in jfr.rows({"x": 10, "y": 5, "gone": 3}, {"x": 11, "y": 1, "new": 2}, by_size=True)] == [
+    assert [row["name"] for row in jfr_diff.rows({"x": 10, "y": 5, "gone": 3}, {"x": 11, "y": 1, "new": 2}, by_size=True)] == [
         "x", "y", "gone", "new"]
     assert table[0] == {"name": "y", "a": 5, "b": 1, "change": -4, "relative": -0.8}
     assert table[2]["relative"] is None
@@ -146,19 +147,19 @@ def test_the_summary_is_json(profile_a):
 
 @needs_jdk25
 def test_the_diff_shows_the_work_moving_from_crunch_a_to_crunch_b(profile_a, profile_b):
-    changes = jfr.diff(profile_a, profile_b)
+    changes = jfr_diff.diff(profile_a, profile_b)
     cpu = by(changes["cpu_self"]["rows"], "name")
     assert cpu["Workload.crunchB"]["change"] > 0.2
     assert cpu["Workload.crunchA"]["change"] < -0.2
     assert changes["cpu_self"]["unit"] == "share of CPU-time samples (system calls included) (top frame)"
     older = dict(profile_a, cpu={k: v for k, v in profile_a["cpu"].items() if k != "event"})  # stored before `event`
-    assert jfr.diff(older, profile_b)["cpu_total"]["unit"].startswith(
+    assert jfr_diff.diff(older, profile_b)["cpu_total"]["unit"].startswith(
         "share of CPU samples (A: execution samples (Java code only); B: CPU-time samples")
     allocation = by(changes["allocation"]["rows"], "name")
     assert changes["allocation"]["unit"] == "bytes per request"
     assert allocation["Workload$ParcelB"]["change"] > 0 > allocation["Workload$ParcelA"]["change"]
     for name, section in changes.items():
-        magnitudes = [max(row["a"], row["b"]) if name in jfr.BREAKDOWNS else abs(row["change"]) for row in section["rows"]]
+        magnitudes = [max(row["a"], row["b"]) if name in jfr_diff.BREAKDOWNS else abs(row["change"]) for row in section["rows"]]
         assert magnitudes == sorted(magnitudes, reverse=True)
     assert changes["cpu_layers"]["rows"][0]["name"] == "Workload"  # a breakdown: the largest layer first
     assert {row["name"] for row in changes["gc"]["rows"]} == {"collections", "total pause ms", "max pause ms"}

@@ -13,7 +13,7 @@ LAYERS = {
     # what a result holds (typed, versioned, migrated), how its values read, and the statistics: pure, importing
     # nothing of ab/; stats sits here because measurement summarizes each run with it (summarize, steady_state), and ramp (a ramped
     # run's stages) with it
-    1: ("model", ["model", "words", "stats", "ramp", "phases"]),
+    1: ("model", ["model", "words", "stats", "stats_calibration", "ramp", "phases"]),
     2: ("configuration", ["experiment", "interleave", "duet"]),  # experiments/*.toml -> an experiment; one app for every variant
     # the apps (a commit's build: refs), load balancers, proxies, load, secrets, CPU limits (machine); .env, the services and the lab's processes (labenv); the data
     # sets' loaders; compose's override files from the machine and network profiles (compose_settings); the stack, the app
@@ -21,9 +21,9 @@ LAYERS = {
     3: ("lab control", ["labenv", "foreground", "machine", "pinning", "appctl", "aotcache", "lbctl", "launcher", "lb", "network", "labsecrets", "k6io", "prom", "refs",
                         "seedlib", "seedclone", "innodb_locks", "seed_wallet", "seed_wallet_redis",
                         "seed_route", "compose_settings", "chaos_lab", "chaos_clients"]),
-    4: ("measurement", ["measure", "lab", "shapes", "jfr", "flame"]),  # lab: the seam the runner reaches the lab through  # one run: its window, its load shape, its profile
+    4: ("measurement", ["measure", "lab", "shapes", "jfr", "jfr_diff", "flame"]),  # lab: the seam the runner reaches the lab through  # one run: its window, its load shape, its profile
     5: ("analysis", ["comparison", "writeup", "lifetimes"]),  # every variant against the baseline, the because sentence, checks, verdict; lifetimes planned from a pilot
-    6: ("rendering", ["report", "charts_svg", "charts_ratio", "charts_load", "charts_start", "charts_bars", "charts", "page", "screenshot"]),  # text, tables, SVG, report.html (and its picture)
+    6: ("rendering", ["report", "report_sections", "report_views", "charts_svg", "charts_ratio", "charts_load", "charts_start", "charts_bars", "charts", "page", "screenshot"]),  # text, tables, SVG, report.html (and its picture)
     7: ("storage", ["results", "doclint"]),  # result.json, the published results, the docs' tables
     8: ("suites", ["runner", "plan", "preparation", "cells", "chaos", "abuse", "abuse_judges", "abuse_lab", "abuse_attacks",
                    "contract", "newcomer", "newcomer_steps", "newcomer_report", "promql_check", "seeding", "labup"]),  # what ./perflab and CI run

@@ -8,6 +8,8 @@ import experiment as experiments  # the helper experiment() below builds one in 
 import page
 import plan
 import report
+import report_sections
+import report_views
 import words
 import results
 import runner
@@ -65,7 +67,7 @@ def test_markdown_and_html_hold_the_verdict_table_rounds_and_latency_charts():
 
 
 def test_views_render_the_tables_the_docs_embed():
-    table = report.view(result(), "verdict")
+    table = report_views.view(result(), "verdict")
     assert table.splitlines()[0].startswith("| network | variants | primary |")
     assert "A-side → B-side" in table and "better" in table
     assert "./perflab ab x" in table
@@ -88,7 +90,7 @@ def test_an_aa_run_states_its_noise_floor_and_false_positive_rate():
     assert calibration[0]["false_positive_rate"] <= 0.05
     assert 0 < calibration[0]["noise_floor"] < 0.5
     r = dict(result(), experiment=e, cells=[cell], calibration=calibration)
-    table = report.view(r, "aa")
+    table = report_views.view(r, "aa")
     assert "noise floor" in table and "false positives" in table
     assert "false-positive rate" in report.aa_sentence(calibration[0])
 
@@ -102,7 +104,7 @@ def test_publishing_compares_the_primary_verdict_with_the_run_published_before(t
     again = result()
     again["reproduction"] = results.reproduction("x", again["verdict"])
     assert again["reproduction"]["same"] is True
-    assert "reproduces the primary verdict published before" in report.view(again, "verdict")
+    assert "reproduces the primary verdict published before" in report_views.view(again, "verdict")
     worse = result(b_p95=150.0)
     worse["reproduction"] = results.reproduction("x", worse["verdict"])
     assert worse["reproduction"]["same"] is False
@@ -131,7 +133,7 @@ def test_a_control_that_changes_its_verdict_is_reported_but_does_not_decide_the_
 
 
 def test_the_mechanisms_view_lists_each_declared_mechanism_per_network():
-    table = report.view(result(), "mechanisms")
+    table = report_views.view(result(), "mechanisms")
     assert "| network | mechanism (median per run) | A-side → B-side | B/A | 95% interval | verdict |" in table
     row = next(line for line in table.splitlines() if "| statements |" in line)
     assert "12.0 → 5" in row and row.rstrip().endswith("| better |")
@@ -141,7 +143,7 @@ def test_the_mechanisms_view_lists_each_declared_mechanism_per_network():
 def test_a_sweep_cell_keeps_its_title_in_one_column_of_a_markdown_table():
     r = result()
     r["cells"][0].update(parameter="app.perflab.route.codec", value="fory")
-    table = report.view(r, "mechanisms").split("<sub>")[0].strip().splitlines()
+    table = report_views.view(r, "mechanisms").split("<sub>")[0].strip().splitlines()
     columns = {line.replace("\\|", "").count("|") for line in table}
     assert columns == {7}
     assert "localhost: every service on localhost, no proxy \\| app.perflab.route.codec = fory" in table[2]
@@ -202,7 +204,7 @@ def test_the_jmh_view_keeps_one_row_per_benchmark_with_its_bytes_per_op():
             {"benchmark": "B.decode:gc.alloc.rate.norm", "codec": "fory", "mode": "sample", "score": 418827.0, "error": 22.9, "units": "B/op"},
             {"benchmark": "B.decode:p0.50", "codec": "fory", "mode": "sample", "score": 177.4, "error": None, "units": "us/op"},
             {"benchmark": "B.decode", "codec": "jackson", "mode": "sample", "score": 4997.2, "error": 117.5, "units": "us/op"}]
-    table = report.view({"rows": rows, "cells": [], "command": "./perflab ab x", "started": "t"}, "jmh")
+    table = report_views.view({"rows": rows, "cells": [], "command": "./perflab ab x", "started": "t"}, "jmh")
     lines = [l for l in table.splitlines() if l.startswith("| decode")]
     assert len(lines) == 2
     assert "fory" in lines[0] and "418,827" in lines[0]
@@ -357,7 +359,7 @@ def test_the_capacity_table_says_which_search_never_broke():
     runs = [search("A-side", 1, 400, 410), search("A-side", 2, 1000, None), search("B-side", 1, 1000, None)]
     result = {"experiment": e, "command": "./perflab ab x", "started": "t", "machine": {"commit": "c"},
               "cells": [{"network": "localhost", "profile": "localhost", "runs": runs, "comparisons": []}]}
-    table = report.view(result, "capacity")
+    table = report_views.view(result, "capacity")
     assert "| A-side | 400, 1000 | 410, none up to 1000 |" in table
     assert "| B-side | 1000 | none up to 1000 |" in table
 
@@ -441,12 +443,12 @@ def test_a_cold_start_sets_the_jit_and_gc_it_measured_beside_its_success_and_kee
             "runs": runs}
     cell["comparisons"] = comparison.compare(e, runs, 0.03)
     r = {"experiment": e, "command": "./perflab ab x", "machine": {"commit": "abc"}, "started": "t", "cells": [cell]}
-    jit = report.view(r, "cold-start-jit").splitlines()
+    jit = report_views.view(r, "cold-start-jit").splitlines()
     assert jit[0] == ("| variant | runs | success (%) (median) | compile time (ms) (median) | compilations (median) | "
                       "C2 compile time (ms) (median) | C2 compilations (median) | deoptimizations (median) | "
                       "young GCs (median) | old GCs (median) |")  # no focus measured: no column of dashes
     assert jit[2] == "| A-side | 3 | 90.0 | 1,800 | 2,400 | 1,200 | 600.0 | 80.0 | 10.0 | 0 |"
-    assert report.view(r, "cold-start").splitlines()[0] == (
+    assert report_views.view(r, "cold-start").splitlines()[0] == (
         "| variant | runs | ready (ms) (median) | success (%) (median) | first 100 p99 (ms) (median) | "
         "first 1k p99 (ms) (median) | steady p99 (ms) (median) | first 100 p99 / steady (median) |")
     compared = {row["metric"] for row in cell["comparisons"][0]["rows"]}
@@ -470,11 +472,11 @@ def test_the_leakage_check_is_a_section_of_the_report_on_the_claimed_metrics():
     alone = [dict(run, variant=f"{run['variant']} (alone)") for run in cell["runs"]]
     cell["delta"] = 0.03
     cell["leakage"] = comparison.leakage(r["experiment"], cell["runs"] + alone, 0.03)
-    section = report.leakage_section(r, cell)
+    section = report_sections.leakage_section(r, cell)
     assert [row[:2] for row in section["rows"]] == [("A-side", "p95 (ms)"), ("B-side", "p95 (ms)")]
     assert all(row[-1] == "no difference" for row in section["rows"])
     assert "Leakage" in report.markdown(r) and "interleaved/alone" in report.text(r)
-    assert report.leakage_section(result(), result()["cells"][0]) is None
+    assert report_sections.leakage_section(result(), result()["cells"][0]) is None
 
 
 def test_repeated_runs_are_one_sentence_in_the_report():

@@ -7,6 +7,7 @@ import pytest
 from scipy import stats as sps
 
 import stats
+import stats_calibration
 
 
 def noisy(rng, level, sigma, n):
@@ -293,7 +294,7 @@ def reference_noise_floor(sigma, rounds, experiments=150, seed=11):
 
 def test_calibrate_on_null_data_has_a_low_false_positive_rate():
     rng = np.random.default_rng(12)
-    c = stats.calibrate(noisy(rng, 100, 0.05, 30), noisy(rng, 100, 0.05, 30), rounds=10, seed=1)
+    c = stats_calibration.calibrate(noisy(rng, 100, 0.05, 30), noisy(rng, 100, 0.05, 30), rounds=10, seed=1)
     assert c["analyses"] == 200
     assert c["false_positive_rate"] <= 0.05 and c["fpr_ok"]
     assert c["false_positive_rate"] == c["false_positives"] / 200
@@ -309,7 +310,7 @@ def test_calibrate_on_null_data_has_a_low_false_positive_rate():
 def test_noise_floor_matches_fresh_null_experiments_and_scales_with_the_noise():
     rng = np.random.default_rng(13)
     z1, z2 = rng.standard_normal(30), rng.standard_normal(30)  # the same draws at both noise levels
-    floors = {sigma: stats.calibrate(100 * (1 + sigma * z1), 100 * (1 + sigma * z2), rounds=10, analyses=100,
+    floors = {sigma: stats_calibration.calibrate(100 * (1 + sigma * z1), 100 * (1 + sigma * z2), rounds=10, analyses=100,
                                      seed=2)["noise_floor"] for sigma in (0.02, 0.05)}
     reference = reference_noise_floor(0.05, 10)
     # one pool of 30 A/A rounds and a 95th percentile of 100 analyses: over seeds 0-9 the ratio to the
@@ -321,7 +322,7 @@ def test_noise_floor_matches_fresh_null_experiments_and_scales_with_the_noise():
 
 def test_quiet_machine_gets_the_minimum_delta():
     rng = np.random.default_rng(14)
-    c = stats.calibrate(noisy(rng, 100, 0.002, 10), noisy(rng, 100, 0.002, 10), rounds=10, analyses=50)
+    c = stats_calibration.calibrate(noisy(rng, 100, 0.002, 10), noisy(rng, 100, 0.002, 10), rounds=10, analyses=50)
     assert c["noise_floor"] < 0.03
     assert c["delta"] == 0.03
     assert c["false_positives"] == 0
@@ -331,7 +332,7 @@ def test_a_systematic_aa_difference_shows_in_observed_not_in_the_noise_floor():
     rng = np.random.default_rng(15)
     a1 = noisy(rng, 100, 0.01, 20)
     a2 = a1 * 1.25 + rng.standard_normal(20) * 0.5
-    c = stats.calibrate(a1, a2, rounds=10, analyses=50)
+    c = stats_calibration.calibrate(a1, a2, rounds=10, analyses=50)
     assert c["observed"]["verdict"] == "worse"
     assert c["noise_floor"] < 0.03, "the 25 % shift is centred out, not counted as noise"
     assert c["false_positive_rate"] <= 0.05
@@ -339,9 +340,9 @@ def test_a_systematic_aa_difference_shows_in_observed_not_in_the_noise_floor():
 
 def test_calibrate_rejects_too_few_analyses_and_warns_on_a_small_pool():
     with pytest.raises(ValueError, match="20 analyses"):
-        stats.calibrate([1.0, 2.0, 3.0], [1.0, 2.0, 3.0], rounds=3, analyses=10)
+        stats_calibration.calibrate([1.0, 2.0, 3.0], [1.0, 2.0, 3.0], rounds=3, analyses=10)
     rng = np.random.default_rng(16)
-    c = stats.calibrate(noisy(rng, 100, 0.02, 6), noisy(rng, 100, 0.02, 6), rounds=10, analyses=20)
+    c = stats_calibration.calibrate(noisy(rng, 100, 0.02, 6), noisy(rng, 100, 0.02, 6), rounds=10, analyses=20)
     assert any("with replacement" in w for w in c["warnings"])
     assert any("fewer than 10" in w for w in c["warnings"])
 
@@ -413,8 +414,8 @@ def test_the_noise_floor_includes_how_much_two_instances_differ():
     # a pool of 8 lifetimes of 5 rounds, each instance off by 8 % (sd) for its lifetime, rounds by 2 %
     rng = np.random.default_rng(19)
     a1, a2, ids = aa_with_instance_effects(rng, lifetimes=8, per_lifetime=5, instance_sd=0.08, round_sd=0.02)
-    by_round = stats.calibrate(a1, a2, rounds=10, analyses=100)
-    by_lifetime = stats.calibrate(a1, a2, rounds=10, analyses=100, lifetimes=ids)
+    by_round = stats_calibration.calibrate(a1, a2, rounds=10, analyses=100)
+    by_lifetime = stats_calibration.calibrate(a1, a2, rounds=10, analyses=100, lifetimes=ids)
     assert by_round["lifetimes"] == 0 and by_lifetime["lifetimes"] == 8
     assert by_lifetime["false_positive_rate"] <= 0.05
     # fresh A/A runs shaped as an A/B of 10 rounds is (two lifetimes of 5): how often their interval reaches past
@@ -432,12 +433,12 @@ def test_the_noise_floor_includes_how_much_two_instances_differ():
 def test_one_lifetime_is_calibrated_round_by_round_with_a_warning():
     rng = np.random.default_rng(18)
     a1, a2 = noisy(rng, 100, 0.03, 12), noisy(rng, 100, 0.03, 12)
-    alone = stats.calibrate(a1, a2, rounds=10, analyses=50, lifetimes=[0] * 12)
-    plain = stats.calibrate(a1, a2, rounds=10, analyses=50)
+    alone = stats_calibration.calibrate(a1, a2, rounds=10, analyses=50, lifetimes=[0] * 12)
+    plain = stats_calibration.calibrate(a1, a2, rounds=10, analyses=50)
     assert alone["noise_floor"] == plain["noise_floor"] and alone["lifetimes"] == 0
     assert any("one instance lifetime" in w for w in alone["warnings"])
     with pytest.raises(ValueError, match="one entry per round"):
-        stats.calibrate(a1, a2, rounds=10, analyses=50, lifetimes=[0, 1])
+        stats_calibration.calibrate(a1, a2, rounds=10, analyses=50, lifetimes=[0, 1])
 
 
 def test_interleaved_rounds_are_compared_by_the_geometric_mean_of_their_ratios():

@@ -7,6 +7,7 @@ import pytest
 import comparison
 import page
 import report
+import report_views
 import test_report
 import writeup
 
@@ -112,9 +113,9 @@ def test_a_shape_metric_in_ms_is_given_in_ms_and_a_ratio_without_a_unit():
 
 def test_the_docs_can_embed_the_write_up_beside_perflab_and_a_ramps_stages():
     import test_ramp
-    table = report.view(result(), "writeup")
+    table = report_views.view(result(), "writeup")
     assert table.startswith("| stage | variant | metric | write-up | perflab (median) |")
     assert "\n- direction agrees at every stage: p95" in table and "./perflab ab x" in table
-    assert "| A-side | 100 | 1,000 |" in report.view(test_ramp.result(), "ramp")
+    assert "| A-side | 100 | 1,000 |" in report_views.view(test_ramp.result(), "ramp")
     with pytest.raises(SystemExit, match="no cell has this section"):
-        report.view(test_ramp.result(), "writeup")
+        report_views.view(test_ramp.result(), "writeup")

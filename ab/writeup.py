@@ -8,18 +8,19 @@ error_rate a fraction; a mechanism in its own unit, one measured in seconds ("..
 """
 import math
 import statistics
+from typing import Any
 
 import comparison
 import model
 import stats
 from words import is_seconds
 
-def metric_of(key):
+def metric_of(key: str) -> str:
     """A figure's key as the run metric it names: "mean" -> "avg"."""
     return model.FIGURE_ALIASES.get(key, key)
 
 
-def unit(key):
+def unit(key: str) -> str:
     metric = metric_of(key)
     if metric in model.LATENCY or is_seconds(metric) or metric.endswith(("(ms)", "_ms")):
         return "ms"
@@ -28,7 +29,7 @@ def unit(key):
     return ""
 
 
-def perflab_value(runs, label, key):
+def perflab_value(runs: list[dict[str, Any]], label: str, key: str) -> float:
     """perflab's figure for one stage: the median over the variant's runs, in the write-up's unit."""
     metric = metric_of(key)
     found = [v for v in comparison.values(runs, label, metric) if not math.isnan(v)]
@@ -38,18 +39,18 @@ def perflab_value(runs, label, key):
     return 1000 * middle if is_seconds(metric) else middle
 
 
-def direction(ratio, delta):
+def direction(ratio: float | None, delta: float) -> str | None:
     """Which way a stage moved from the first: "lower", "higher", or "about the same" (within 1 ± δ)."""
     if ratio is None or math.isnan(ratio):
         return None
     return "lower" if ratio < 1 - delta else "higher" if ratio > 1 + delta else "about the same"
 
 
-def ratio(value, base):
+def ratio(value: float, base: float | None) -> float:
     return value / base if base and not math.isnan(value) and not math.isnan(base) else math.nan
 
 
-def table(e, runs, delta=stats.MIN_DELTA):
+def table(e: dict[str, Any], runs: list[dict[str, Any]], delta: float = stats.MIN_DELTA) -> dict[str, Any] | None:
     """The write-up beside perflab for one cell: {"baseline_stage", "rows", "directions"}, or None when no
     `[[writeup]]` names a variant that ran. rows: one per stage and figure: stage, variant, source, metric (the
     figure's key), unit, writeup, perflab and each side's ratio to the first stage's same figure (the first
