@@ -43,7 +43,7 @@ class App:
             self.options += ["--jvm-opts", variant["jvm_opts"]]
         if variant.get("aot"):
             self.options.append("--aot")
-        elif experiment.get("warm_start"):  # from the AOT cache when there is one for this jar (runner.warm_start)
+        elif experiment.get("warm_start"):  # from the AOT cache when there is one for this jar (plan.warm_start)
             self.options.append("--warm")
         self.options += refs.app_options(variant)  # a variant built from a commit (`ref`)
         self.args = [*variant["args"], *network_args, f"--perflab.variant={self.label}"]

@@ -313,7 +313,7 @@ def md_table(head: Sequence[str], rows: Iterable[Iterable[object]]) -> str:
 
 def lifetimes_sentence(lifetimes: list[dict[str, Any]]) -> str:
     """How the apps were started in a cell: how many instance lifetimes, in which orders, and how long the
-    settling after each warm-up took (runner.start_instances)."""
+    settling after each warm-up took (cells.start_instances)."""
     orders = "; ".join(" → ".join(l["start_order"]) for l in lifetimes)
     waits = [s["seconds"] for l in lifetimes for s in l["settled"].values()]
     busy = [name for l in lifetimes for name, s in l["settled"].items() if not s["quiet"]]
