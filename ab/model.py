@@ -19,7 +19,9 @@ how a reproduction is judged.
 import copy
 import dataclasses
 import types
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
+import typing
+from typing import Any, Self
 
 SCHEMA_VERSION = 3
 
@@ -46,51 +48,52 @@ FIGURE_ALIASES = {"mean": "avg"}  # a write-up's word for a run metric ([[writeu
 RAMP_METRICS = ["breaking_rate"]  # an open load with `[load] ramp` measures these too
 
 
-def run_metrics(e):
+def run_metrics(e: Mapping[str, Any]) -> list[str]:
     """The metrics each run of the experiment's load measures: its shape's, and a ramp's."""
     load = e["load"]
     return METRICS[load["shape"]] + (RAMP_METRICS if load["shape"] == "open" and load.get("ramp") else [])
 
 
-def is_command(data):
+def is_command(data: Mapping[str, Any]) -> bool:
     """A result of kind "command" (JMH, a benchmark's rows) rather than an A/B: rows and no cells."""
     return data.get("rows") is not None and not data.get("cells")
 
 
 # ---------------------------------------------------------------------- judgments a result stores
 
-def expected(e, candidate):
+def expected(e: Mapping[str, Any], candidate: str) -> str:
     """What the file expects of one candidate's primary verdict: its variant's own `expect`, else [primary]'s."""
-    variant: dict = next((v for v in e["variants"] if v["label"] == candidate), {})
-    return variant.get("expect", e["primary"].get("expect", "better"))
+    variant: Mapping[str, Any] = next((v for v in e["variants"] if v["label"] == candidate), {})
+    expect: str = variant.get("expect", e["primary"].get("expect", "better"))
+    return expect
 
 
-def expected_of(e, c):
+def expected_of(e: Mapping[str, Any], c: Mapping[str, Any]) -> str:
     """What the file expects of one comparison: a control (a variant's `also_against`) is "any", else the
     candidate's expectation."""
     return "any" if c.get("control") else expected(e, c["candidate"])
 
 
-def who(c):
+def who(c: Mapping[str, Any]) -> str:
     """A comparison's candidate as a reader needs it: 'wallet-after', or 'wallet-after against wallet-indexed' for
     the control a variant's `also_against` adds."""
     return f"{c['candidate']} against {c['baseline']}" if c.get("control") else c["candidate"]
 
 
-def meets(verdict, expect):
+def meets(verdict: str, expect: str) -> bool:
     """"any" is a cell the file makes no claim about (a control): reported, never failing the run; "tie" is met by
     "no difference"; "not worse" (a commit against another: ab/refs.py) by "better" or "no difference"."""
     return (expect == "any" or verdict == expect or (expect in ("tie", "no difference") and verdict == "no difference")
             or (expect == "not worse" and verdict in ("better", "no difference")))
 
 
-def cell_key(c):
+def cell_key(c: Mapping[str, Any]) -> tuple[str, ...]:
     """One verdict cell's identity across runs: its network profile, sweep value and candidate (and, for the control
     a variant's `also_against` adds, the variant it is compared with)."""
     return (c["profile"], str(c.get("value")), c["candidate"]) + ((c["baseline"],) if c.get("control") else ())
 
 
-def judge_reproduction(r, verdict_cells):
+def judge_reproduction(r: Mapping[str, Any], verdict_cells: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """Names the controls among r's cells (a verdict cell with `expect = "any"`) and judges the reproduction:
     `same`, every claimed cell repeats its verdict; `controls_same`, every control does (None without controls)."""
     controls = {cell_key(c) for c in verdict_cells if c.get("expect") == "any"}
@@ -103,7 +106,7 @@ def judge_reproduction(r, verdict_cells):
 
 # ---------------------------------------------------------------------- versions and migrations
 
-def detected_version(data):
+def detected_version(data: Mapping[str, Any]) -> int:
     """The version of a result written before `schema_version` existed, told by its shape."""
     if any("expect" not in c for c in (data.get("verdict") or {}).get("cells", [])):
         return 1
@@ -112,29 +115,28 @@ def detected_version(data):
     return 3
 
 
-def version_of(data):
+def version_of(data: Mapping[str, Any]) -> int:
     version = data.get("schema_version", detected_version(data))
     if not isinstance(version, int) or not 1 <= version <= SCHEMA_VERSION:
         raise ValueError(f"result.json: schema_version {version!r} is not one this checkout reads (1–{SCHEMA_VERSION})")
     return version
 
 
-def stamp(data):
+def stamp(data: Mapping[str, Any]) -> dict[str, Any]:
     """The result with its schema_version (first) and nothing else changed: an unversioned result gets the
     version its shape tells."""
     return {"schema_version": version_of(data), **{k: v for k, v in data.items() if k != "schema_version"}}
 
 
-def _to_2(data):
+def _to_2(data: dict[str, Any]) -> dict[str, Any]:
     """Version 1 → 2: each verdict cell says what the file expected of it (an A/A: "no difference"); its `ok`
     stays as the run judged it. Comparison rows stored before they held their δ take the cell's (else the
     result's); before they held their direction and their per-round ratios: lower is better, no rounds (the
     primary rows, which the headline and the charts read)."""
-    e = data.get("experiment")
     aa = "calibration" in data
     for cell in (data.get("verdict") or {}).get("cells", []):
         if "expect" not in cell:
-            expect = "no difference" if aa else expected(e, cell["candidate"])
+            expect = "no difference" if aa else expected(data["experiment"], cell["candidate"])
             ok = cell.pop("ok", meets(cell["verdict"], expect))
             cell.update(expect=expect, ok=ok)
     for cell in data.get("cells", []):
@@ -146,17 +148,17 @@ def _to_2(data):
     return data
 
 
-def _to_3(data):
+def _to_3(data: dict[str, Any]) -> dict[str, Any]:
     """Version 2 → 3: the reproduction judged on the claimed cells, its controls named (judge_reproduction)."""
     if data.get("reproduction"):
         data["reproduction"] = judge_reproduction(data["reproduction"], (data.get("verdict") or {}).get("cells", []))
     return data
 
 
-MIGRATIONS = {1: _to_2, 2: _to_3}  # version -> the step to the next one
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _to_2, 2: _to_3}  # version -> the step to the next one
 
 
-def migrate(data):
+def migrate(data: Mapping[str, Any]) -> dict[str, Any]:
     """A result of any version as plain data in the current one (a new dict; `data` is left as it was)."""
     version = version_of(data)
     out = copy.deepcopy(dict(data))
@@ -168,7 +170,7 @@ def migrate(data):
 
 # ---------------------------------------------------------------------- the typed top level
 
-def _frozen(value):
+def _frozen(value: object) -> object:
     """Lists as tuples and mappings read-only, all the way down (what a Result holds cannot be changed)."""
     if isinstance(value, Mapping):
         return types.MappingProxyType({k: _frozen(v) for k, v in value.items()})
@@ -177,7 +179,7 @@ def _frozen(value):
     return value
 
 
-def _plain(value):
+def _plain(value: object) -> object:
     """The inverse of _frozen: the JSON-shaped data (dicts and lists)."""
     if isinstance(value, Mapping):
         return {k: _plain(v) for k, v in value.items()}
@@ -186,13 +188,20 @@ def _plain(value):
     return value
 
 
+def _kinds(declared: Any) -> tuple[type, ...]:
+    """The classes a field's declared type allows, as isinstance takes them: each member of a union but None,
+    without its type parameters (`tuple[float, ...] | None` -> (tuple,))."""
+    members = typing.get_args(declared) if isinstance(declared, types.UnionType) else (declared,)
+    return tuple(typing.get_origin(k) or k for k in members if k is not type(None))
+
+
 class Record:
     """A typed, immutable record read from plain data: every field declared with its type, none unknown, none
     required missing; what it holds is read-only all the way down (tuples, read-only mappings)."""
     WHERE = "result.json"
 
     @classmethod
-    def from_dict(cls, data):
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
         fields = dataclasses.fields(cls)  # type: ignore[arg-type]  # every subclass is a dataclass
         unknown = sorted(set(data) - {f.name for f in fields})
         if unknown:
@@ -204,7 +213,7 @@ class Record:
         for f in fields:
             if f.name not in data:
                 continue
-            kinds: tuple = tuple(k for k in getattr(f.type, "__args__", (f.type,)) if k is not type(None))
+            kinds = _kinds(f.type)
             value = data[f.name]
             value = kinds[0].from_dict(value) if isinstance(value, Mapping) and issubclass(kinds[0], Record) else _frozen(value)
             if value is not None and not isinstance(value, kinds):
@@ -213,7 +222,7 @@ class Record:
             values[f.name] = value
         return cls(**values)
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """The plain data (dicts and lists) in the fields' order; a field that is None is left out."""
         return {f.name: value.to_dict() if isinstance(value, Record) else _plain(value)
                 for f in dataclasses.fields(self) if (value := getattr(self, f.name)) is not None}  # type: ignore[arg-type]
@@ -228,9 +237,9 @@ class Machine(Record):
     os: str | None = None
     commit: str | None = None
     python: str | None = None
-    load_before: tuple | None = None
-    versions: Mapping | None = None
-    load_after: tuple | None = None
+    load_before: tuple[float, ...] | None = None
+    versions: Mapping[str, str] | None = None
+    load_after: tuple[float, ...] | None = None
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -243,33 +252,34 @@ class Result(Record):
 older results lack it, so no new schema version) is where the run's time went, in seconds: set-up (data sets, app
 starts), warm-up, resets, measurement, analysis and the total (phases.Timings)."""
     schema_version: int
-    experiment: Mapping
+    experiment: Mapping[str, Any]
     name: str
-    args: Mapping | None = None
+    args: Mapping[str, Any] | None = None
     command: str
     machine: Machine
     started: str | None = None
     took_seconds: float | int | None = None
-    timings: Mapping | None = None
+    timings: Mapping[str, float] | None = None
     exit: int | None = None
     delta: float | int | None = None
     delta_source: str | None = None
-    rows: tuple | None = None
-    cells: tuple = ()
-    calibration: tuple | None = None
-    power: tuple | None = None
-    repeats: tuple | None = None
-    reanalysed: Mapping | None = None
-    checks: Mapping | None = None
-    verdict: Mapping | None = None
-    reproduction: Mapping | None = None
+    rows: tuple[Mapping[str, Any], ...] | None = None
+    cells: tuple[Mapping[str, Any], ...] = ()
+    calibration: tuple[Mapping[str, Any], ...] | None = None
+    power: tuple[Mapping[str, Any], ...] | None = None
+    repeats: tuple[Mapping[str, Any], ...] | None = None
+    reanalysed: Mapping[str, str] | None = None
+    checks: Mapping[str, Any] | None = None
+    verdict: Mapping[str, Any] | None = None
+    reproduction: Mapping[str, Any] | None = None
 
     @property
-    def kind(self):
-        return self.experiment.get("kind", "ab")
+    def kind(self) -> str:
+        kind: str = self.experiment.get("kind", "ab")
+        return kind
 
     @classmethod
-    def from_dict(cls, data):
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
         """The typed result of data in the current version (migrate() an older one first); ValueError names what
         is wrong."""
         if data.get("schema_version") != SCHEMA_VERSION:
@@ -277,12 +287,12 @@ starts), warm-up, resets, measurement, analysis and the total (phases.Timings)."
         return super().from_dict(data)
 
 
-def load(data):
+def load(data: Mapping[str, Any]) -> Result:
     """Any version of a result.json's data as the typed Result of the current version."""
     return Result.from_dict(migrate(data))
 
 
-def new(data):
+def new(data: Mapping[str, Any]) -> dict[str, Any]:
     """A result the runner has just built (the current format, without its version yet), with it: plain data,
     schema_version first."""
     return {"schema_version": SCHEMA_VERSION, **{k: v for k, v in data.items() if k != "schema_version"}}

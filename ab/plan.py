@@ -214,7 +214,7 @@ def plan_lifetimes(e: dict[str, Any], args: argparse.Namespace) -> bool:
                          "in each round's ratio; plan a file of separate JVMs")
     pilot, source = results.newest_aa(e["name"], e["primary"].get("metric"), e.get("lineage", []),
                                       "duet" if e.get("duet") else None)
-    if pilot is None:
+    if pilot is None or source is None:  # None together (results.newest_aa)
         raise SystemExit(f"--plan: no A/A of {e['name']} to plan from: run ./perflab ab {e['name']} --aa first (the pilot)")
     confidence = share(args.confidence, "--confidence", "a confidence level, such as 80%") if args.confidence else None
     plans = [p for p in lifetimes.plan(pilot, target, confidence) if p["profile"] in e["profiles"]]

@@ -3,9 +3,12 @@ ab/model.py: every read migrates an older format, every write carries the schema
 the docs cite (docs/results/<name>/), the tables regenerated from them into README.md and docs/, and whether a
 new result reproduces the one published before it."""
 import json
+import os
 import pathlib
 import re
 import shutil
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import charts
 import doclint
@@ -48,13 +51,13 @@ def _layout(value: object, depth: int, record: bool) -> str:
     return "[\n" + ",\n".join(pad + _layout(item, depth + 1, True) for item in value) + "\n" + " " * depth + "]"
 
 
-def read(path):
+def read(path: str | os.PathLike[str]) -> dict[str, Any]:
     """A result.json as the plain data of the current schema (model.load: migrated from an older version and
     checked against the typed top level)."""
     return model.load(json.loads(pathlib.Path(path).read_text())).to_dict()
 
 
-def profiles(result, out_dir):
+def profiles(result: Mapping[str, Any], out_dir: pathlib.Path) -> list[dict[str, Any]] | None:
     """Each cell's JFR analysis for report.html (jfr.cell_profile writes the flame graphs into out_dir); None when
     ab/jfr.py cannot be imported (report.html then says the analysis is unavailable)."""
     try:
@@ -64,7 +67,7 @@ def profiles(result, out_dir):
     return [jfr.cell_profile(cell, out_dir) for cell in result["cells"]]
 
 
-def write(result, out_dir):
+def write(result: Mapping[str, Any], out_dir: pathlib.Path) -> dict[str, Any]:
     """Writes a new result into its run folder: result.json with the current schema_version (first, so that no
     check can lose a run's data), then, from what it holds as read back through the typed model (a field the model
     does not know fails here, by name), REPORT.md and, for an A/B, report.html with its cells' JFR analyses.
@@ -77,7 +80,7 @@ def write(result, out_dir):
     return data
 
 
-def publish(out_dir, name):
+def publish(out_dir: str | os.PathLike[str], name: str) -> pathlib.Path:
     """Copies the result, its reports and flame graphs to docs/results/<name>/ and draws its charts there
     (ab/charts.py), in place of what was published under that name before; a result.json written without its
     schema_version gets it (model.stamp). When that had a screenshot of its report (report.png, which the docs
@@ -103,21 +106,21 @@ def publish(out_dir, name):
     return target
 
 
-def report_markdown(result):
+def report_markdown(result: dict[str, Any]) -> str:
     return report_views.command_markdown(result) if model.is_command(result) else report.markdown(result)
 
 
-def published_folders():
+def published_folders() -> list[pathlib.Path]:
     """The published experiment results (docs/results/<name>/ with a result.json of the runner); the newcomer
     check's result (docs/results/newcomer/, ab/newcomer.py) is published there too but is not an experiment."""
     return [p.parent for p in sorted(PUBLISHED.glob("*/result.json")) if "experiment" in json.loads(p.read_text())]
 
 
-def regenerate_published(folders=None):
+def regenerate_published(folders: Sequence[pathlib.Path] | None = None) -> list[pathlib.Path]:
     """Rewrites every published result's REPORT.md and charts from its result.json (both are pure functions of
     it); report.html stays as its run wrote it, since its JFR sections read the run's recordings, which are not
     published. Returns the paths that changed."""
-    changed = []
+    changed: list[pathlib.Path] = []
     for folder in folders or published_folders():
         result = read(folder / "result.json")
         path = folder / "REPORT.md"
@@ -129,7 +132,7 @@ def regenerate_published(folders=None):
     return [p.relative_to(ROOT) if p.is_relative_to(ROOT) else p for p in changed]
 
 
-def reproduction(name, verdict):
+def reproduction(name: str, verdict: Mapping[str, Any]) -> dict[str, Any] | None:
     """How this result's primary verdicts compare with the ones already published under `name` (the previous run
     of the same experiment): issue 12's "two consecutive runs give the same primary verdict", checked each time a
     result is published. `same` is judged on the claimed cells; a control's (`expect = "any"`) verdict is compared
@@ -147,14 +150,14 @@ def reproduction(name, verdict):
                                      verdict["cells"])
 
 
-def load_published(name):
+def load_published(name: str) -> dict[str, Any]:
     path = PUBLISHED / name / "result.json"
     if not path.exists():
         raise SystemExit(f"no published result {name!r} ({path.relative_to(ROOT)}): ./perflab ab <experiment> --publish {name}")
     return read(path)
 
 
-def render_block(name, view):
+def render_block(name: str, view: str | None) -> str:
     """A results block's body. A block may name an experiment before its first publication: its body then says
     how to publish it, with no figure (`./perflab ab --tables` lists such blocks: unpublished_blocks)."""
     if not (PUBLISHED / name / "result.json").exists():
@@ -162,18 +165,18 @@ def render_block(name, view):
     return report_views.view(load_published(name), view or "verdict").rstrip("\n") + "\n"
 
 
-def unpublished_blocks(paths=None):
+def unpublished_blocks(paths: Sequence[pathlib.Path] | None = None) -> list[str]:
     """The blocks that name a result not published (yet): "page: name", for --tables to list (a typo shows here)."""
     return [f"{path.relative_to(ROOT)}: {m.group('name')}" for path in paths or DOCS for m in blocks(path.read_text())
             if not (PUBLISHED / m.group("name") / "result.json").exists()]
 
 
-def blocks(text):
+def blocks(text: str) -> list[re.Match[str]]:
     return list(BLOCK.finditer(text))
 
 
-def regenerate_tables(paths=None):
-    changed = []
+def regenerate_tables(paths: Sequence[pathlib.Path] | None = None) -> list[pathlib.Path]:
+    changed: list[pathlib.Path] = []
     for path in paths or DOCS:
         text = path.read_text()
         new = BLOCK.sub(lambda m: m.group(1) + render_block(m.group("name"), m.group("view")) + m.group(5), text)
@@ -186,12 +189,13 @@ def regenerate_tables(paths=None):
 NOT_MEASURED = re.compile(r"<!-- not measured: [^>]+-->")
 
 
-def unbacked_tables(path):
+def unbacked_tables(path: pathlib.Path) -> list[str]:
     """Markdown tables outside results blocks that hold a digit in a body row, with no `<!-- not measured: why -->`
     line right above them (tables of ports, defaults or knobs say so; measured numbers come from a results block)."""
     text = BLOCK.sub(lambda m: m.group(1) + "\n" * m.group("body").count("\n") + m.group(5), path.read_text())
     lines = text.splitlines()
-    found, i = [], 0
+    found: list[str] = []
+    i = 0
     while i < len(lines):
         if lines[i].lstrip().startswith("|") and i + 1 < len(lines) and re.match(r"\s*\|[\s:|-]+\|\s*$", lines[i + 1]):
             start = i
@@ -208,7 +212,8 @@ def unbacked_tables(path):
     return found
 
 
-def noise_floor(experiment, metric=None, lineage=(), mode=None):
+def noise_floor(experiment: str, metric: str | None = None, lineage: Sequence[str] = (),
+                mode: str | None = None) -> tuple[dict[str, float], str | None]:
     """The noise floors of the newest A/A calibration of this experiment, per network profile ({profile: floor}),
     and where they come from: published first, else results/. Without an A/A of its own, the newest A/A of the
     nearest file it extends (`lineage`) whose calibrated metric is this experiment's primary `metric`: the same
@@ -218,13 +223,14 @@ def noise_floor(experiment, metric=None, lineage=(), mode=None):
     return _from_aa(experiment, metric, lineage, "noise_floor", mode)
 
 
-def aa_level(experiment, metric=None, lineage=()):
+def aa_level(experiment: str, metric: str | None = None, lineage: Sequence[str] = ()) -> tuple[dict[str, float], str | None]:
     """The primary metric's median in the newest A/A of this experiment, per network profile ({profile: value}), and
     where it comes from (found as noise_floor finds the A/A): what a planted "5 %" is 5 % of (--plant)."""
     return _from_aa(experiment, metric, lineage, "level")
 
 
-def newest_aa(experiment, metric=None, lineage=(), mode=None):
+def newest_aa(experiment: str, metric: str | None = None, lineage: Sequence[str] = (),
+              mode: str | None = None) -> tuple[dict[str, Any], str] | tuple[None, None]:
     """The newest A/A result of this experiment (published first, else results/), or of the nearest file it extends
     (`lineage`) whose calibrated primary metric is `metric`, and where it comes from; (None, None) when there is
     none. With a `mode`, that mode's A/A (<name>-<mode>-aa) before the plain one. The pilot that lifetimes.plan
@@ -232,9 +238,10 @@ def newest_aa(experiment, metric=None, lineage=(), mode=None):
     return _newest(experiment, metric, lineage, ([f"{mode}-aa"] if mode else []) + ["aa"])[:2]
 
 
-def _newest(experiment, metric, lineage, kinds):
+def _newest(experiment: str, metric: str | None, lineage: Sequence[str],
+            kinds: list[str]) -> tuple[dict[str, Any], str, bool] | tuple[None, None, bool]:
     for name in (experiment, *lineage):
-        candidates = []
+        candidates: list[pathlib.Path] = []
         for stem in (f"{name}-{kind}" for kind in kinds):
             candidates += [PUBLISHED / stem / "result.json"]
             candidates += sorted((ROOT / "results").glob(f"*-{stem}/result.json"), reverse=True)
@@ -249,19 +256,21 @@ def _newest(experiment, metric, lineage, kinds):
     return None, None, False
 
 
-def _primary_calibrations(result, own, metric):
+def _primary_calibrations(result: Mapping[str, Any], own: bool, metric: str | None) -> list[dict[str, Any]]:
     """The A/A's calibrations of its primary metric that have a floor; of an A/A of another file (not `own`) only
     those of `metric`."""
     return [c for c in result.get("calibration", []) if c.get("noise_floor") is not None and not c.get("co_primary")
             and (own or metric is None or c.get("metric") == metric)]
 
 
-def _from_aa(experiment, metric, lineage, what, mode=None):
+def _from_aa(experiment: str, metric: str | None, lineage: Sequence[str], what: str,
+             mode: str | None = None) -> tuple[dict[str, float], str | None]:
     """Per profile, from the mode's own A/A, then for the profiles it has not, from the plain one."""
-    found, sources = {}, []
+    found: dict[str, float] = {}
+    sources: list[str] = []
     for kinds in ([[f"{mode}-aa"]] if mode else []) + [["aa"]]:
         result, source, own = _newest(experiment, metric, lineage, kinds)
-        if result is None:
+        if result is None or source is None:  # None together (_newest)
             continue
         new = {c["profile"]: c["noise_floor"] if what == "noise_floor" else c["observed"]["median_a"]
                for c in _primary_calibrations(result, own, metric) if c["profile"] not in found}
