@@ -6,7 +6,6 @@ import comparison
 import report
 import report_views
 import shapes
-from test_report import capacity_experiment, search
 
 HEAD = ("metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,"
         "service,status,subproto,tls_version,url,extra_tags,metadata\n")
@@ -35,16 +34,16 @@ def test_a_search_reports_what_was_served_at_the_rate_that_held_not_at_the_one_t
     assert shapes.served_at([{"rate": 50, "served": 20.0, "held": False}], 0.0) == 0.0
 
 
-def test_served_is_compared_and_tabled_and_an_older_search_without_it_shows_a_dash():
-    e = capacity_experiment()
+def test_served_is_compared_and_tabled_and_an_older_search_without_it_shows_a_dash(build):
+    e = build.capacity_experiment()
     runs = []
     for i in range(1, 4):
-        runs.append(dict(search("A-side", i, 400 + i, 410 + i), served=440.0 + i))
-        runs.append(dict(search("B-side", i, 700 + i, 710 + i), served=770.0 + i))
+        runs.append(dict(build.search("A-side", i, 400 + i, 410 + i), served=440.0 + i))
+        runs.append(dict(build.search("B-side", i, 700 + i, 710 + i), served=770.0 + i))
     [compared] = comparison.compare(e, runs, 0.03)
     served = next(r for r in compared["rows"] if r["metric"] == "served")
     assert served["verdict"] == "better" and math.isclose(served["ratio"], 772.0 / 442.0, rel_tol=0.01)
-    runs.append(search("B-side", 4, 690, 700))  # stored before the runner measured it
+    runs.append(build.search("B-side", 4, 690, 700))  # stored before the runner measured it
     result = {"experiment": e, "command": "./perflab ab x", "started": "t", "machine": {"commit": "c"},
               "cells": [{"network": "localhost", "profile": "localhost", "runs": runs, "comparisons": [compared]}]}
     table = report_views.view(result, "capacity")

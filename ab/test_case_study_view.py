@@ -3,15 +3,14 @@ row per stage, each later stage with its ratio to the first on both sides, and w
 import copy
 
 import report_views
-import test_writeup
 
 
 def lines(result):
     return report_views.view(result, "case-study").splitlines()
 
 
-def test_each_stage_is_a_row_of_the_write_ups_figures_as_written_beside_perflabs_with_ratios_after_the_first():
-    r = test_writeup.result()
+def test_each_stage_is_a_row_of_the_write_ups_figures_as_written_beside_perflabs_with_ratios_after_the_first(build):
+    r = build.three_stage_result()
     r["experiment"]["writeup"][1]["figures"]["mean"] = 22.21
     out = lines(r)
     assert out[0] == "| stage | section | write-up | perflab (median) |"
@@ -25,8 +24,8 @@ def test_each_stage_is_a_row_of_the_write_ups_figures_as_written_beside_perflabs
     assert out[-1].startswith("<sub>./perflab ab x · commit abc")
 
 
-def test_one_section_for_every_stage_goes_to_the_head_and_a_figure_against_the_write_up_is_named():
-    r = test_writeup.result()
+def test_one_section_for_every_stage_goes_to_the_head_and_a_figure_against_the_write_up_is_named(build):
+    r = build.three_stage_result()
     for w in r["experiment"]["writeup"]:
         w["source"] = "004_1edb7b5a2d9a318e.txt, 최종 결과 (final result)"
     r["experiment"]["writeup"][1]["figures"]["mean"] = 900  # the write-up's mean rose; perflab's fell
@@ -36,8 +35,8 @@ def test_one_section_for_every_stage_goes_to_the_head_and_a_figure_against_the_w
     assert "Against (1) naive, perflab moves the write-up's way in p95; not in mean ((2) batched: write-up higher, perflab lower)." in out
 
 
-def test_several_cells_are_titled_and_a_result_without_writeup_says_so():
-    r = test_writeup.result()
+def test_several_cells_are_titled_and_a_result_without_writeup_says_so(build):
+    r = build.three_stage_result()
     other = copy.deepcopy(r["cells"][0])
     other["network"] = "cross-zone: db 1 ms each way"
     r["cells"].append(other)

@@ -16,7 +16,6 @@ import words
 import page
 import report
 import results
-import test_report
 
 NS = {"s": charts_svg.SVG_NS}
 PUBLISHED = results.published_folders()
@@ -109,8 +108,8 @@ def test_a_chart_is_the_same_bytes_for_the_same_result():
     assert first == again and list(first) == ["verdict.svg", "rounds.svg", "latency.svg"]
 
 
-def test_the_verdict_chart_of_a_better_result_says_better_with_its_interval():
-    r = test_report.result()
+def test_the_verdict_chart_of_a_better_result_says_better_with_its_interval(build):
+    r = build.result()
     primary = r["cells"][0]["comparisons"][0]["primary"]
     assert primary["verdict"] == "better"
     root = parse(charts_ratio.verdict(r))
@@ -160,8 +159,8 @@ def axis_value(root, bottom):
 
 
 @pytest.mark.parametrize("name", ["synthetic", "wallet-fixed", "slow-dependency", "cold-start"])
-def test_the_interval_and_the_ratio_sit_where_their_numbers_say_on_the_axis(name):
-    r = test_report.result() if name == "synthetic" else load(results.PUBLISHED / name)
+def test_the_interval_and_the_ratio_sit_where_their_numbers_say_on_the_axis(name, build):
+    r = build.result() if name == "synthetic" else load(results.PUBLISHED / name)
     cells = report.primary_cells(r)
     root = parse(charts_ratio.verdict(r))
     (left, right, top, bottom), = plot_box(root)
@@ -204,18 +203,18 @@ def test_the_latency_chart_draws_every_run_in_its_variants_colour():
     assert "p95 latency (ms), log" in texts(root)  # the cross-zone profile spans 20 to 500 ms
 
 
-def test_results_without_a_picture_get_none_and_a_command_result_gets_bars():
+def test_results_without_a_picture_get_none_and_a_command_result_gets_bars(build):
     assert list(charts.charts(load(results.PUBLISHED / "parsing-jmh"))) == ["bars.svg"]
     assert set(charts.charts(load(results.PUBLISHED / "cold-start"))) == {
         "verdict.svg", "rounds.svg", "cold-start-success.svg", "cold-start-p99.svg"}
-    r = test_report.result()
+    r = build.result()
     for run in r["cells"][0]["runs"]:
         run["series"] = []
     assert "latency.svg" not in charts.charts(r)
 
 
-def test_write_replaces_stale_charts_and_leaves_unchanged_ones_alone(tmp_path):
-    r = test_report.result()
+def test_write_replaces_stale_charts_and_leaves_unchanged_ones_alone(tmp_path, build):
+    r = build.result()
     (tmp_path / "sweep.svg").write_text("<svg/>")
     written = charts.write(r, tmp_path)
     assert sorted(p.name for p in written) == ["latency.svg", "rounds.svg", "sweep.svg", "verdict.svg"]
@@ -223,11 +222,11 @@ def test_write_replaces_stale_charts_and_leaves_unchanged_ones_alone(tmp_path):
     assert charts.write(r, tmp_path) == []
 
 
-def test_publishing_and_regenerating_write_the_report_and_the_charts(tmp_path, monkeypatch):
+def test_publishing_and_regenerating_write_the_report_and_the_charts(tmp_path, monkeypatch, build):
     monkeypatch.setattr(results, "PUBLISHED", tmp_path / "published")
     run = tmp_path / "run"
     run.mkdir()
-    r = test_report.result()
+    r = build.result()
     (run / "result.json").write_text(json.dumps(r))
     (run / "REPORT.md").write_text("old")
     target = results.publish(run, "x")
@@ -238,14 +237,14 @@ def test_publishing_and_regenerating_write_the_report_and_the_charts(tmp_path, m
     assert results.regenerate_published() == []
 
 
-def test_republishing_renews_a_published_screenshot(tmp_path, monkeypatch):
+def test_republishing_renews_a_published_screenshot(tmp_path, monkeypatch, build):
     import screenshot
     monkeypatch.setattr(results, "PUBLISHED", tmp_path / "published")
     shots = []
     monkeypatch.setattr(screenshot, "screenshot", lambda page, png: shots.append((page.name, png.name)) or png.write_bytes(b"png"))
     run = tmp_path / "run"
     run.mkdir()
-    (run / "result.json").write_text(json.dumps(test_report.result()))
+    (run / "result.json").write_text(json.dumps(build.result()))
     (run / "report.html").write_text("<html></html>")
     target = results.publish(run, "x")
     assert shots == [] and not (target / "report.png").exists()  # nothing was photographed before
@@ -254,8 +253,8 @@ def test_republishing_renews_a_published_screenshot(tmp_path, monkeypatch):
     assert shots == [("report.html", "report.png")] and (target / "report.png").read_bytes() == b"png"
 
 
-def test_the_html_report_draws_its_charts_with_the_chart_module():
-    html = page.html(test_report.result())
+def test_the_html_report_draws_its_charts_with_the_chart_module(build):
+    html = page.html(build.result())
     for element in ('id="rounds-chart"', 'id="latency-chart"', 'id="headline"'):
         assert element in html
-    assert charts_ratio.rounds_panel(test_report.result()["cells"][0]).strip() in html
+    assert charts_ratio.rounds_panel(build.result()["cells"][0]).strip() in html

@@ -1,6 +1,7 @@
 """ab/'s modules in layers, each importing only its own layer or the ones below, at the top of the module and inside
 functions alike, and never in a circle. Every module of ab/ (the tests aside) has its layer declared here: a new
-module without one fails, naming it."""
+module without one fails, naming it. And no test module imports another: the builders they share are conftest.py's
+fixtures."""
 import ast
 import pathlib
 
@@ -206,3 +207,27 @@ def test_imports_of_the_same_or_a_lower_layer_pass(tmp_path):
 @pytest.mark.parametrize("name", modules(AB))
 def test_each_module_has_exactly_one_layer(name):
     assert sum(name in ms for _, ms in LAYERS.values()) == 1
+
+
+def imports_of_tests(folder):
+    """Every import of a test module (or of conftest) by a test module of folder, as file:line sentences: the tests
+    share builders through conftest's fixtures, never by importing each other."""
+    folder = pathlib.Path(folder)
+    tests = sorted(folder.glob("test_*.py"))
+    names = {p.stem for p in tests} | {"conftest"}
+    return [f"{p.name}:{line} imports the test module {name}{' dynamically' if how else ''}: share it through a fixture "
+            "of conftest.py" for p in tests for line, name, how in imports(p, names) if name != COMPUTED]
+
+
+def test_no_test_module_imports_another():
+    found = imports_of_tests(AB)
+    assert not found, "\n".join(found)
+
+
+def test_the_checker_catches_a_test_module_importing_another_at_the_top_inside_a_function_and_by_a_string(tmp_path):
+    write(tmp_path, {"test_a": "import json\nimport report\n", "report": "",
+                     "test_b": "from test_a import x\n\n\ndef test_x():\n    import test_a\n    __import__('conftest')\n"})
+    assert imports_of_tests(tmp_path) == [
+        "test_b.py:1 imports the test module test_a: share it through a fixture of conftest.py",
+        "test_b.py:5 imports the test module test_a: share it through a fixture of conftest.py",
+        "test_b.py:6 imports the test module conftest dynamically: share it through a fixture of conftest.py"]

@@ -15,7 +15,6 @@ import launcher
 import machine
 import page
 import report
-import test_report
 
 
 @pytest.fixture
@@ -234,8 +233,8 @@ def test_a_busy_process_under_a_fifth_of_a_cpu_gets_no_more_than_that():
     assert not machine.group(name).exists()
 
 
-def test_every_report_form_states_the_machine_and_warns_of_a_limit_that_did_not_hold():
-    r = test_report.result()
+def test_every_report_form_states_the_machine_and_warns_of_a_limit_that_did_not_hold(build):
+    r = build.result()
     c = r["cells"][0]
     c["machine"] = "seed-004: app 0.5 CPU; MariaDB 0.5 CPU"
     c["runs"][0].update(gc="G1GC", limits=[{"process": "mariadb", "cpus": 0.5, "how": "cgroup", "cpu_per_s": 0.9,

@@ -8,7 +8,6 @@ import pytest
 
 import model
 import results
-import test_report
 
 PUBLISHED = results.published_folders()
 
@@ -28,8 +27,8 @@ def test_every_published_result_states_its_version_and_loads_into_the_current_on
     assert result.to_dict() == {k: v for k, v in model.migrate(data).items() if v is not None}
 
 
-def test_a_result_written_before_the_version_existed_gets_the_one_its_shape_tells():
-    v3 = test_report.result()
+def test_a_result_written_before_the_version_existed_gets_the_one_its_shape_tells(build):
+    v3 = build.result()
     assert model.detected_version(v3) == 3
     v2 = dict(v3, reproduction={"previous_started": "t", "previous_commit": "c", "same": True, "cells": []})
     assert model.detected_version(v2) == 2
@@ -39,8 +38,8 @@ def test_a_result_written_before_the_version_existed_gets_the_one_its_shape_tell
     assert model.stamp(v1) == {"schema_version": 1, **v1} and list(model.stamp(v1))[0] == "schema_version"
 
 
-def test_version_1_says_what_the_file_expected_of_each_cell_and_keeps_its_ok():
-    v1 = test_report.result()
+def test_version_1_says_what_the_file_expected_of_each_cell_and_keeps_its_ok(build):
+    v1 = build.result()
     cell = v1["verdict"]["cells"][0]
     del cell["expect"]
     cell["ok"] = False  # the run's own judgment stays, whatever the rule says now
@@ -76,8 +75,8 @@ def test_each_migration_has_a_published_result_to_stand_on():
     assert versions == set(range(1, model.SCHEMA_VERSION + 1))
 
 
-def test_a_loaded_result_cannot_be_changed():
-    result = model.load(test_report.result())
+def test_a_loaded_result_cannot_be_changed(build):
+    result = model.load(build.result())
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.name = "y"
     with pytest.raises(TypeError):
@@ -85,13 +84,13 @@ def test_a_loaded_result_cannot_be_changed():
     with pytest.raises(TypeError):
         result.cells[0]["runs"][0]["p95"] = 0
     assert isinstance(result.machine, model.Machine) and result.machine.commit == "abc"
-    assert result.to_dict()["cells"] == json.loads(json.dumps(test_report.result()["cells"]))
+    assert result.to_dict()["cells"] == json.loads(json.dumps(build.result()["cells"]))
 
 
-def test_a_new_result_gets_the_current_version_first():
-    data = model.new(dict(test_report.result(), schema_version=1))
+def test_a_new_result_gets_the_current_version_first(build):
+    data = model.new(dict(build.result(), schema_version=1))
     assert list(data)[0] == "schema_version" and data["schema_version"] == model.SCHEMA_VERSION
-    assert model.load(data).to_dict()["verdict"] == test_report.result()["verdict"]
+    assert model.load(data).to_dict()["verdict"] == build.result()["verdict"]
 
 
 @pytest.mark.parametrize("change, message", [
@@ -101,13 +100,13 @@ def test_a_new_result_gets_the_current_version_first():
     (dict(machine={"commit": "c", "gpu": 1}), "result.json machine: unknown field(s) gpu"),
     (dict(machine={"cores": "two"}), "cores should be int, not str"),
 ])
-def test_a_result_this_checkout_cannot_read_is_refused_by_name(change, message):
+def test_a_result_this_checkout_cannot_read_is_refused_by_name(change, message, build):
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
-        model.load(dict(test_report.result(), **change))
+        model.load(dict(build.result(), **change))
 
 
-def test_a_result_without_its_command_is_refused():
-    data = test_report.result()
+def test_a_result_without_its_command_is_refused(build):
+    data = build.result()
     del data["command"]
     with pytest.raises(ValueError, match="missing command"):
         model.load(data)

@@ -5,7 +5,6 @@ import math
 import comparison
 import ramp
 import report
-import test_report
 
 LOAD = {"shape": "open", "ramp": [100, 200, 300], "step": "10s"}
 SLO = (300.0, 0.01)
@@ -73,35 +72,8 @@ def test_the_script_gets_the_ramp_and_virtual_users_for_its_peak():
     assert ramp.total_seconds({"ramp": [20, 40], "step": "5s"}) == 20
 
 
-def experiment(also=()):
-    e = test_report.experiment()
-    e["load"] = dict(LOAD, script="k6/x.js")
-    e["slo"] = {"p95_ms": 300, "error_rate": 0.01}
-    e["primary"] = {"metric": "p95", "expect": "better", "mechanisms": ["statements"], "also": list(also)}
-    return e
-
-
-def ramped_run(label, i, p95, breaking, held_peak=False):
-    stages = [{"rate": r, "requests": 10 * r, "avg": p95 / 2, "p95": p95 if r < breaking else 500.0, "max": 900.0,
-               "error_rate": 0.0, "dropped": 0, "held": r < breaking or held_peak} for r in (100, 200, 300)]
-    return dict(test_report.run(label, i, p95, 12.0 if label == "A-side" else 5.0), stages=stages,
-                breaking_rate=breaking, held_peak=held_peak)
-
-
-def result(b_breaking=300, b_held=False, a_breaking=200):
-    e = experiment(also=["breaking_rate"])
-    runs = ([ramped_run("A-side", i, 100.0 + i, a_breaking) for i in range(1, 11)]
-            + [ramped_run("B-side", i, 50.0 + i, b_breaking, b_held) for i in range(1, 11)])
-    cell = {"profile": "localhost", "network": "localhost", "parameter": None, "value": None, "tag": "localhost", "runs": runs}
-    cell["comparisons"] = comparison.compare(e, runs, 0.03)
-    out = {"experiment": e, "name": "x", "command": "./perflab ab x", "delta": 0.03, "delta_source": "default",
-           "machine": {"commit": "abc", "cores": 2, "versions": {}}, "started": "2026-11-22T18:00:00", "cells": [cell]}
-    out["verdict"] = comparison.overall(e, [cell], False, None)
-    return out
-
-
-def test_breaking_rate_is_a_claimed_metric_with_its_own_verdict_in_the_first_line():
-    r = result()
+def test_breaking_rate_is_a_claimed_metric_with_its_own_verdict_in_the_first_line(build):
+    r = build.ramp_result()
     also = r["verdict"]["cells"][0]["also"]
     assert also == [{"metric": "breaking_rate", "verdict": "better", "expect": "better", "ok": True}]
     assert r["verdict"]["ok"]
@@ -109,20 +81,20 @@ def test_breaking_rate_is_a_claimed_metric_with_its_own_verdict_in_the_first_lin
     assert first.startswith("As expected.") and "also better (breaking rate B/A 1.50" in first
 
 
-def test_a_claimed_breaking_rate_that_did_not_come_out_fails_the_run():
-    r = result(b_breaking=200)
+def test_a_claimed_breaking_rate_that_did_not_come_out_fails_the_run(build):
+    r = build.ramp_result(b_breaking=200)
     assert r["verdict"]["cells"][0]["also"][0]["verdict"] == "no difference"
     assert not r["verdict"]["ok"] and report.headline(r).startswith("Not as expected.")
 
 
-def test_a_candidate_that_held_the_peak_keeps_better_with_a_warning_to_raise_the_ramp():
-    r = result(b_breaking=300, b_held=True)
+def test_a_candidate_that_held_the_peak_keeps_better_with_a_warning_to_raise_the_ramp(build):
+    r = build.ramp_result(b_breaking=300, b_held=True)
     row = next(x for x in r["cells"][0]["comparisons"][0]["rows"] if x["metric"] == "breaking_rate")
     assert row["verdict"] == "better" and "raise [load] ramp" in row["warnings"][-1]
 
 
-def test_a_baseline_that_held_the_peak_makes_better_inconclusive():
-    r = result(b_breaking=300, b_held=True, a_breaking=300)
+def test_a_baseline_that_held_the_peak_makes_better_inconclusive(build):
+    r = build.ramp_result(b_breaking=300, b_held=True, a_breaking=300)
     for run in r["cells"][0]["runs"]:
         run["held_peak"] = True
     c = comparison.compare(r["experiment"], r["cells"][0]["runs"], 0.03)[0]
@@ -130,8 +102,8 @@ def test_a_baseline_that_held_the_peak_makes_better_inconclusive():
     assert row["verdict"] == "inconclusive" and row["censored"] == {"A-side": 10, "B-side": 10}
 
 
-def test_the_report_shows_each_variants_stages_and_breaking_rates():
-    md = report.markdown(result())
+def test_the_report_shows_each_variants_stages_and_breaking_rates(build):
+    md = report.markdown(build.ramp_result())
     assert "### The ramp: each stage 10s after a 5 s climb, SLO p95 < 300 ms and errors < 1.00%" in md
     assert "| B-side | 200 | 2,000 | 27.8 | 55.5 | 900.0 | 0.00% | 10 of 10 |" in md
     assert "| A-side | 300 | 3,000 | 52.8 | 500.0 | 900.0 | 0.00% | 0 of 10 |" in md
@@ -148,29 +120,29 @@ def test_median_stages_are_medians_over_the_rounds():
     assert math.isnan(ramp._median([]))
 
 
-def test_the_ramp_chart_draws_each_variants_stages_the_slo_and_where_each_breaks():
+def test_the_ramp_chart_draws_each_variants_stages_the_slo_and_where_each_breaks(build):
     import xml.etree.ElementTree as ET
 
     import charts
     import charts_svg
-    drawn = charts.charts(result())
+    drawn = charts.charts(build.ramp_result())
     svg = drawn["ramp.svg"]
-    assert svg == charts.charts(result())["ramp.svg"]  # the same bytes for the same result
+    assert svg == charts.charts(build.ramp_result())["ramp.svg"]  # the same bytes for the same result
     root = ET.fromstring(svg)
     ns = {"s": charts_svg.SVG_NS}
     assert len(root.findall(".//s:polyline[@class='stages']", ns)) == 2
     assert len(root.findall(".//s:line[@class='slo']", ns)) == 1
     texts = [t.text for t in root.findall(".//s:text[@class='numbers']", ns)]
     assert texts == ["A-side: breaks at 200/s", "B-side: breaks at 300/s"]
-    assert "ramp.svg" not in charts.charts(test_report.result())
+    assert "ramp.svg" not in charts.charts(build.result())
 
 
-def test_also_against_adds_a_control_beside_the_claimed_comparison_with_the_baseline():
-    e = experiment(also=["breaking_rate"])
+def test_also_against_adds_a_control_beside_the_claimed_comparison_with_the_baseline(build):
+    e = build.ramp_experiment(also=["breaking_rate"])
     e["variants"].append({"label": "C-side", "also_against": "B-side"})
-    runs = ([ramped_run("A-side", i, 100.0 + i, 200) for i in range(1, 6)]
-            + [ramped_run("B-side", i, 50.0 + i, 300) for i in range(1, 6)]
-            + [ramped_run("C-side", i, 49.0 + i, 300) for i in range(1, 6)])
+    runs = ([build.ramped_run("A-side", i, 100.0 + i, 200) for i in range(1, 6)]
+            + [build.ramped_run("B-side", i, 50.0 + i, 300) for i in range(1, 6)]
+            + [build.ramped_run("C-side", i, 49.0 + i, 300) for i in range(1, 6)])
     cell = {"profile": "localhost", "network": "localhost", "parameter": None, "value": None, "tag": "localhost", "runs": runs}
     cell["comparisons"] = comparison.compare(e, runs, 0.03)
     pairs = [(c["baseline"], c["candidate"], c.get("control", False)) for c in cell["comparisons"]]

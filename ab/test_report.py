@@ -15,49 +15,21 @@ import results
 import runner
 
 
-def experiment():
-    return {"name": "x", "kind": "ab", "description": "d", "rounds": 10, "max_rounds": 20,
-            "variants": [{"label": "A-side", "args": []}, {"label": "B-side", "args": []}],
-            "load": {"shape": "open", "script": "k6/x.js", "rate": 10, "duration": "5s"},
-            "primary": {"metric": "p95", "expect": "better", "mechanisms": ["statements"]},
-            "mechanism": [{"name": "statements", "kind": "ratio", "better": "lower"}], "profiles": ["localhost"]}
-
-
-def run(label, i, p95, statements):
-    return {"variant": label, "round": i, "testid": f"x-{label}-r{i}", "p50": p95 / 2, "p90": p95 * .9, "p95": p95,
-            "p99": p95 * 1.2, "avg": p95 / 2, "max": p95 * 2, "tps": 10.0, "error_rate": 0.0, "requests": 100,
-            "mechanism": {"statements": statements}, "invariants": [], "knobs": [],
-            "series": [{"t": t, "rps": 10, "p50": p95 / 2, "p95": p95, "p99": p95} for t in range(5)]}
-
-
-def result(b_p95=50.0, b_statements=5.0):
-    e = experiment()
-    runs = [run("A-side", i, 100.0 + i, 12.0) for i in range(1, 11)] + [run("B-side", i, b_p95 + i, b_statements) for i in range(1, 11)]
-    cell = {"profile": "localhost", "network": "localhost: every service on localhost, no proxy", "parameter": None,
-            "value": None, "tag": "localhost", "runs": runs}
-    cell["comparisons"] = comparison.compare(e, runs, 0.03)
-    out = {"experiment": e, "name": "x", "command": "./perflab ab x", "delta": 0.03, "delta_source": "default",
-           "machine": {"commit": "abc", "cores": 2, "load_before": [1, 1, 1], "load_after": [1, 1, 1], "versions": {}},
-           "started": "2026-11-22T18:00:00", "cells": [cell]}
-    out["verdict"] = comparison.overall(e, [cell], False, None)
-    return out
-
-
-def test_the_verdict_says_why_with_the_mechanism():
-    r = result()
+def test_the_verdict_says_why_with_the_mechanism(build):
+    r = build.result()
     primary = r["cells"][0]["comparisons"][0]
     assert primary["primary"]["verdict"] == "better"
     assert "because statements 12.0 → 5" in primary["because"]
     assert r["verdict"]["ok"]
 
 
-def test_a_win_whose_mechanism_did_not_move_is_flagged():
-    r = result(b_statements=12.0)
+def test_a_win_whose_mechanism_did_not_move_is_flagged(build):
+    r = build.result(b_statements=12.0)
     assert "mechanism not shown" in r["cells"][0]["comparisons"][0]["because"]
 
 
-def test_markdown_and_html_hold_the_verdict_table_rounds_and_latency_charts():
-    r = result()
+def test_markdown_and_html_hold_the_verdict_table_rounds_and_latency_charts(build):
+    r = build.result()
     md = report.markdown(r)
     assert "| B-side | p95 (ms) | 105.5 | 55.5 |" in md
     html = page.html(r)
@@ -66,8 +38,8 @@ def test_markdown_and_html_hold_the_verdict_table_rounds_and_latency_charts():
     assert "https://" not in html
 
 
-def test_views_render_the_tables_the_docs_embed():
-    table = report_views.view(result(), "verdict")
+def test_views_render_the_tables_the_docs_embed(build):
+    table = report_views.view(build.result(), "verdict")
     assert table.splitlines()[0].startswith("| network | variants | primary |")
     assert "A-side → B-side" in table and "better" in table
     assert "./perflab ab x" in table
@@ -78,34 +50,34 @@ def test_formatting_of_missing_values():
     assert words.fmt(0.0123, "error_rate") == "1.23%"
 
 
-def test_an_aa_run_states_its_noise_floor_and_false_positive_rate():
+def test_an_aa_run_states_its_noise_floor_and_false_positive_rate(build):
     import random
     rng = random.Random(3)
-    e = experiment()
+    e = build.experiment()
     e["variants"] = [{"label": "B-side", "args": []}, {"label": "B-side (A/A)", "args": []}]
-    runs = [run(label, i, 100.0 * rng.gauss(1, 0.04), 5.0) for i in range(1, 11) for label in ("B-side", "B-side (A/A)")]
+    runs = [build.run(label, i, 100.0 * rng.gauss(1, 0.04), 5.0) for i in range(1, 11) for label in ("B-side", "B-side (A/A)")]
     cell = {"profile": "localhost", "network": "localhost", "parameter": None, "value": None, "tag": "localhost", "runs": runs}
     cell["comparisons"] = comparison.compare(e, runs, 0.03)
     calibration = comparison.calibrate(e, [cell])
     assert calibration[0]["false_positive_rate"] <= 0.05
     assert 0 < calibration[0]["noise_floor"] < 0.5
-    r = dict(result(), experiment=e, cells=[cell], calibration=calibration)
+    r = dict(build.result(), experiment=e, cells=[cell], calibration=calibration)
     table = report_views.view(r, "aa")
     assert "noise floor" in table and "false positives" in table
     assert "false-positive rate" in report.aa_sentence(calibration[0])
 
 
-def test_publishing_compares_the_primary_verdict_with_the_run_published_before(tmp_path, monkeypatch):
+def test_publishing_compares_the_primary_verdict_with_the_run_published_before(tmp_path, monkeypatch, build):
     monkeypatch.setattr(results, "PUBLISHED", tmp_path)
-    assert results.reproduction("x", result()["verdict"]) is None
-    first = result()
+    assert results.reproduction("x", build.result()["verdict"]) is None
+    first = build.result()
     (tmp_path / "x").mkdir()
     (tmp_path / "x" / "result.json").write_text(__import__("json").dumps(first))
-    again = result()
+    again = build.result()
     again["reproduction"] = results.reproduction("x", again["verdict"])
     assert again["reproduction"]["same"] is True
     assert "reproduces the primary verdict published before" in report_views.view(again, "verdict")
-    worse = result(b_p95=150.0)
+    worse = build.result(b_p95=150.0)
     worse["reproduction"] = results.reproduction("x", worse["verdict"])
     assert worse["reproduction"]["same"] is False
     assert worse["reproduction"]["cells"][0] == {"profile": "localhost", "value": None, "candidate": "B-side",
@@ -132,16 +104,16 @@ def test_a_control_that_changes_its_verdict_is_reported_but_does_not_decide_the_
     assert only_controls["same"] is False
 
 
-def test_the_mechanisms_view_lists_each_declared_mechanism_per_network():
-    table = report_views.view(result(), "mechanisms")
+def test_the_mechanisms_view_lists_each_declared_mechanism_per_network(build):
+    table = report_views.view(build.result(), "mechanisms")
     assert "| network | mechanism (median per run) | A-side → B-side | B/A | 95% interval | verdict |" in table
     row = next(line for line in table.splitlines() if "| statements |" in line)
     assert "12.0 → 5" in row and row.rstrip().endswith("| better |")
     assert "p95" not in table.split("<sub>")[0]
 
 
-def test_a_sweep_cell_keeps_its_title_in_one_column_of_a_markdown_table():
-    r = result()
+def test_a_sweep_cell_keeps_its_title_in_one_column_of_a_markdown_table(build):
+    r = build.result()
     r["cells"][0].update(parameter="app.perflab.route.codec", value="fory")
     table = report_views.view(r, "mechanisms").split("<sub>")[0].strip().splitlines()
     columns = {line.replace("\\|", "").count("|") for line in table}
@@ -149,11 +121,11 @@ def test_a_sweep_cell_keeps_its_title_in_one_column_of_a_markdown_table():
     assert "localhost: every service on localhost, no proxy \\| app.perflab.route.codec = fory" in table[2]
 
 
-def test_delta_is_the_noise_floor_of_each_profile_from_the_last_aa(tmp_path, monkeypatch):
+def test_delta_is_the_noise_floor_of_each_profile_from_the_last_aa(tmp_path, monkeypatch, build):
     monkeypatch.setattr(results, "PUBLISHED", tmp_path)
     monkeypatch.setattr(results, "ROOT", tmp_path)
     args = type("Args", (), {"delta": None})()
-    e = experiment()
+    e = build.experiment()
     assert plan.delta_for(e, args) == (0.03, "default (3 %)", {})
     (tmp_path / "x-aa").mkdir()
     (tmp_path / "x-aa" / "result.json").write_text(__import__("json").dumps(
@@ -163,7 +135,7 @@ def test_delta_is_the_noise_floor_of_each_profile_from_the_last_aa(tmp_path, mon
     assert "cross-zone 40.0 %, localhost 3.0 %" in source
 
 
-def test_a_file_without_an_aa_takes_the_floor_of_the_file_it_extends_when_it_measures_the_same_metric(tmp_path, monkeypatch):
+def test_a_file_without_an_aa_takes_the_floor_of_the_file_it_extends_when_it_measures_the_same_metric(tmp_path, monkeypatch, build):
     monkeypatch.setattr(results, "PUBLISHED", tmp_path)
     monkeypatch.setattr(results, "ROOT", tmp_path)
     json = __import__("json")
@@ -171,7 +143,7 @@ def test_a_file_without_an_aa_takes_the_floor_of_the_file_it_extends_when_it_mea
     (tmp_path / "wallet-aa").mkdir()
     (tmp_path / "wallet-aa" / "result.json").write_text(json.dumps(
         {"calibration": [{"profile": "localhost", "metric": "p95", "noise_floor": 0.251}]}))
-    sweep = dict(experiment(), name="wallet-sweep", lineage=["wallet"], primary={"metric": "p95", "expect": "better"})
+    sweep = dict(build.experiment(), name="wallet-sweep", lineage=["wallet"], primary={"metric": "p95", "expect": "better"})
     delta, source, per_profile = plan.delta_for(sweep, args)
     assert per_profile == {"localhost": 0.251}
     assert "the A/A of wallet, which wallet-sweep extends" in source
@@ -218,18 +190,18 @@ def test_a_win_without_a_declared_mechanism_says_so_rather_than_mechanism_not_sh
     assert "no mechanism declared" in text and "mechanism not shown" not in text
 
 
-def test_the_aa_floor_is_for_the_files_rounds_over_instance_lifetimes_and_recalibrate_reprints_it(tmp_path, monkeypatch, capsys):
+def test_the_aa_floor_is_for_the_files_rounds_over_instance_lifetimes_and_recalibrate_reprints_it(tmp_path, monkeypatch, capsys, build):
     import json
     import random
     rng = random.Random(5)
-    e = experiment()
+    e = build.experiment()
     e["variants"] = [{"label": "B-side", "args": []}, {"label": "B-side (A/A)", "args": []}]
     runs = []
     for life in range(4):  # 4 instance lifetimes of 5 rounds; each instance keeps its own offset for its lifetime
         offsets = {label: rng.gauss(1, 0.08) for label in ("B-side", "B-side (A/A)")}
         for i in range(1, 6):
             for label in ("B-side", "B-side (A/A)"):
-                runs.append(dict(run(label, 5 * life + i, 100.0 * offsets[label] * rng.gauss(1, 0.02), 5.0), lifetime=life))
+                runs.append(dict(build.run(label, 5 * life + i, 100.0 * offsets[label] * rng.gauss(1, 0.02), 5.0), lifetime=life))
     cell = {"profile": "localhost", "network": "localhost", "parameter": None, "value": None, "tag": "localhost", "runs": runs}
     calibration = comparison.calibrate(e, [cell])[0]
     assert calibration["rounds"] == 10 and calibration["lifetimes"] == 4
@@ -247,8 +219,8 @@ def test_the_aa_floor_is_for_the_files_rounds_over_instance_lifetimes_and_recali
     assert json.loads((tmp_path / "x-aa" / "result.json").read_text())["calibration"][0]["noise_floor"] == 0.01
 
 
-def test_an_aa_is_judged_at_its_own_noise_floor_the_delta_an_ab_gets():
-    e = experiment()
+def test_an_aa_is_judged_at_its_own_noise_floor_the_delta_an_ab_gets(build):
+    e = build.experiment()
     cell = {"profile": "localhost", "value": None, "comparisons": [{"candidate": "B-side (A/A)", "primary": {"verdict": "worse"}}]}
     calibrated = lambda verdict: [{"profile": "localhost", "fpr_ok": True, "observed": {"verdict": verdict}}]  # noqa: E731
     quiet = comparison.overall(e, [cell], True, calibrated("no difference"))
@@ -259,8 +231,8 @@ def test_an_aa_is_judged_at_its_own_noise_floor_the_delta_an_ab_gets():
     assert comparison.overall(e, [cell], False, calibrated("no difference"))["cells"][0]["verdict"] == "worse"
 
 
-def test_a_variant_expects_its_own_verdict_and_a_control_never_fails_the_run():
-    e = experiment()
+def test_a_variant_expects_its_own_verdict_and_a_control_never_fails_the_run(build):
+    e = build.experiment()
     e["variants"] += [{"label": "C-side", "args": [], "expect": "any"}, {"label": "D-side", "args": [], "expect": "tie"}]
     cell = {"profile": "localhost", "value": None, "comparisons": [
         {"candidate": "B-side", "primary": {"verdict": "better"}},
@@ -275,8 +247,8 @@ def test_a_variant_expects_its_own_verdict_and_a_control_never_fails_the_run():
     assert not comparison.overall(e, [cell], False, None)["ok"]  # [primary]'s expect still holds for B-side
 
 
-def test_the_report_names_the_controls_it_makes_no_claim_about():
-    r = result()
+def test_the_report_names_the_controls_it_makes_no_claim_about(build):
+    r = build.result()
     r["verdict"]["cells"][0]["expect"] = "any"
     assert "controls, reported without a claim (`expect = \"any\"`): B-side" in report.markdown(r)
     assert "B-side better (a control, no claim)" in report.text(r)
@@ -316,30 +288,17 @@ finally:
     assert marker.read_text() == "apps stopped"
 
 
-def capacity_experiment():
-    e = experiment()
-    e["load"] = {"shape": "capacity", "script": "k6/x.js"}
-    e["capacity"] = {"start": 50, "step": 50, "max": 1000}
-    e["primary"] = {"metric": "capacity", "expect": "better", "mechanisms": []}
-    return e
-
-
-def search(label, i, capacity, broke_at):
-    return {"variant": label, "round": i, "testid": f"{label}-r{i}", "capacity": capacity, "broke_at": broke_at,
-            "steps": [], "mechanism": {}, "invariants": []}
-
-
 @pytest.mark.parametrize("before, after, verdict", [
     ((400, 420, 410), (1000, 1000, 1000), "better"),        # only the candidate held the max: its capacity is higher still
     ((1000, 1000, 1000), (1000, 1000, 1000), "inconclusive"),  # both held it: the ratio of two bounds says nothing
     ((1000, 1000, 1000), (990, 1000, 1000), "inconclusive"),   # a baseline bound against a candidate near it
 ])
-def test_a_capacity_search_that_held_the_max_is_a_bound_not_a_measurement(before, after, verdict):
-    e = capacity_experiment()
+def test_a_capacity_search_that_held_the_max_is_a_bound_not_a_measurement(before, after, verdict, build):
+    e = build.capacity_experiment()
     runs = []
     for i in range(3):
-        runs.append(search("A-side", i + 1, before[i], None if before[i] == 1000 else before[i] + 10))
-        runs.append(search("B-side", i + 1, after[i], None if after[i] == 1000 else after[i] + 10))
+        runs.append(build.search("A-side", i + 1, before[i], None if before[i] == 1000 else before[i] + 10))
+        runs.append(build.search("B-side", i + 1, after[i], None if after[i] == 1000 else after[i] + 10))
     [compared] = comparison.compare(e, runs, 0.03)
     primary = compared["primary"]
     assert primary["verdict"] == verdict
@@ -347,16 +306,16 @@ def test_a_capacity_search_that_held_the_max_is_a_bound_not_a_measurement(before
     assert [r["metric"] for r in compared["rows"]] == ["capacity"]  # the mechanism no search read has no row
 
 
-def test_a_capacity_search_that_broke_everywhere_is_judged_as_measured():
-    e = capacity_experiment()
-    runs = [search(label, i, c, c + 10) for i in range(1, 4) for label, c in (("A-side", 400 + i), ("B-side", 700 + i))]
+def test_a_capacity_search_that_broke_everywhere_is_judged_as_measured(build):
+    e = build.capacity_experiment()
+    runs = [build.search(label, i, c, c + 10) for i in range(1, 4) for label, c in (("A-side", 400 + i), ("B-side", 700 + i))]
     [compared] = comparison.compare(e, runs, 0.03)
     assert compared["primary"]["verdict"] == "better" and "censored" not in compared["primary"]
 
 
-def test_the_capacity_table_says_which_search_never_broke():
-    e = capacity_experiment()
-    runs = [search("A-side", 1, 400, 410), search("A-side", 2, 1000, None), search("B-side", 1, 1000, None)]
+def test_the_capacity_table_says_which_search_never_broke(build):
+    e = build.capacity_experiment()
+    runs = [build.search("A-side", 1, 400, 410), build.search("A-side", 2, 1000, None), build.search("B-side", 1, 1000, None)]
     result = {"experiment": e, "command": "./perflab ab x", "started": "t", "machine": {"commit": "c"},
               "cells": [{"network": "localhost", "profile": "localhost", "runs": runs, "comparisons": []}]}
     table = report_views.view(result, "capacity")
@@ -364,8 +323,8 @@ def test_the_capacity_table_says_which_search_never_broke():
     assert "| B-side | 1000 | none up to 1000 |" in table
 
 
-def test_the_first_line_states_each_profiles_verdict_in_words_and_whether_it_was_expected():
-    r = result()
+def test_the_first_line_states_each_profiles_verdict_in_words_and_whether_it_was_expected(build):
+    r = build.result()
     primary = r["cells"][0]["comparisons"][0]["primary"]
     lo, hi = primary["interval"]
     line = (f"As expected. localhost: better (p95 B/A {words.ratio_text(primary['ratio'])}, 95 % interval "
@@ -390,8 +349,8 @@ def test_an_aa_headline_is_judged_at_the_noise_floor_and_several_candidates_are_
     assert "; localhost, bulkhead: better (p50 B/A 0.0055, 95 % interval 0.0048–0.0063), as expected" in report.headline(slow)
 
 
-def test_every_warning_names_its_metric_and_why_it_matters():
-    r = result()
+def test_every_warning_names_its_metric_and_why_it_matters(build):
+    r = build.result()
     for run in r["cells"][0]["runs"][:10]:  # the baseline never reads "statements"
         run["mechanism"]["statements"] = None
     r["cells"][0]["comparisons"] = comparison.compare(r["experiment"], r["cells"][0]["runs"], 0.03)
@@ -430,8 +389,8 @@ def test_a_smoke_run_says_its_verdict_is_not_judged_instead_of_not_as_expected()
     assert not any("NOT as expected" in line or "Not as expected" in line for line in lines)
 
 
-def test_a_cold_start_sets_the_jit_and_gc_it_measured_beside_its_success_and_keeps_them_out_of_its_own_view():
-    e = dict(experiment(), load={"shape": "cold-start", "script": "k6/cold-start.js"},
+def test_a_cold_start_sets_the_jit_and_gc_it_measured_beside_its_success_and_keeps_them_out_of_its_own_view(build):
+    e = dict(build.experiment(), load={"shape": "cold-start", "script": "k6/cold-start.js"},
              primary={"metric": "success_pct", "expect": "better"}, mechanism=[])
     measured = {"jit_compile_ms": 900.0, "jit_compilations": 1200, "c2_compile_ms": 600.0, "c2_compilations": 300,
                 "deoptimizations": 40, "young_gcs": 5, "old_gcs": 0, "gc_pause_ms": 30.0}
@@ -455,8 +414,8 @@ def test_a_cold_start_sets_the_jit_and_gc_it_measured_beside_its_success_and_kee
     assert {"c2_compile_ms", "young_gcs"} <= compared and "focus_compile_ms" not in compared
 
 
-def test_a_cold_start_names_its_focus_as_the_mechanism_and_says_when_success_moved_without_it():
-    e = dict(experiment(), load={"shape": "cold-start", "script": "k6/cold-start.js"}, mechanism=[],
+def test_a_cold_start_names_its_focus_as_the_mechanism_and_says_when_success_moved_without_it(build):
+    e = dict(build.experiment(), load={"shape": "cold-start", "script": "k6/cold-start.js"}, mechanism=[],
              primary={"metric": "success_pct", "expect": "better", "mechanisms": ["focus_compile_ms"]})
     runs = [{"variant": label, "round": i, "testid": f"x-{label}-r{i}", "success_pct": pct + i, "focus_compile_ms": ms + i,
              "mechanism": {}, "invariants": [], "series": []}
@@ -466,8 +425,8 @@ def test_a_cold_start_names_its_focus_as_the_mechanism_and_says_when_success_mov
                        "the difference came from somewhere else")
 
 
-def test_the_leakage_check_is_a_section_of_the_report_on_the_claimed_metrics():
-    r = result()
+def test_the_leakage_check_is_a_section_of_the_report_on_the_claimed_metrics(build):
+    r = build.result()
     cell = r["cells"][0]
     alone = [dict(run, variant=f"{run['variant']} (alone)") for run in cell["runs"]]
     cell["delta"] = 0.03
@@ -476,11 +435,11 @@ def test_the_leakage_check_is_a_section_of_the_report_on_the_claimed_metrics():
     assert [row[:2] for row in section["rows"]] == [("A-side", "p95 (ms)"), ("B-side", "p95 (ms)")]
     assert all(row[-1] == "no difference" for row in section["rows"])
     assert "Leakage" in report.markdown(r) and "interleaved/alone" in report.text(r)
-    assert report_sections.leakage_section(result(), result()["cells"][0]) is None
+    assert report_sections.leakage_section(build.result(), build.result()["cells"][0]) is None
 
 
-def test_repeated_runs_are_one_sentence_in_the_report():
-    r = result()
+def test_repeated_runs_are_one_sentence_in_the_report(build):
+    r = build.result()
     r["repeats"] = [{"profile": "localhost", "metric": "p50", "runs": 10, "expect": "worse", "met": 9,
                      "verdicts": {"worse": 9, "inconclusive": 1}, "ratios": [1.04, 1.06]}]
     sentence = "10 separate runs on localhost (p50): worse in 9, inconclusive in 1; worse in 9 of 10; B/A from 1.04 to 1.06"

@@ -9,21 +9,20 @@ import pytest
 
 import model
 import results
-import test_report
 
 
-def v1_result():
+def v1_result(build):
     """A result as the first published runs wrote it: its verdict cells without `expect`, no schema_version."""
-    data = test_report.result()
+    data = build.result()
     del data["verdict"]["cells"][0]["expect"]
     return data
 
 
-def test_write_stores_the_current_version_and_renders_the_reports(tmp_path):
-    written = results.write(test_report.result(), tmp_path)
+def test_write_stores_the_current_version_and_renders_the_reports(tmp_path, build):
+    written = results.write(build.result(), tmp_path)
     stored = json.loads((tmp_path / "result.json").read_text())
     assert list(stored)[0] == "schema_version" and stored["schema_version"] == model.SCHEMA_VERSION
-    assert list(stored)[1:] == list(test_report.result())  # the runner's order of fields
+    assert list(stored)[1:] == list(build.result())  # the runner's order of fields
     assert results.dump(written) == results.dump(model.load(stored).to_dict())
     assert (tmp_path / "result.json").read_text() == results.dump(stored)
     assert (tmp_path / "REPORT.md").read_text().startswith("# x\n\n**As expected.**")
@@ -32,8 +31,8 @@ def test_write_stores_the_current_version_and_renders_the_reports(tmp_path):
     assert "no JFR recording in this cell" in page and 'id="verdict-table"' in page
 
 
-def test_a_result_is_stored_one_record_per_line_and_reads_back_unchanged():
-    data = test_report.result()
+def test_a_result_is_stored_one_record_per_line_and_reads_back_unchanged(build):
+    data = build.result()
     data["cells"][0]["runs"] = [dict(data["cells"][0]["runs"][0], note="x" * 200, round=i) for i in range(3)]
     data = json.loads(json.dumps(data, default=str))  # as JSON holds it (a tuple as a list)
     text = results.dump(data)
@@ -51,9 +50,9 @@ def test_every_published_result_is_stored_as_dump_lays_it_out():
         assert text.removesuffix("\n") == results.dump(json.loads(text)), path
 
 
-def test_a_result_the_model_cannot_read_is_still_stored_before_the_error(tmp_path):
+def test_a_result_the_model_cannot_read_is_still_stored_before_the_error(tmp_path, build):
     with pytest.raises(ValueError, match="unknown field"):
-        results.write(dict(test_report.result(), colour="red"), tmp_path)
+        results.write(dict(build.result(), colour="red"), tmp_path)
     assert json.loads((tmp_path / "result.json").read_text())["colour"] == "red"
 
 
@@ -67,8 +66,8 @@ def test_a_command_result_is_written_without_a_page(tmp_path):
     assert stored["schema_version"] == model.SCHEMA_VERSION and stored["machine"] == {"cores": 2, "load_after": [1.0, 1.0, 1.0]}
 
 
-def test_profiles_are_the_cells_jfr_analyses_and_none_without_the_module(tmp_path, monkeypatch):
-    r = test_report.result()
+def test_profiles_are_the_cells_jfr_analyses_and_none_without_the_module(tmp_path, monkeypatch, build):
+    r = build.result()
     assert results.profiles(r, tmp_path) == [{"missing": "no JFR recording in this cell (--no-jfr, or a shape without a measured window)"}]
     r["cells"][0]["comparisons"] = []
     assert results.profiles(r, tmp_path) == [{}]
@@ -76,19 +75,19 @@ def test_profiles_are_the_cells_jfr_analyses_and_none_without_the_module(tmp_pat
     assert results.profiles(r, tmp_path) is None
 
 
-def test_read_migrates_an_older_result(tmp_path):
+def test_read_migrates_an_older_result(tmp_path, build):
     path = tmp_path / "result.json"
-    path.write_text(json.dumps(v1_result()))
+    path.write_text(json.dumps(v1_result(build)))
     data = results.read(path)
     assert data["schema_version"] == model.SCHEMA_VERSION
     assert data["verdict"]["cells"][0]["expect"] == "better"
 
 
-def test_publishing_stamps_an_unversioned_result_and_leaves_the_rest_as_it_was(tmp_path, monkeypatch):
+def test_publishing_stamps_an_unversioned_result_and_leaves_the_rest_as_it_was(tmp_path, monkeypatch, build):
     monkeypatch.setattr(results, "PUBLISHED", tmp_path / "published")
     run = tmp_path / "run"
     run.mkdir()
-    (run / "result.json").write_text(json.dumps(v1_result()))
+    (run / "result.json").write_text(json.dumps(v1_result(build)))
     (run / "flame-diff-localhost.html").write_text("<html></html>")
     (run / "k6-x.csv").write_text("not published")
     target = results.publish(run, "x")
@@ -98,10 +97,10 @@ def test_publishing_stamps_an_unversioned_result_and_leaves_the_rest_as_it_was(t
     assert (target / "verdict.svg").exists()
 
 
-def test_regenerating_never_rewrites_a_result_json(tmp_path, monkeypatch):
+def test_regenerating_never_rewrites_a_result_json(tmp_path, monkeypatch, build):
     monkeypatch.setattr(results, "PUBLISHED", tmp_path)
     (tmp_path / "x").mkdir()
-    text = json.dumps(v1_result())
+    text = json.dumps(v1_result(build))
     (tmp_path / "x" / "result.json").write_text(text)
     changed = results.regenerate_published()
     assert {p.name for p in changed} >= {"REPORT.md", "verdict.svg"}
@@ -109,40 +108,40 @@ def test_regenerating_never_rewrites_a_result_json(tmp_path, monkeypatch):
     assert results.regenerate_published() == []
 
 
-def test_a_reproduction_reads_the_published_result_whatever_its_version(tmp_path, monkeypatch):
+def test_a_reproduction_reads_the_published_result_whatever_its_version(tmp_path, monkeypatch, build):
     monkeypatch.setattr(results, "PUBLISHED", tmp_path)
     (tmp_path / "x").mkdir()
-    (tmp_path / "x" / "result.json").write_text(json.dumps(v1_result()))
-    again = test_report.result()
+    (tmp_path / "x" / "result.json").write_text(json.dumps(v1_result(build)))
+    again = build.result()
     r = results.reproduction("x", again["verdict"])
     assert r["same"] is True and r["controls_same"] is None and r["previous_commit"] == "abc"
 
 
-def test_the_noise_floor_is_read_from_the_newest_aa_of_the_experiment(tmp_path, monkeypatch):
+def test_the_noise_floor_is_read_from_the_newest_aa_of_the_experiment(tmp_path, monkeypatch, build):
     monkeypatch.setattr(results, "PUBLISHED", tmp_path / "published")
     monkeypatch.setattr(results, "ROOT", tmp_path)
     assert results.noise_floor("x") == ({}, None)
     for stamp, floor in (("20261101-000000", 0.2), ("20261102-000000", 0.1)):
         folder = tmp_path / "results" / f"{stamp}-x-aa"
         folder.mkdir(parents=True)
-        aa = copy.deepcopy(test_report.result())
+        aa = copy.deepcopy(build.result())
         aa["calibration"] = [{"profile": "localhost", "metric": "p95", "noise_floor": floor}]
         (folder / "result.json").write_text(json.dumps(aa))
     assert results.noise_floor("x") == ({"localhost": 0.1}, "results/20261102-000000-x-aa/result.json")
 
 
-def test_a_mode_of_separate_jvms_reads_its_own_aa_first(tmp_path, monkeypatch):
+def test_a_mode_of_separate_jvms_reads_its_own_aa_first(tmp_path, monkeypatch, build):
     monkeypatch.setattr(results, "PUBLISHED", tmp_path / "published")
     monkeypatch.setattr(results, "ROOT", tmp_path)
     for stem, floor in (("x-aa", 0.25), ("x-duet-aa", 0.06)):
         (tmp_path / "published" / stem).mkdir(parents=True)
-        aa = copy.deepcopy(test_report.result())
+        aa = copy.deepcopy(build.result())
         aa["calibration"] = [{"profile": "localhost", "metric": "p95", "noise_floor": floor}]
         (tmp_path / "published" / stem / "result.json").write_text(json.dumps(aa))
     assert results.noise_floor("x", mode="duet") == ({"localhost": 0.06}, "published/x-duet-aa/result.json")
     assert results.noise_floor("x") == ({"localhost": 0.25}, "published/x-aa/result.json")
     assert results.noise_floor("x", mode="planned")[1] == "published/x-aa/result.json"  # none of its own: the plain one
-    aa = copy.deepcopy(test_report.result())
+    aa = copy.deepcopy(build.result())
     aa["calibration"] = [{"profile": "localhost", "metric": "p95", "noise_floor": 0.25},
                          {"profile": "cross-zone", "metric": "p95", "noise_floor": 0.08}]
     (tmp_path / "published" / "x-aa" / "result.json").write_text(json.dumps(aa))
@@ -151,12 +150,12 @@ def test_a_mode_of_separate_jvms_reads_its_own_aa_first(tmp_path, monkeypatch):
                                                      "published/x-duet-aa/result.json; published/x-aa/result.json")
 
 
-def test_a_command_result_is_told_from_an_ab_one():
+def test_a_command_result_is_told_from_an_ab_one(build):
     assert model.is_command({"rows": [], "cells": []})
-    assert not model.is_command(test_report.result())
+    assert not model.is_command(build.result())
 
 
-def test_a_block_may_name_a_result_not_yet_published_and_the_tables_list_it(tmp_path, monkeypatch):
+def test_a_block_may_name_a_result_not_yet_published_and_the_tables_list_it(tmp_path, monkeypatch, build):
     monkeypatch.setattr(results, "PUBLISHED", tmp_path / "published")
     monkeypatch.setattr(results, "ROOT", tmp_path)
     page = tmp_path / "page.md"
@@ -166,7 +165,7 @@ def test_a_block_may_name_a_result_not_yet_published_and_the_tables_list_it(tmp_
                                 "`./perflab ab --tables`.\n<!-- /results -->\n")
     assert results.unpublished_blocks([page]) == ["page.md: x"]
     (tmp_path / "published" / "x").mkdir(parents=True)
-    (tmp_path / "published" / "x" / "result.json").write_text(json.dumps(test_report.result()))
+    (tmp_path / "published" / "x" / "result.json").write_text(json.dumps(build.result()))
     assert results.render_block("x", "verdict").startswith("| network | variants |")
     assert results.unpublished_blocks([page]) == []
 
@@ -195,7 +194,6 @@ def test_a_runs_files_are_recorded_by_name():
     import shapes
     assert shapes.file_name(pathlib.Path("/somewhere/results/x/run.jfr")) == "run.jfr"
     assert shapes.file_name(None) is None and shapes.file_name("") is None
-
 
 
 def tracked(*pathspec):

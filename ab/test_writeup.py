@@ -8,44 +8,11 @@ import comparison
 import page
 import report
 import report_views
-import test_report
 import writeup
 
 
-def three_stage_experiment():
-    e = test_report.experiment()
-    e["variants"].append({"label": "C-side", "args": [], "against": "B-side"})
-    e["mechanism"].append({"name": "connection time (s)", "kind": "ratio", "better": "lower"})
-    e["writeup"] = [
-        {"variant": "A-side", "stage": "(1) naive", "source": "seed.md, 1단계", "figures": {"p95": 1966, "mean": 498}},
-        {"variant": "B-side", "stage": "(2) batched", "source": "seed.md, 2단계", "figures": {"p95": 103, "mean": 60}},
-        {"variant": "C-side", "stage": "(3) cached", "source": "seed.md, 3단계",
-         "figures": {"p95": 90, "connection time (s)": 2.0}},
-    ]
-    return e
-
-
-def runs():
-    out = []
-    for i in range(1, 11):
-        out.append(dict(test_report.run("A-side", i, 412.0, 12.0), mechanism={"statements": 12.0, "connection time (s)": 0.004}))
-        out.append(dict(test_report.run("B-side", i, 38.0, 5.0), mechanism={"statements": 5.0, "connection time (s)": 0.002}))
-        out.append(dict(test_report.run("C-side", i, 40.0 + i / 10, 5.0), mechanism={"statements": 5.0, "connection time (s)": 0.001}))
-    return out
-
-
-def result():
-    e = three_stage_experiment()
-    cell = {"profile": "localhost", "network": "localhost", "parameter": None, "value": None, "tag": "localhost", "runs": runs()}
-    cell["comparisons"] = comparison.compare(e, cell["runs"], 0.03)
-    out = {"experiment": e, "name": "x", "command": "./perflab ab x", "delta": 0.03, "delta_source": "default",
-           "machine": {"commit": "abc", "cores": 2, "versions": {}}, "started": "2026-11-22T18:00:00", "cells": [cell]}
-    out["verdict"] = comparison.overall(e, [cell], False, None)
-    return out
-
-
-def test_each_stage_sets_perflabs_median_beside_the_write_ups_figure_with_both_ratios_to_the_first_stage():
-    t = writeup.table(three_stage_experiment(), runs())
+def test_each_stage_sets_perflabs_median_beside_the_write_ups_figure_with_both_ratios_to_the_first_stage(build):
+    t = writeup.table(build.three_stage_experiment(), build.three_stage_runs())
     p95 = {r["stage"]: r for r in t["rows"] if r["metric"] == "p95"}
     assert t["baseline_stage"] == "(1) naive"
     assert (p95["(2) batched"]["writeup"], p95["(2) batched"]["perflab"]) == (103, 38.0)
@@ -58,24 +25,24 @@ def test_each_stage_sets_perflabs_median_beside_the_write_ups_figure_with_both_r
     assert math.isnan(seconds["writeup_ratio"])  # the first stage gives no such figure: no ratio
 
 
-def test_direction_agrees_when_every_later_stage_moves_the_same_way_on_both_sides():
-    e = three_stage_experiment()
+def test_direction_agrees_when_every_later_stage_moves_the_same_way_on_both_sides(build):
+    e = build.three_stage_experiment()
     e["writeup"][2]["figures"]["p95"] = 2500  # the write-up's stage 3 is slower than its first; perflab's is not
-    t = writeup.table(e, runs())
+    t = writeup.table(e, build.three_stage_runs())
     by_metric = {d["metric"]: d for d in t["directions"]}
     assert by_metric["mean"]["agrees"] is True
     assert by_metric["p95"]["agrees"] is False
     assert by_metric["p95"]["stages"][1] == {"stage": "(3) cached", "writeup": "higher", "perflab": "lower"}
 
 
-def test_no_writeup_of_a_variant_that_ran_gives_no_section():
-    assert writeup.table(test_report.experiment(), runs()) is None
-    e = three_stage_experiment()
-    assert writeup.table(e, [r for r in runs() if r["variant"] == "B-side"])["baseline_stage"] == "(2) batched"
+def test_no_writeup_of_a_variant_that_ran_gives_no_section(build):
+    assert writeup.table(build.experiment(), build.three_stage_runs()) is None
+    e = build.three_stage_experiment()
+    assert writeup.table(e, [r for r in build.three_stage_runs() if r["variant"] == "B-side"])["baseline_stage"] == "(2) batched"
 
 
-def test_the_report_shows_the_write_up_beside_perflab_and_each_direction():
-    r = result()
+def test_the_report_shows_the_write_up_beside_perflab_and_each_direction(build):
+    r = build.three_stage_result()
     md = report.markdown(r)
     assert "### The write-up beside perflab" in md
     assert "| (2) batched | B-side | p95 | 103 ms | 38.0 ms | 0.052× | 0.092× |" in md
@@ -84,8 +51,8 @@ def test_the_report_shows_the_write_up_beside_perflab_and_each_direction():
     assert "The write-up beside perflab" in page.html(r) and "The write-up beside perflab" in report.text(r)
 
 
-def test_a_variant_with_against_is_compared_with_that_variant_and_the_report_says_so():
-    r = result()
+def test_a_variant_with_against_is_compared_with_that_variant_and_the_report_says_so(build):
+    r = build.three_stage_result()
     c = {c["candidate"]: c for c in r["cells"][0]["comparisons"]}
     assert c["B-side"]["baseline"] == "A-side" and c["C-side"]["baseline"] == "B-side"
     assert c["C-side"]["primary"]["verdict"] == "worse"  # 40.x ms against B-side's 38 ms
@@ -93,14 +60,14 @@ def test_a_variant_with_against_is_compared_with_that_variant_and_the_report_say
     assert "- C-side against B-side: p95 (ms)" in md and "- B-side against A-side: p95 (ms)" in md
 
 
-def test_against_a_variant_that_did_not_run_falls_back_to_the_baseline():
-    e = three_stage_experiment()
+def test_against_a_variant_that_did_not_run_falls_back_to_the_baseline(build):
+    e = build.three_stage_experiment()
     e["variants"] = [e["variants"][0], e["variants"][2]]  # --variant A-side --variant C-side
     assert comparison.reference(e, e["variants"][1]) == "A-side"
 
 
-def test_a_control_against_another_variant_is_reported_not_claimed():
-    r = result()
+def test_a_control_against_another_variant_is_reported_not_claimed(build):
+    r = build.three_stage_result()
     r["experiment"]["variants"][2]["expect"] = "any"
     r["verdict"] = comparison.overall(r["experiment"], r["cells"], False, None)
     assert r["verdict"]["ok"]  # C-side is worse than B-side, but a control
@@ -111,11 +78,10 @@ def test_a_shape_metric_in_ms_is_given_in_ms_and_a_ratio_without_a_unit():
     assert [writeup.unit(k) for k in ("idle_first_ms", "first_ms", "mean", "first_over_second", "tps")] == ["ms", "ms", "ms", "", "/s"]
 
 
-def test_the_docs_can_embed_the_write_up_beside_perflab_and_a_ramps_stages():
-    import test_ramp
-    table = report_views.view(result(), "writeup")
+def test_the_docs_can_embed_the_write_up_beside_perflab_and_a_ramps_stages(build):
+    table = report_views.view(build.three_stage_result(), "writeup")
     assert table.startswith("| stage | variant | metric | write-up | perflab (median) |")
     assert "\n- direction agrees at every stage: p95" in table and "./perflab ab x" in table
-    assert "| A-side | 100 | 1,000 |" in report_views.view(test_ramp.result(), "ramp")
+    assert "| A-side | 100 | 1,000 |" in report_views.view(build.ramp_result(), "ramp")
     with pytest.raises(SystemExit, match="no cell has this section"):
-        report_views.view(test_ramp.result(), "writeup")
+        report_views.view(build.ramp_result(), "writeup")
