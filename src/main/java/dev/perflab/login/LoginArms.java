@@ -6,8 +6,8 @@ import java.util.Optional;
 
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 
-import dev.perflab.login.after.PooledClientConfiguration;
-import dev.perflab.login.before.PerRequestClientConfiguration;
+import dev.perflab.login.client.PerRequestClientConfiguration;
+import dev.perflab.login.client.PooledClientConfiguration;
 import dev.perflab.support.interleave.ArmChoice;
 import dev.perflab.support.interleave.InterleaveProperties;
 import dev.perflab.support.interleave.Side;
