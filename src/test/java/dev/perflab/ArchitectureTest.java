@@ -56,6 +56,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ArchitectureTest {
 
     private static final Layout APP = new Layout("dev.perflab", ConfigurationProperties.class.getName());
+    /** The fixtures' knob records: Spring's {@code @ConfigurationProperties} would have the app's scan bind them. */
+    private static final String FIXTURE_KNOBS = "dev.perflab.archfixture.FixtureKnobs";
     private static final JavaClasses APP_CLASSES = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages(APP.root());
@@ -109,9 +111,6 @@ class ArchitectureTest {
                 root + "alpha.ThirdMode is a variant of perflab.alpha.mode outside " + root + "alpha.mode",
                 "perflab.alpha.mode=third has no class in " + root + "alpha.mode");
     }
-
-    /** The fixtures' knob records: Spring's {@code @ConfigurationProperties} would have the app's scan bind them. */
-    private static final String FIXTURE_KNOBS = "dev.perflab.archfixture.FixtureKnobs";
 
     @Test
     void theKnobsWithAPackageAreTheOnesWithMoreThanTwoValuesAndTheWriter() {
@@ -175,7 +174,7 @@ class ArchitectureTest {
          * ({@code perflab.login.client}: {@code login.client}), holding a class for each value
          * ({@code @ConditionalOnProperty(name = "perflab.login.client", havingValue = "pooled")}); a two-valued knob may
          * have one too ({@code route.writer}). A knob with a package keeps every variant there, none in
-         * {@code before}/{@code after} or the feature's root.
+         * {@code before}/{@code after} or the feature's root. It reads class-level conditions, as the variants have.
          */
         ArchRule eachValueOfAKnobWithAPackageHasItsPlace() {
             String name = "each value of a knob with a package (more than two values) has its class there";
