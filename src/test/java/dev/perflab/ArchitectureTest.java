@@ -4,8 +4,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.function.BiPredicate;
@@ -14,8 +19,14 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import dev.perflab.support.variant.Knobs;
+
+import com.tngtech.archunit.core.domain.JavaAnnotation;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaEnumConstant;
+import com.tngtech.archunit.core.domain.JavaField;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchCondition;
@@ -27,6 +38,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,13 +48,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * docs/design.md's dependency rules, read from the package layout so that a new feature needs no edit here: every
  * direct subpackage of {@code dev.perflab} is a feature except {@code support}. Features never use each other, except
  * that {@code lab} may use a feature's top-level package; nothing uses {@code lab}; {@code support} uses no feature;
- * and a package's {@code before} and {@code after} variants are used only inside that package (Spring Modulith's
- * internal packages). The last two tests run the same rules on the fixture classes under {@code dev.perflab.archfixture}
+ * a package's {@code before} and {@code after} variants are used only inside that package (Spring Modulith's
+ * internal packages); and a knob with more than two values has a package of its own with a class for each value.
+ * The last two tests run the same rules on the fixture classes under {@code dev.perflab.archfixture}
  * (test classes, which the app's check never imports) to show what each rule lets through and what it catches.
  */
 class ArchitectureTest {
 
-    private static final Layout APP = new Layout("dev.perflab");
+    private static final Layout APP = new Layout("dev.perflab", ConfigurationProperties.class.getName());
+    /** The fixtures' knob records: Spring's {@code @ConfigurationProperties} would have the app's scan bind them. */
+    private static final String FIXTURE_KNOBS = "dev.perflab.archfixture.FixtureKnobs";
     private static final JavaClasses APP_CLASSES = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages(APP.root());
@@ -68,7 +85,7 @@ class ArchitectureTest {
 
     @Test
     void aFixtureThatKeepsTheRulesPassesEveryRule() {
-        Layout good = new Layout("dev.perflab.archfixture.good");
+        Layout good = new Layout("dev.perflab.archfixture.good", FIXTURE_KNOBS);
         JavaClasses classes = new ClassFileImporter().importPackages(good.root());
         assertThat(good.features(classes)).containsExactly("alpha", "lab");
         for (ArchRule rule : good.rules()) {
@@ -78,7 +95,7 @@ class ArchitectureTest {
 
     @Test
     void eachRuleNamesTheDependencyOfTheFixtureThatBreaksIt() {
-        Layout bad = new Layout("dev.perflab.archfixture.bad");
+        Layout bad = new Layout("dev.perflab.archfixture.bad", FIXTURE_KNOBS);
         JavaClasses classes = new ClassFileImporter().importPackages(bad.root());
         assertThat(bad.features(classes)).containsExactly("alpha", "beta", "lab");
         String root = bad.root() + ".";
@@ -90,6 +107,15 @@ class ArchitectureTest {
                 .containsExactly(root + "support.Helper uses " + root + "alpha.AlphaApi");
         assertThat(violations(bad.variantsAreUsedOnlyInsideTheirPackage(), classes))
                 .containsExactly(root + "lab.LabTool uses " + root + "alpha.after.FastAlpha");
+        assertThat(violations(bad.eachValueOfAKnobWithAPackageHasItsPlace(), classes)).containsExactly(
+                root + "alpha.ThirdMode is a variant of perflab.alpha.mode outside " + root + "alpha.mode",
+                "perflab.alpha.mode=third has no class in " + root + "alpha.mode");
+    }
+
+    @Test
+    void theKnobsWithAPackageAreTheOnesWithMoreThanTwoValuesAndTheWriter() {
+        assertThat(APP.placedKnobs(APP_CLASSES)).extracting(Knob::property).containsExactly(
+                "perflab.login.client", "perflab.route.codec", "perflab.route.writer");
     }
 
     private static List<String> violations(ArchRule rule, JavaClasses classes) {
@@ -98,9 +124,10 @@ class ArchitectureTest {
 
     /**
      * The packages the rules read. Under {@code root}, each direct subpackage is a feature except {@code support};
-     * {@code lab} is the one feature that may use others.
+     * {@code lab} is the one feature that may use others. {@code knobsAnnotation} marks the knob records
+     * ({@code @ConfigurationProperties("perflab.<feature>")}): each enum component is a knob.
      */
-    record Layout(String root) {
+    record Layout(String root, String knobsAnnotation) {
 
         static final String SUPPORT = "support";
         static final String LAB = "lab";
@@ -108,7 +135,7 @@ class ArchitectureTest {
 
         List<ArchRule> rules() {
             return List.of(featuresDoNotDependOnEachOther(), nothingDependsOnTheLab(), supportDependsOnNoFeature(),
-                    variantsAreUsedOnlyInsideTheirPackage());
+                    variantsAreUsedOnlyInsideTheirPackage(), eachValueOfAKnobWithAPackageHasItsPlace());
         }
 
         /** Every feature the classes reside in. */
@@ -140,6 +167,88 @@ class ArchitectureTest {
                 String from = origin.getPackageName();
                 return owner != null && !from.equals(owner) && !from.startsWith(owner + ".");
             });
+        }
+
+        /**
+         * A knob with more than two values has a package of its own beside its knob record, named for it
+         * ({@code perflab.login.client}: {@code login.client}), holding a class for each value
+         * ({@code @ConditionalOnProperty(name = "perflab.login.client", havingValue = "pooled")}); a two-valued knob may
+         * have one too ({@code route.writer}). A knob with a package keeps every variant there, none in
+         * {@code before}/{@code after} or the feature's root. It reads class-level conditions, as the variants have.
+         */
+        ArchRule eachValueOfAKnobWithAPackageHasItsPlace() {
+            String name = "each value of a knob with a package (more than two values) has its class there";
+            ArchCondition<JavaClass> condition = new ArchCondition<>(name) {
+                private List<Knob> knobs = List.of();
+                private Collection<JavaClass> all = List.of();
+
+                @Override
+                public void init(Collection<JavaClass> allObjectsToTest) {
+                    all = allObjectsToTest;
+                    knobs = placedKnobs(allObjectsToTest);
+                }
+
+                @Override
+                public void check(JavaClass type, ConditionEvents events) {
+                    variantOf(type).flatMap(v -> knobs.stream().filter(k -> k.property().equals(v.getKey())).findFirst())
+                            .filter(knob -> !type.getPackageName().equals(knob.place()))
+                            .ifPresent(knob -> events.add(SimpleConditionEvent.violated(type, type.getName()
+                                    + " is a variant of " + knob.property() + " outside " + knob.place())));
+                    knobs.stream().filter(knob -> knob.record().equals(type.getName())).forEach(knob -> {
+                        for (String value : knob.values()) {
+                            boolean placed = all.stream().anyMatch(c -> c.getPackageName().equals(knob.place())
+                                    && variantOf(c).equals(Optional.of(Map.entry(knob.property(), value))));
+                            if (!placed) {
+                                events.add(SimpleConditionEvent.violated(type,
+                                        knob.property() + "=" + value + " has no class in " + knob.place()));
+                            }
+                        }
+                    });
+                }
+            };
+            return classes().should(condition).as(name).allowEmptyShould(true);
+        }
+
+        /** The knobs that have a package: more than two values, or a package named for them already. */
+        List<Knob> placedKnobs(Collection<JavaClass> classes) {
+            Set<String> packages = classes.stream().map(JavaClass::getPackageName).collect(Collectors.toSet());
+            return classes.stream().filter(c -> topLevel(c) != null).flatMap(this::knobsOf)
+                    .filter(knob -> knob.values().size() > 2 || packages.contains(knob.place()))
+                    .sorted(Comparator.comparing(Knob::property)).toList();
+        }
+
+        /** The enum components of a knob record, each a knob {@code <prefix>.<kebab-name>}. */
+        private Stream<Knob> knobsOf(JavaClass type) {
+            Optional<String> prefix = type.getAnnotations().stream()
+                    .filter(a -> a.getRawType().getName().equals(knobsAnnotation)).findFirst()
+                    .map(a -> firstString(a, "value").or(() -> firstString(a, "prefix")).orElse(""));
+            if (prefix.isEmpty() || !prefix.get().startsWith("perflab.")) {
+                return Stream.empty();
+            }
+            return type.getFields().stream()
+                    .filter(f -> !f.getModifiers().contains(JavaModifier.STATIC) && f.getRawType().isEnum())
+                    .map(f -> knob(type, prefix.get(), f));
+        }
+
+        private static Knob knob(JavaClass type, String prefix, JavaField field) {
+            String name = Knobs.kebab(field.getName());
+            List<String> values = field.getRawType().getEnumConstants().stream().map(JavaEnumConstant::name)
+                    .map(Knobs::kebab).sorted().toList();
+            return new Knob(prefix + "." + name, type.getName(), type.getPackageName() + "." + name.replace("-", ""), values);
+        }
+
+        /** The knob property and value a class is conditional on, if it is. */
+        private static Optional<Map.Entry<String, String>> variantOf(JavaClass type) {
+            return type.getAnnotations().stream()
+                    .filter(a -> a.getRawType().getName().equals(ConditionalOnProperty.class.getName())).findFirst()
+                    .flatMap(a -> firstString(a, "name").or(() -> firstString(a, "value"))
+                            .map(property -> Map.entry(property, (String) a.get("havingValue").orElse(""))));
+        }
+
+        private static Optional<String> firstString(JavaAnnotation<?> annotation, String property) {
+            return annotation.get(property).flatMap(value -> value instanceof String[] many
+                    ? Arrays.stream(many).filter(v -> !v.isEmpty()).findFirst()
+                    : Optional.of((String) value).filter(v -> !v.isEmpty()));
         }
 
         /** The direct subpackage of root that holds the class: "" for root itself, null outside root. */
@@ -186,5 +295,9 @@ class ArchitectureTest {
             return classes().that(DescribedPredicate.describe("any", origins)).should(condition).as(name)
                     .allowEmptyShould(true);
         }
+    }
+
+    /** A knob that has a package: its property, its record's class, the package and its values (kebab case). */
+    record Knob(String property, String record, String place, List<String> values) {
     }
 }

@@ -1,13 +1,13 @@
 package dev.perflab.login;
 
 import java.time.Duration;
-import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 
-import dev.perflab.login.after.PooledClientConfiguration;
-import dev.perflab.login.before.PerRequestClientConfiguration;
+import dev.perflab.login.client.PerRequestClientConfiguration;
+import dev.perflab.login.client.PooledClientConfiguration;
 import dev.perflab.support.interleave.ArmChoice;
 import dev.perflab.support.interleave.InterleaveProperties;
 import dev.perflab.support.interleave.Side;
@@ -48,28 +48,25 @@ class LoginArms {
     /** Each login's auth API by its arm: the knob's client, or the other side's. */
     static AuthApi route(InterleaveProperties arms, Side ownSide, AuthApi own, OtherSideClient other, AuthApiProperties properties,
             AuthApiGuard guard) {
-        List<Sided> sides = List.of(new Sided(ownSide, own), new Sided(other.side(), new RestClientAuthApi(other.http(), properties, guard)));
-        return new ArmAuthApi(new ArmChoice<>(arms, sides, Sided::side, ownSide));
+        AuthApi others = new RestClientAuthApi(other.http(), properties, guard);
+        return new ArmAuthApi(new ArmChoice<>(arms, Map.of(ownSide, own, other.side(), others), ownSide));
     }
 
-    record Sided(Side side, AuthApi api) {
-    }
-
-    record ArmAuthApi(ArmChoice<Sided> choice) implements AuthApi {
+    record ArmAuthApi(ArmChoice<AuthApi> choice) implements AuthApi {
 
         @Override
         public Optional<ExternalProfile> authenticate(Credentials credentials) {
-            return choice.current().api().authenticate(credentials);
+            return choice.current().authenticate(credentials);
         }
 
         @Override
         public void ping() {
-            choice.current().api().ping();
+            choice.current().ping();
         }
 
         @Override
         public Duration slow(int delayMs) {
-            return choice.current().api().slow(delayMs);
+            return choice.current().slow(delayMs);
         }
     }
 }

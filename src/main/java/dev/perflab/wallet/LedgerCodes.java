@@ -1,7 +1,5 @@
 package dev.perflab.wallet;
 
-import dev.perflab.support.interleave.Side;
-
 import java.util.List;
 import java.util.Map;
 
@@ -16,9 +14,6 @@ public interface LedgerCodes {
 
     /** Several codes at once (one SELECT ... IN without the cache). */
     Map<String, LedgerCode> getAll(List<String> codes);
-
-    /** Which variant this is, for the interleaved mode's per-request choice. */
-    Side side();
 
     static LedgerCode require(Map<String, LedgerCode> codes, String code) {
         LedgerCode found = codes.get(code);

@@ -1,7 +1,5 @@
 package dev.perflab.wallet;
 
-import dev.perflab.support.interleave.Side;
-
 import java.util.Optional;
 
 /**
@@ -14,7 +12,4 @@ public interface MemberDirectory {
 
     /** Called after a phone change committed: the cache follows the write in the same request. */
     void phoneChanged(String oldPhone, String newPhone, MemberRef member);
-
-    /** Which variant this is, for the interleaved mode's per-request choice. */
-    Side side();
 }

@@ -13,8 +13,8 @@ import org.springframework.stereotype.Component;
  * The wallet PIN is stored as HMAC-SHA256 under the server's hash secret ({@link KeyedHash}) of
  * SHA-256("perflab-pin:" + memberId + ":" + pin): a copy of the table without the secret gives no PIN back, while
  * 10,000 unkeyed hashes would give every one. The inner SHA-256 is the value stored before the key came in, so the
- * migration ({@code V6__Key_pin_hashes}) wraps existing rows without knowing their PINs; the seeder writes the same
- * in SQL. Deliberately cheap (no slow KDF): both variants pay the same few microseconds, and guessing is stopped
+ * migration ({@code db.migrations.V6__Key_pin_hashes}) wraps existing rows without knowing their PINs; the seeder
+ * writes the same in SQL. Deliberately cheap (no slow KDF): both variants pay the same few microseconds, and guessing is stopped
  * by {@link PinGuard}, not by the hash's cost.
  */
 @Component

@@ -1,7 +1,5 @@
 package dev.perflab.wallet;
 
-import dev.perflab.support.interleave.Side;
-
 /**
  * One money transfer in one transaction of its own, which {@link Transfers} runs again on a deadlock. Each
  * variant opens the transaction itself (with the shared {@code TransactionTemplate}), so that it decides what
@@ -15,7 +13,4 @@ import dev.perflab.support.interleave.Side;
 public interface TransferService {
 
     TransferResponse transfer(TransferCommand command);
-
-    /** Which variant this is, for the interleaved mode's per-request choice. */
-    Side side();
 }

@@ -25,36 +25,54 @@ import org.springframework.context.annotation.Primary;
  * batched transfer with the Redis caches (those exist only in an app with {@code perflab.wallet.cache=redis}, so the
  * interleaved experiments run the wallet-after preset). The pool, its auto-commit mode and the schema's index are the
  * app's, shared by both arms: the interleaved comparison leaves them out.
- * {@code perflab_wallet_arm_statements{arm}} counts each arm's statements per transfer.
+ * {@code perflab_wallet_arm_statements{arm}} counts each arm's statements per transfer. Which side a bean is comes from
+ * the knob that chose it ({@code transfer}, {@code cache}), as {@code LoginArms} reads its {@code client}: the wallet's
+ * interfaces know nothing of the interleaved mode.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnBooleanProperty("perflab.lab.interleave.enabled")
 class WalletArms {
+
+    static Side transferSide(WalletKnobs knobs) {
+        return knobs.transfer() == WalletKnobs.Transfer.OPTIMIZED ? Side.AFTER : Side.BEFORE;
+    }
+
+    static Side cacheSide(WalletKnobs knobs) {
+        return knobs.cache() == WalletKnobs.Cache.REDIS ? Side.AFTER : Side.BEFORE;
+    }
 
     @Bean
     @Primary
     TransferService armTransferService(InterleaveProperties arms, ObjectProvider<TransferService> beans, WalletKnobs knobs,
             WalletMemberMapper members, NaiveTransferMapper naive, BatchedTransferMapper batched, TransferParts parts) {
         TransferService own = own(beans, ArmTransferService.class);
-        TransferService other = own.side() == Side.AFTER
-                ? BeforeSide.transferService(members, naive, parts) : AfterSide.transferService(batched, parts);
-        return new ArmTransferService(new ArmChoice<>(arms, List.of(own, other), TransferService::side, own.side()));
+        Side side = transferSide(knobs);
+        Map<Side, TransferService> bySide = side == Side.AFTER
+                ? Map.of(side, own, Side.BEFORE, BeforeSide.transferService(members, naive, parts))
+                : Map.of(side, own, Side.AFTER, AfterSide.transferService(batched, parts));
+        return new ArmTransferService(new ArmChoice<>(arms, bySide, side));
     }
 
     @Bean
     @Primary
-    MemberDirectory armMemberDirectory(InterleaveProperties arms, ObjectProvider<MemberDirectory> beans, WalletMemberMapper members) {
+    MemberDirectory armMemberDirectory(InterleaveProperties arms, ObjectProvider<MemberDirectory> beans, WalletKnobs knobs,
+            WalletMemberMapper members) {
         MemberDirectory own = own(beans, ArmMemberDirectory.class);
-        List<MemberDirectory> sides = own.side() == Side.AFTER ? List.of(own, BeforeSide.memberDirectory(members)) : List.of(own);
-        return new ArmMemberDirectory(new ArmChoice<>(arms, sides, MemberDirectory::side, own.side()));
+        Side side = cacheSide(knobs);
+        Map<Side, MemberDirectory> bySide = side == Side.AFTER
+                ? Map.of(side, own, Side.BEFORE, BeforeSide.memberDirectory(members)) : Map.of(side, own);
+        return new ArmMemberDirectory(new ArmChoice<>(arms, bySide, side));
     }
 
     @Bean
     @Primary
-    LedgerCodes armLedgerCodes(InterleaveProperties arms, ObjectProvider<LedgerCodes> beans, LedgerMapper ledger) {
+    LedgerCodes armLedgerCodes(InterleaveProperties arms, ObjectProvider<LedgerCodes> beans, WalletKnobs knobs,
+            LedgerMapper ledger) {
         LedgerCodes own = own(beans, ArmLedgerCodes.class);
-        List<LedgerCodes> sides = own.side() == Side.AFTER ? List.of(own, BeforeSide.ledgerCodes(ledger)) : List.of(own);
-        return new ArmLedgerCodes(new ArmChoice<>(arms, sides, LedgerCodes::side, own.side()));
+        Side side = cacheSide(knobs);
+        Map<Side, LedgerCodes> bySide = side == Side.AFTER
+                ? Map.of(side, own, Side.BEFORE, BeforeSide.ledgerCodes(ledger)) : Map.of(side, own);
+        return new ArmLedgerCodes(new ArmChoice<>(arms, bySide, side));
     }
 
     /** The variant the app's knobs chose: the one bean of the type that is not this configuration's router. */
@@ -68,11 +86,6 @@ class WalletArms {
         @Override
         public TransferResponse transfer(TransferCommand command) {
             return choice.current().transfer(command);
-        }
-
-        @Override
-        public Side side() {
-            return choice.current().side();
         }
     }
 
@@ -88,11 +101,6 @@ class WalletArms {
         public void phoneChanged(String oldPhone, String newPhone, MemberRef member) {
             choice.all().forEach(directory -> directory.phoneChanged(oldPhone, newPhone, member));
         }
-
-        @Override
-        public Side side() {
-            return choice.current().side();
-        }
     }
 
     record ArmLedgerCodes(ArmChoice<LedgerCodes> choice) implements LedgerCodes {
@@ -105,11 +113,6 @@ class WalletArms {
         @Override
         public Map<String, LedgerCode> getAll(List<String> codes) {
             return choice.current().getAll(codes);
-        }
-
-        @Override
-        public Side side() {
-            return choice.current().side();
         }
     }
 }

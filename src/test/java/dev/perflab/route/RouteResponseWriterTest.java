@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
+import dev.perflab.route.writer.Fastjson2RouteResponseWriter;
+import dev.perflab.route.writer.JacksonRouteResponseWriter;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 

@@ -1,15 +1,13 @@
 package dev.perflab.support.interleave;
 
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /**
  * Picks, per request, one of a feature's implementations by the current arm's {@link Side} (interleaved mode);
  * the app's own side, {@code fallback}, when the request has no arm, its arm no side, or when the side's
- * implementation is not in this app (the wallet's Redis caches need {@code perflab.wallet.cache=redis}).
+ * implementation is not in this app (the wallet's Redis caches need {@code perflab.wallet.cache=redis}). The side is
+ * the feature's wrapper's business ({@code wallet.WalletArms}, {@code login.LoginArms}), never its interface's.
  *
  * @param <T> the feature's interface, e.g. the wallet's {@code TransferService}
  */
@@ -20,16 +18,15 @@ public final class ArmChoice<T> {
     private final T fallback;
 
     /**
-     * @param implementations the feature's implementations in this app, at most one per side
-     * @param sideOf          which side an implementation is
-     * @param fallback        the side the app's own knobs chose
+     * @param bySide   the feature's implementations in this app, keyed by the side each is
+     * @param fallback the side the app's own knobs chose
      */
-    public ArmChoice(InterleaveProperties properties, Collection<T> implementations, Function<T, Side> sideOf, Side fallback) {
+    public ArmChoice(InterleaveProperties properties, Map<Side, T> bySide, Side fallback) {
         this.properties = properties;
-        this.bySide = implementations.stream().collect(Collectors.toUnmodifiableMap(sideOf, t -> t));
+        this.bySide = Map.copyOf(bySide);
         this.fallback = bySide.get(fallback);
         if (this.fallback == null) {
-            throw new IllegalStateException("the interleaved mode found no " + fallback + " implementation among " + implementations);
+            throw new IllegalStateException("the interleaved mode found no " + fallback + " implementation among " + bySide);
         }
     }
 

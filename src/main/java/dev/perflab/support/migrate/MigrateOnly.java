@@ -28,7 +28,7 @@ import dev.perflab.support.security.KeyedHash;
 @ImportAutoConfiguration({DataSourceAutoConfiguration.class, FlywayAutoConfiguration.class})
 @Import({KeyedHash.class, DevelopmentSecrets.class})
 @EnableConfigurationProperties({KeyedHash.Properties.class, JwtProperties.class})
-@ComponentScan(basePackages = "dev.perflab", useDefaultFilters = false,
+@ComponentScan(basePackages = {"dev.perflab", "db.migrations"}, useDefaultFilters = false,
         includeFilters = @ComponentScan.Filter(type = FilterType.ASSIGNABLE_TYPE, classes = JavaMigration.class))
 public final class MigrateOnly {
 

@@ -7,7 +7,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-import dev.perflab.support.interleave.Side;
 import dev.perflab.wallet.LedgerCode;
 import dev.perflab.wallet.LedgerCodes;
 import dev.perflab.wallet.LedgerMapper;
@@ -66,10 +65,5 @@ class CachedLedgerCodes implements LedgerCodes {
             OptionalRedis.put(cache, key, found);
         }
         return Map.copyOf(Arrays.stream(found).collect(Collectors.toMap(LedgerCode::code, Function.identity())));
-    }
-
-    @Override
-    public Side side() {
-        return Side.AFTER;
     }
 }

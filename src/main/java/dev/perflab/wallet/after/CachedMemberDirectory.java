@@ -2,7 +2,6 @@ package dev.perflab.wallet.after;
 
 import java.util.Optional;
 
-import dev.perflab.support.interleave.Side;
 import dev.perflab.wallet.MemberDirectory;
 import dev.perflab.wallet.WalletMemberMapper;
 import dev.perflab.wallet.MemberRef;
@@ -48,10 +47,5 @@ class CachedMemberDirectory implements MemberDirectory {
             cache.evict(oldPhone);
         }
         cache.put(newPhone, member);
-    }
-
-    @Override
-    public Side side() {
-        return Side.AFTER;
     }
 }

@@ -3,7 +3,6 @@ package dev.perflab.wallet.after;
 import java.util.List;
 import java.util.Map;
 
-import dev.perflab.support.interleave.Side;
 import dev.perflab.wallet.LedgerCode;
 import dev.perflab.wallet.LedgerCodes;
 import dev.perflab.wallet.LockedWallet;
@@ -62,10 +61,5 @@ class OptimizedTransferService implements TransferService {
         parts.ledger().insertEntries(plan.ledger(LedgerCodes.require(codes, LedgerCode.BANK_PAYABLE),
                 LedgerCodes.require(codes, LedgerCode.BANK_ASSET)));
         return plan.response();
-    }
-
-    @Override
-    public Side side() {
-        return Side.AFTER;
     }
 }

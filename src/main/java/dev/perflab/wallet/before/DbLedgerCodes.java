@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-import dev.perflab.support.interleave.Side;
 import dev.perflab.wallet.LedgerCode;
 import dev.perflab.wallet.LedgerCodes;
 import dev.perflab.wallet.LedgerMapper;
@@ -36,10 +35,5 @@ class DbLedgerCodes implements LedgerCodes {
     @Override
     public Map<String, LedgerCode> getAll(List<String> codes) {
         return ledger.findByCodes(codes).stream().collect(Collectors.toMap(LedgerCode::code, Function.identity()));
-    }
-
-    @Override
-    public Side side() {
-        return Side.BEFORE;
     }
 }

@@ -2,7 +2,6 @@ package dev.perflab.wallet.before;
 
 import java.util.Optional;
 
-import dev.perflab.support.interleave.Side;
 import dev.perflab.wallet.MemberDirectory;
 import dev.perflab.wallet.WalletMemberMapper;
 import dev.perflab.wallet.MemberRef;
@@ -32,10 +31,5 @@ class DbMemberDirectory implements MemberDirectory {
     @Override
     public void phoneChanged(String oldPhone, String newPhone, MemberRef member) {
         // nothing cached, nothing to follow
-    }
-
-    @Override
-    public Side side() {
-        return Side.BEFORE;
     }
 }

@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.stream.Stream;
 
-import dev.perflab.support.interleave.Side;
 import dev.perflab.wallet.LedgerCode;
 import dev.perflab.wallet.LockedWallet;
 import dev.perflab.wallet.WalletMemberMapper;
@@ -63,10 +62,5 @@ class NaiveTransferService implements TransferService {
         parts.ledger().insertEntries(plan.ledger(payable, asset));
         parts.idempotency().record(command, plan.response());
         return plan.response();
-    }
-
-    @Override
-    public Side side() {
-        return Side.BEFORE;
     }
 }

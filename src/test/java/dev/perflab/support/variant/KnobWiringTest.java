@@ -78,9 +78,9 @@ class KnobWiringTest {
     void theCheckSeesTheAppsKnobsAndTheBeansTheySelect() {
         assertThat(APP.knobs().get("perflab.login.client").allowed()).containsExactly("per-request", "keep-alive", "pooled");
         assertThat(APP.beansOf("perflab.login.client")).extracting(KnobWiring.Candidate::name).contains(
-                "login.before.PerRequestClientConfiguration.authApiHttpClient()",
-                "login.before.KeepAliveClientConfiguration.authApiHttpClient()",
-                "login.after.PooledClientConfiguration.authApiHttpClient()");
+                "login.client.PerRequestClientConfiguration.authApiHttpClient()",
+                "login.client.KeepAliveClientConfiguration.authApiHttpClient()",
+                "login.client.PooledClientConfiguration.authApiHttpClient()");
         assertThat(APP.beansOf("perflab.parse.header")).extracting(KnobWiring.Candidate::name).contains(
                 "support.parse.ParseConfiguration.Lean.leanIdempotencyKeyParser()",
                 "support.parse.ParseConfiguration.Naive.naiveBearerTokenResolver()");

@@ -1,7 +1,10 @@
-package dev.perflab.route;
+package dev.perflab.route.writer;
 
 import java.io.OutputStream;
 import java.util.List;
+
+import dev.perflab.route.RouteGraph;
+import dev.perflab.route.RouteResponseWriter;
 
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.json.JsonMapper;
@@ -17,7 +20,7 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @ConditionalOnProperty(name = "perflab.route.writer", havingValue = "jackson")
-class JacksonRouteResponseWriter implements RouteResponseWriter {
+public class JacksonRouteResponseWriter implements RouteResponseWriter {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 

@@ -1,9 +1,12 @@
-package dev.perflab.route;
+package dev.perflab.route.writer;
 
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+
+import dev.perflab.route.RouteGraph;
+import dev.perflab.route.RouteResponseWriter;
 
 import com.alibaba.fastjson2.JSONWriter;
 
@@ -21,7 +24,7 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @ConditionalOnProperty(name = "perflab.route.writer", havingValue = "fastjson2", matchIfMissing = true)
-class Fastjson2RouteResponseWriter implements RouteResponseWriter {
+public class Fastjson2RouteResponseWriter implements RouteResponseWriter {
 
     private static final int FLUSH_BYTES = 64 * 1024;
     // each property name with its quotes and colon, encoded once: written as raw bytes, never escaped per request

@@ -1,4 +1,4 @@
-package dev.perflab.wallet;
+package db.migrations;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -14,10 +14,13 @@ import org.springframework.stereotype.Component;
 
 /**
  * Keys the stored PIN hashes: each {@code wallet.pin_hash} (an unkeyed SHA-256 until now) becomes the HMAC of itself
- * under the hash secret, the form {@link Pins} computes. MariaDB has no HMAC function, so the key's pads come from
+ * under the hash secret, the form {@code dev.perflab.wallet.Pins} computes. MariaDB has no HMAC function, so the key's pads come from
  * {@link KeyedHash#pads()} and SQL does the two SHA-256 rounds, in slices of 100,000 rows (a 3-million-row data set
  * takes seconds, not one huge transaction). A Java migration, found by Flyway as a Spring bean (the app's and
- * {@code MigrateOnly}'s).
+ * {@code MigrateOnly}'s component scans include this package): it needs the secret, so Flyway cannot build it itself.
+ * Its package mirrors {@code db/migrations}, where the SQL migrations are; Flyway validates a Java migration by
+ * version, description and type (it keeps no checksum), so the move from {@code dev.perflab.wallet} left databases
+ * migrated before it valid (their history's {@code script} still names the old class).
  */
 @Component
 public class V6__Key_pin_hashes extends BaseJavaMigration {

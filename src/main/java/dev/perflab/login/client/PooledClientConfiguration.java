@@ -1,4 +1,4 @@
-package dev.perflab.login.after;
+package dev.perflab.login.client;
 
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 
