@@ -6,6 +6,7 @@ import html as h
 import pathlib
 
 import charts
+import runwindow
 from report import HEAD, aa_sentence, against_why, cell_title, commit_lines, extra_sections, headline, limit_warnings, machine_lines, machine_text, verdict_rows
 from words import fmt, pct
 
@@ -96,6 +97,7 @@ td,th{{border:1px solid #ccc;padding:2px 6px;font-size:12px}}</style></head><bod
 {''.join(f"<p>{h.escape(line)}</p>" for line in commit_lines(e))}
 <p>{h.escape(e.get('description', ''))}</p>
 <p>δ = {100 * result['delta']:.1f} % ({h.escape(result['delta_source'])}); {e['rounds']} rounds per variant (cap {e['max_rounds']}); one run = one observation.</p>
+{runwindow.html_link(result)}
 {aa}{charts.verdict(result) or ''}{charts.sweep(result, element_id="sweep-chart") or ''}{charts.ramp_chart(result) or ''}{''.join(sections)}
 <h2>k6 dashboards</h2><ul>{dashboards or '<li>none (smoke)</li>'}</ul>
 <h2>Reproduce</h2><pre>{h.escape(result['command'])}</pre><pre>{h.escape(machine_text(result['machine']))}</pre>

@@ -6,6 +6,7 @@ import re
 import comparison
 import model
 import ramp
+import runwindow
 import stats
 import writeup
 from words import a_to_b, delta_text, fmt, label, nan, pct, ratio_text, short
@@ -333,6 +334,7 @@ def markdown(result):
            f"- load: `{e['load'].get('script', '')}`, {e['load']['shape']} model, {load_text(e['load'])}; "
            f"{e['rounds']} round(s) per variant in balanced blocks (cap {e['max_rounds']})",
            f"- practical margin δ = {100 * result['delta']:.1f} % ({result['delta_source']}); unit of observation: one run"]
+    out += runwindow.markdown_lines(result)  # the dashboard at this run's time range
     controls = sorted({model.who(x) for x in result["verdict"]["cells"] if x.get("expect") == "any"})
     if controls:
         out.append("- controls, reported without a claim (`expect = \"any\"`): " + ", ".join(controls))

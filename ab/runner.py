@@ -40,6 +40,7 @@ import pinning  # noqa: E402
 import refs  # noqa: E402
 import report  # noqa: E402
 import results  # noqa: E402
+import runwindow  # noqa: E402
 import shapes  # noqa: E402
 import stats  # noqa: E402
 import writeup  # noqa: E402
@@ -184,7 +185,9 @@ def run_cell(ctx, e, profile, parameter, value):
                 ctx.progress.step(f"{where}: {label} round {round_no}/{rounds} ({shape})")
                 began = time.time()
                 pairs = [by_label[x] for x in started] if label == DUET else [(app, variant)]
-                record_runs(cell, one_round(ctx, cell_e, pairs, round_no, cell), began)
+                with runwindow.Window(runwindow.endpoint(ctx.env), e["name"], runwindow.variants_of(pairs), round_no, profile, say=log):
+                    runs = one_round(ctx, cell_e, pairs, round_no, cell)  # Grafana draws the round's window
+                record_runs(cell, runs, began)
             done = len(cell["runs"]) // len(labels)
             compare_cell(ctx, cell_e, cell)
             if done >= cell_e["max_rounds"] or not comparison.grows(cell_e, cell["comparisons"]):

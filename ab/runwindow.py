@@ -20,6 +20,7 @@ import datetime
 import json
 import os
 import pathlib
+import socket
 import struct
 import sys
 import threading
@@ -116,9 +117,14 @@ def push(url: str, series: Sequence[tuple[Mapping[str, str], Sequence[tuple[floa
 
 # ---- a window ----
 
-def endpoint(env: Mapping[str, str]) -> str:
-    """The remote-write receiver of the lab's Prometheus."""
-    return f"http://127.0.0.1:{env.get('PERFLAB_PROMETHEUS_PORT') or '9090'}/api/v1/write"
+def endpoint(env: Mapping[str, str]) -> str | None:
+    """The remote-write receiver of the lab's Prometheus; None when nothing listens on its port."""
+    port = int(env.get("PERFLAB_PROMETHEUS_PORT") or "9090")
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    except OSError:
+        return None
+    return f"http://127.0.0.1:{port}/api/v1/write"
 
 
 def labels_of(experiment: str, variant: str, round_no: int, profile: str) -> dict[str, str]:

@@ -59,7 +59,7 @@ def test_a_snappy_block_is_its_length_then_literals():
 def test_prometheus_stores_what_a_push_sends():
     name, now = unique(), int(time.time() * 1000)
     labels = runwindow.labels_of(name, "with a long variant label " + "x" * 80, 3, "localhost")
-    runwindow.push(runwindow.endpoint(os.environ), [(labels, [(1.0, now - 1000), (0.5, now)])])
+    runwindow.push(f"{PROMETHEUS}/api/v1/write", [(labels, [(1.0, now - 1000), (0.5, now)])])
     got = runwindow.query(PROMETHEUS, f'{runwindow.METRIC}{{experiment="{name}"}}[1m]')
     assert [s["metric"] for s in got] == [labels]
     assert [(round(float(t) * 1000), v) for t, v in got[0]["values"]] == [(now - 1000, "1"), (now, "0.5")]
@@ -168,3 +168,7 @@ def test_the_link_is_the_dashboard_at_the_runs_time_range(monkeypatch):
 
 def test_a_result_without_its_times_has_no_link():
     assert runwindow.markdown_lines({"experiment": {"name": "wallet"}}) == [] and runwindow.html_link({}) == ""
+
+
+def test_a_lab_without_prometheus_has_no_receiver():
+    assert runwindow.endpoint({"PERFLAB_PROMETHEUS_PORT": "9"}) is None
