@@ -14,6 +14,7 @@ Prometheus itself decodes it in the tests.
 The link's Grafana: PERFLAB_GRAFANA_URL, else http://127.0.0.1:$PERFLAB_GRAFANA_PORT (compose's, 3000).
 
     ./perflab python ab/runwindow.py check [--prometheus URL] [--lookback 1h]   the dashboards' window query has data
+    ./perflab python ab/runwindow.py publish --since EPOCH --experiment X --variant V [--round N] [--profile P]
 """
 import argparse
 import datetime
@@ -178,6 +179,16 @@ class Window:
         self._publish(0, self.last_ms + 1)
 
 
+def publish_past(url: str, experiment: str, variant: str, round_no: int, profile: str, since: float,
+                 until: float) -> None:
+    """A window that is over, published afterwards as a Window would have (load the runner did not drive, e.g.
+    compose's check of k6 scripts): 1 every HEARTBEAT seconds from `since`, 1 at `until`, then 0."""
+    ends = int(until * 1000)
+    beats = sorted({int((since + i * HEARTBEAT) * 1000) for i in range(int((until - since) / HEARTBEAT) + 1)} - {ends})
+    samples = [(1.0, ms) for ms in beats if ms < ends] + [(1.0, ends), (0.0, ends + 1)]
+    push(url, [(labels_of(experiment, variant, round_no, profile), samples)])
+
+
 def variants_of(pairs: Sequence[tuple[Any, Mapping[str, Any]]]) -> list[str]:
     """The variant labels of a round's (app, variant) pairs: each app's label, which its meters carry as `variant`."""
     return [str(app.label) for app, _ in pairs]
@@ -257,18 +268,30 @@ def query(prometheus: str, expr: str) -> list[dict[str, Any]]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="the dashboards' run-window annotation has data in Prometheus")
-    parser.add_argument("command", choices=["check"])
+    parser = argparse.ArgumentParser(description="check: the dashboards' run-window annotation has data in "
+                                     "Prometheus; publish: a window that is over, from --since to now")
+    parser.add_argument("command", choices=["check", "publish"])
     parser.add_argument("--prometheus", default=f"http://127.0.0.1:{os.environ.get('PERFLAB_PROMETHEUS_PORT') or '9090'}")
-    parser.add_argument("--lookback", default="1h", help="how far back a window counts (a Prometheus duration)")
+    parser.add_argument("--lookback", default="1h", help="check: how far back a window counts (a Prometheus duration)")
+    parser.add_argument("--since", type=float, help="publish: the window's start, in seconds since the epoch")
+    for name in ("experiment", "variant", "profile"):
+        parser.add_argument(f"--{name}", default="", help=f"publish: the window's {name}")
+    parser.add_argument("--round", type=int, default=1)
     args = parser.parse_args(argv)
+    if args.command == "publish":
+        if args.since is None or not args.experiment or not args.variant:
+            parser.error("publish needs --since, --experiment and --variant")
+        publish_past(f"{args.prometheus}/api/v1/write", args.experiment, args.variant, args.round,
+                     args.profile or "localhost", args.since, time.time())
+        print(f"published the window of {args.experiment} {args.variant} since {args.since:.0f}")
+        return 0
     failed = 0
     for where, expr in expressions(lookback=args.lookback):
         windows = query(args.prometheus, expr)
         failed += not windows
-        print(f"{'ok  ' if windows else 'FAIL'} {where}: {expr} -> {len(windows)} window series" + "".join(
-            f"\n       {w['metric'].get('experiment')} {w['metric'].get('variant')} round {w['metric'].get('round')} "
-            f"{w['metric'].get('profile')}" for w in windows[:6]))
+        experiments = sorted({str(w["metric"].get("experiment")) for w in windows})
+        print(f"{'ok  ' if windows else 'FAIL'} {where}: {expr} -> {len(windows)} window series"
+              + (f" of {', '.join(experiments)}" if windows else f" (no run of the A/B runner in the last {args.lookback})"))
     return 1 if failed else 0
 
 

@@ -172,3 +172,13 @@ def test_a_result_without_its_times_has_no_link():
 
 def test_a_lab_without_prometheus_has_no_receiver():
     assert runwindow.endpoint({"PERFLAB_PROMETHEUS_PORT": "9"}) is None
+
+
+@needs_prometheus
+def test_a_window_that_is_over_is_published_as_a_window_would_have_been():
+    name, now = unique(), time.time()
+    assert runwindow.main(["publish", "--prometheus", PROMETHEUS, "--since", str(now - 7), "--experiment", name,
+                           "--variant", "after", "--profile", "compose"]) == 0
+    got = runwindow.query(PROMETHEUS, f'{runwindow.METRIC}{{experiment="{name}"}}[1m]')
+    values = [v for _, v in got[0]["values"]]
+    assert got[0]["metric"]["variant"] == "after" and values[-1] == "0" and set(values[:-1]) == {"1"} and len(values) >= 5
