@@ -15,6 +15,7 @@ import network
 import pinning
 import report
 import results
+import runwindow
 import shapes
 import stats
 from plan import points, share
@@ -176,6 +177,14 @@ def compare_cell(ctx: Context, cell_e: dict[str, Any], cell: dict[str, Any]) -> 
 
 def one_round(ctx: Context, cell_e: dict[str, Any], pairs: list[tuple[shapes.App, dict[str, Any]]], round_no: int,
               cell: dict[str, Any]) -> list[dict[str, Any]]:
+    """One round's runs, published while they measure as the round's window, which Grafana draws (ab/runwindow.py)."""
+    with runwindow.Window(runwindow.endpoint(ctx.env), cell_e["name"], runwindow.variants_of(pairs), round_no,
+                          cell["profile"], say=log):
+        return round_runs(ctx, cell_e, pairs, round_no, cell)
+
+
+def round_runs(ctx: Context, cell_e: dict[str, Any], pairs: list[tuple[shapes.App, dict[str, Any]]], round_no: int,
+               cell: dict[str, Any]) -> list[dict[str, Any]]:
     """One round's runs, in the shape the cell measures: every (app, variant) of a duet at once, or the one pair's
     run (the interleaved mode's runs are one per arm)."""
     load, shape = cell_e["load"], cell_e["load"]["shape"]

@@ -10,6 +10,7 @@ from charts_load import latency_chart, ramp_chart
 from charts_ratio import rounds_panel, sweep, verdict
 from report import HEAD, aa_sentence, against_why, cell_title, commit_lines, headline, limit_warnings, machine_lines, machine_text, verdict_rows
 from report_sections import extra_sections
+import runwindow
 from words import fmt, pct
 
 UNAVAILABLE = '<p id="flame-diff">profile analysis unavailable (ab/jfr.py, ab/flame.py)</p>'
@@ -99,6 +100,7 @@ td,th{{border:1px solid #ccc;padding:2px 6px;font-size:12px}}</style></head><bod
 {''.join(f"<p>{h.escape(line)}</p>" for line in commit_lines(e))}
 <p>{h.escape(e.get('description', ''))}</p>
 <p>δ = {100 * result['delta']:.1f} % ({h.escape(result['delta_source'])}); {e['rounds']} rounds per variant (cap {e['max_rounds']}); one run = one observation.</p>
+{runwindow.html_link(result)}
 {aa}{verdict(result) or ''}{sweep(result, element_id="sweep-chart") or ''}{ramp_chart(result) or ''}{''.join(sections)}
 <h2>k6 dashboards</h2><ul>{dashboards or '<li>none (smoke)</li>'}</ul>
 <h2>Reproduce</h2><pre>{h.escape(result['command'])}</pre><pre>{h.escape(machine_text(result['machine']))}</pre>

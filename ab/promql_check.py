@@ -22,6 +22,8 @@ import urllib.parse
 import urllib.request
 from typing import Any, Iterator
 
+import runwindow
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DASHBOARDS = ROOT / "grafana" / "dashboards"
 
@@ -36,6 +38,7 @@ NEEDS = (
     (r"\bperflab_server_warmup_", "perflab.server.warmup=on (after)"),
     (r"\bperflab_login_keepalive_", "perflab.login.keep-alive-refresh=on"),
     (r"uri=~\"/api/lab/dependency", "k6/lab-dependency.js"),
+    (r"\bperflab_run_window\b", "a run of the A/B runner in the last hour (./perflab ab <experiment> --smoke)"),
 )
 # meters of libraries that only some variants register (so a fresh Prometheus may not have seen them yet), each
 # checked against a running app's /actuator/prometheus: Resilience4j's tagged metrics (login.guard=bulkhead) and
@@ -55,6 +58,7 @@ def expressions(folder: pathlib.Path | str = DASHBOARDS) -> Iterator[tuple[str, 
         for panel in json.loads(path.read_text()).get("panels", []):
             for target in panel.get("targets", []):
                 yield f"{path.name}: {panel['title']}", target["expr"]
+    yield from runwindow.expressions(pathlib.Path(folder))  # the run windows' annotation, over the last hour
 
 
 def fill(expr: str, variant: str) -> str:

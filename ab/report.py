@@ -7,6 +7,7 @@ from typing import Any
 
 import comparison
 import model
+import runwindow
 import stats
 from report_sections import extra_sections, interval_text, section_text
 from words import delta_text, fmt, label, nan, pct, ratio_text, short
@@ -332,6 +333,7 @@ def markdown(result: dict[str, Any]) -> str:
            f"- load: `{e['load'].get('script', '')}`, {e['load']['shape']} model, {load_text(e['load'])}; "
            f"{e['rounds']} round(s) per variant in balanced blocks (cap {e['max_rounds']})",
            f"- practical margin δ = {100 * result['delta']:.1f} % ({result['delta_source']}); unit of observation: one run"]
+    out += runwindow.markdown_lines(result)  # the dashboard at this run's time range
     controls = sorted({model.who(x) for x in result["verdict"]["cells"] if x.get("expect") == "any"})
     if controls:
         out.append("- controls, reported without a claim (`expect = \"any\"`): " + ", ".join(controls))

@@ -21,7 +21,7 @@ LAYERS = {
     # instances and the transfer clients the suites run against (chaos_lab, chaos_clients)
     3: ("lab control", ["labenv", "foreground", "machine", "pinning", "appctl", "aotcache", "lbctl", "launcher", "lb", "network", "labsecrets", "k6io", "prom", "refs",
                         "seedlib", "seedclone", "innodb_locks", "seed_wallet", "seed_wallet_redis",
-                        "seed_route", "compose_settings", "chaos_lab", "chaos_clients"]),
+                        "seed_route", "compose_settings", "chaos_lab", "chaos_clients", "runwindow"]),
     4: ("measurement", ["measure", "lab", "shapes", "jfr", "jfr_diff", "flame"]),  # lab: the seam the runner reaches the lab through  # one run: its window, its load shape, its profile
     5: ("analysis", ["comparison", "writeup", "lifetimes"]),  # every variant against the baseline, the because sentence, checks, verdict; lifetimes planned from a pilot
     6: ("rendering", ["report", "report_sections", "report_views", "charts_svg", "charts_ratio", "charts_load", "charts_start", "charts_bars", "charts", "page", "screenshot"]),  # text, tables, SVG, report.html (and its picture)
