@@ -31,6 +31,7 @@ from typing import Any, NoReturn
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import comparison  # noqa: E402
 import experiment as experiments  # noqa: E402
+import lab  # noqa: E402
 import model  # noqa: E402
 import phases  # noqa: E402
 import report  # noqa: E402
@@ -203,12 +204,14 @@ def run_command_experiment(e: dict[str, Any], args: argparse.Namespace) -> int:
     log(f"experiment {e['name']}: {command} -> {out_dir}")
     started = datetime.datetime.now()
     ran = subprocess.run(command, shell=True, cwd=ROOT, env=env, capture_output=True, text=True)
-    output = ran.stdout + ran.stderr
+    reset_failed = reset_after_command(e, env)
+    output = ran.stdout + ran.stderr + reset_failed
+    exit_code = ran.returncode or (1 if reset_failed else 0)
     (out_dir / "output.txt").write_text(output)
     rows = command_rows(e, output)
-    checks = comparison.command_checks(e, rows, ran.returncode, output)
+    checks = comparison.command_checks(e, rows, exit_code, output)
     result = results.write({"experiment": e, "name": e["name"], "command": f"./perflab ab {e['name']}" + (" --smoke" if args.smoke else ""),
-                            "started": started.isoformat(timespec="seconds"), "exit": ran.returncode, "rows": rows, "cells": [],
+                            "started": started.isoformat(timespec="seconds"), "exit": exit_code, "rows": rows, "cells": [],
                             "machine": {"cores": os.cpu_count(), "load_after": os.getloadavg()}, "checks": checks}, out_dir)
     log(report.command_table(result))
     if args.publish:
@@ -217,6 +220,16 @@ def run_command_experiment(e: dict[str, Any], args: argparse.Namespace) -> int:
     for line in checks["failed"]:
         log("  FAIL  " + line)
     return 1 if checks["failed"] else 0
+
+
+def reset_after_command(e: dict[str, Any], env: dict[str, str]) -> str:
+    """`[dataset] reset` of a command experiment: the data command run once the benchmark is done (it wrote into the
+    data set), as the loaders' own process through the lab; what it said when it failed, for the checks to see."""
+    reset = e.get("dataset", {}).get("reset")
+    if not reset:
+        return ""
+    done = lab.for_run(None, log).run_data(reset, {"label": e["name"]}, env)
+    return "" if done.returncode == 0 else f"\nreset failed ({reset}): {(done.stdout + done.stderr).strip()[-800:]}\n"
 
 
 def command_rows(e: dict[str, Any], output: str) -> list[dict[str, Any]]:

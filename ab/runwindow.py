@@ -226,15 +226,15 @@ def link(result: Mapping[str, Any], env: Mapping[str, str] | None = None) -> tup
 def markdown_lines(result: Mapping[str, Any]) -> list[str]:
     """REPORT.md's line: the dashboard at this run's time range, its windows drawn."""
     found = link(result)
-    return [f"- Grafana: [{found[0]}]({found[1]}), this run's time range with its rounds' windows"] if found else []
+    return [f"- Grafana: [{found[0]}]({found[1]}), this run's time range, on the lab that ran it"] if found else []
 
 
 def html_link(result: Mapping[str, Any]) -> str:
     found = link(result)
     if not found:
         return ""
-    return (f'<p id="grafana">Grafana: <a href="{found[1].replace("&", "&amp;")}">{found[0]}</a>, this run\'s time range '
-            f"with its rounds' windows</p>")
+    return (f'<p id="grafana">Grafana: <a href="{found[1].replace("&", "&amp;")}">{found[0]}</a>, this run\'s time range, '
+            f"on the lab that ran it</p>")
 
 
 # ---- the dashboards' annotation query, checked against Prometheus (promql_check) ----

@@ -1,6 +1,7 @@
 """The runner's functions (ab/runner.py, and the stages it calls: ab/plan.py, ab/cells.py): the default δ from
 stats.MIN_DELTA, the cells of a sweep, the A/A twin, and a command experiment from its output to its result.json."""
 import json
+import os
 import types
 
 import pytest
@@ -140,3 +141,14 @@ def test_a_runs_mode_of_separate_jvms_names_its_aa():
     assert plan.separate_jvm_mode({"duet": True}) == "duet"
     assert plan.separate_jvm_mode({"duet": True, "planned": {"localhost": {}}}) == "duet-planned"
     assert plan.separate_jvm_mode({"pinned": "app on core 1"}) == "pinned"
+
+
+def test_a_command_experiments_reset_runs_after_it_and_a_failed_one_is_said(tmp_path):
+    """[dataset] reset of a command experiment (the JDBC ceiling's transfers undone): run once after the command,
+    as a data command through the lab; a failure comes back as text the checks see, none when it went well."""
+    marker = tmp_path / "reset"
+    assert runner.reset_after_command({"name": "x", "dataset": {"reset": f"touch {marker}"}}, dict(os.environ)) == ""
+    assert marker.exists()
+    said = runner.reset_after_command({"name": "x", "dataset": {"reset": "echo no database >&2; exit 3"}}, dict(os.environ))
+    assert "reset failed" in said and "no database" in said
+    assert runner.reset_after_command({"name": "x"}, dict(os.environ)) == ""

@@ -160,7 +160,7 @@ def test_the_link_is_the_dashboard_at_the_runs_time_range(monkeypatch):
     began = int(datetime.datetime.fromisoformat("2026-11-28T16:00:00").timestamp())
     url = f"http://127.0.0.1:3000/d/perflab-case-wallet?from={(began - 1) * 1000}&to={(began + 61) * 1000}"
     assert runwindow.markdown_lines(result) == [
-        f"- Grafana: [perflab-case-wallet]({url}), this run's time range with its rounds' windows"]
+        f"- Grafana: [perflab-case-wallet]({url}), this run's time range, on the lab that ran it"]
     assert f'href="{url.replace("&", "&amp;")}"' in runwindow.html_link(result)
     monkeypatch.setenv("PERFLAB_GRAFANA_URL", "https://grafana.example/")
     assert runwindow.link(result)[1].startswith("https://grafana.example/d/perflab-case-wallet?from=")
