@@ -375,10 +375,10 @@ def slow_readers(lab: Lab, verdicts: Verdicts, scope: str) -> None:
     the build alone."""
     seed_routes(lab.database, SLOW_UNIV, SLOW_ROUTES)
     url, path = lab.instance_urls[0], f"/api/universities/{SLOW_UNIV}/routes"
-    token = {m: token(lab.secret, m, f"slow{m}", jti=uuid.uuid4().hex) for m in (*SLOW_MEMBERS, 880009)}
-    warm = call(url, "GET", path, headers=bearer(token[880009]), timeout=120)  # loads the cache: a read like any other
+    tokens = {m: token(lab.secret, m, f"slow{m}", jti=uuid.uuid4().hex) for m in (*SLOW_MEMBERS, 880009)}
+    warm = call(url, "GET", path, headers=bearer(tokens[880009]), timeout=120)  # loads the cache: a read like any other
     log(f"  {path}: {describe(warm)} before the slow readers")
-    readers = [SlowReader(url, path, token[m]) for m in SLOW_MEMBERS for _ in range(SLOW_PER_MEMBER)]
+    readers = [SlowReader(url, path, tokens[m]) for m in SLOW_MEMBERS for _ in range(SLOW_PER_MEMBER)]
     try:
         for reader in readers:
             reader.thread.start()
@@ -387,9 +387,9 @@ def slow_readers(lab: Lab, verdicts: Verdicts, scope: str) -> None:
             time.sleep(0.1)
         stalled = sum(1 for r in readers if r.status_line.startswith("HTTP/1.1 200"))
         started = time.monotonic()
-        other = call(url, "GET", path, headers=bearer(token[880009]), timeout=120)
+        other = call(url, "GET", path, headers=bearer(tokens[880009]), timeout=120)
         other_seconds = time.monotonic() - started
-        third = call(url, "GET", path, headers=bearer(token[SLOW_MEMBERS[0]]), timeout=120)
+        third = call(url, "GET", path, headers=bearer(tokens[SLOW_MEMBERS[0]]), timeout=120)
         health = call(url, "GET", "/actuator/health", timeout=30)
     finally:
         for reader in readers:
