@@ -51,7 +51,7 @@ ENV PERFLAB_HEAP="" PERFLAB_JVM_OPTS="" PERFLAB_AOT_OPTS=""
 ENTRYPOINT ["sh", "-c", "heap=$(sh /app/heap-preset.sh \"$SPRING_PROFILES_ACTIVE\"); exec java ${PERFLAB_HEAP:-$heap} --sun-misc-unsafe-memory-access=allow $PERFLAB_AOT_OPTS $PERFLAB_JVM_OPTS -jar /app/perflab.jar"]
 
 # compose's one-shot service `seed`: migrates the app's database (the app's migrate-only mode, MigrateOnly, from the
-# extracted jar) and loads the data sets with ab/seeding.py (Python's standard library and the mariadb and redis-cli
+# extracted jar) and loads the data sets with the tooling's perflab.lab.datasets.seeding (Python's standard library and the mariadb and redis-cli
 # clients, as ./perflab seed on a host), each only when its cheap check misses it: seconds once they are loaded.
 # apt-get runs only when a client is missing from the base image.
 FROM runtime AS seed
@@ -62,13 +62,15 @@ RUN command -v python3 >/dev/null && command -v mariadb >/dev/null && command -v
 COPY --from=extracted /app /app
 COPY .env /opt/perflab/.env
 COPY scripts/seed/pin_hash_sql.py /opt/perflab/scripts/seed/
-# every module of ab/ that seeding.py imports, directly or not (ab/test_seed_image.py checks the list)
-COPY ab/seeding.py ab/seed_wallet.py ab/seed_wallet_redis.py ab/seed_route.py ab/seedlib.py ab/seedclone.py ab/labenv.py \
-     ab/labsecrets.py ab/innodb_locks.py /opt/perflab/ab/
+# every module of the tooling package that the data sets' loader imports, directly or not, with the packages around
+# them (tooling/tests/lab/test_seed_image.py checks the list)
+COPY tooling/perflab/__init__.py tooling/perflab/paths.py /opt/perflab/tooling/perflab/
+COPY tooling/perflab/lab/__init__.py tooling/perflab/lab/labenv.py tooling/perflab/lab/labsecrets.py /opt/perflab/tooling/perflab/lab/
+COPY tooling/perflab/lab/datasets/ /opt/perflab/tooling/perflab/lab/datasets/
 ENV PERFLAB_APP_CLASSPATH=/app/perflab.jar PERFLAB_MIGRATIONS=filesystem:/app/db/migrations \
-    WALLET_SEED_DIR=/tmp/perflab-wallet-seed
+    WALLET_SEED_DIR=/tmp/perflab-wallet-seed PYTHONPATH=/opt/perflab/tooling
 USER perflab
-ENTRYPOINT ["python3", "/opt/perflab/ab/seeding.py"]
+ENTRYPOINT ["python3", "-m", "perflab.lab.datasets.seeding"]
 CMD ["defaults"]
 
 FROM runtime AS app-aot

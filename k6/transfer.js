@@ -7,7 +7,7 @@
 //   MODE=ramp (default): ramping-arrival-rate through RAMP (comma-separated targets, default 100,200,300,400,500),
 //                        each reached in RISE seconds (default 5) and held for STEP seconds (default 15); PRE_VUS
 //                        virtual users ready at the start (default 200). The A/B runner's `[load] ramp` runs this
-//                        mode and reads each plateau's requests from the CSV by time (ab/ramp.py)
+//                        mode and reads each plateau's requests from the CSV by time (tooling/perflab/analyse/ramp.py)
 //   MODE=fixed:          constant-arrival-rate at RATE per second for DURATION (default 60s)
 //   REVERSE_RATE         reverse pairs per second (each is two requests; default RATE/20, 0 turns it off)
 //   SENDERS              how many members log in and send (default 200; user1..userN)

@@ -4,7 +4,7 @@
 # (signs access tokens) and perflab.security.hash.secret (keys PIN hashes and request fingerprints), each 48
 # random bytes in base64 without a newline. Idempotent: a file already there is kept, and nothing is printed.
 # The directory is 700 and the files 600; the development defaults committed in application.yml are refused by
-# the app. Python callers read them through ab/labsecrets.py.
+# the app. Python callers read them through tooling/perflab/lab/labsecrets.py.
 # Also the auth API stub's TLS key pair (openssl): the stub (stack/native.sh) presents PERFLAB_STUB_TLS_DIR (default
 # stub-tls beside the secrets directory, .perflab/stub-tls)/auth-api.p12, whose password is auth-api.password beside
 # it, and the app trusts only its certificate, which the config-tree file
@@ -39,7 +39,7 @@ for name in perflab.security.jwt.secret perflab.security.hash.secret; do
 done
 
 # The credentials the auth API stub accepts (rendered into its mappings by stack/stub-mappings.sh) and the seeded
-# wallets' PIN, read by everything that logs in (ab/labsecrets.py, k6 through ./perflab k6): member-password
+# wallets' PIN, read by everything that logs in (tooling/perflab/lab/labsecrets.py, k6 through ./perflab k6): member-password
 # (user1..user100000), admin-login and admin-password (the admin; the stub answers its studentId A-perflab-admin,
 # which perflab.security.admin.ids, also written here, makes an admin), member-pin (4 digits, never 1234 nor 9xxx) and
 # perflab.login.auth-api.warmup.password (the stub's warm-up account, the only one of them the app reads).
@@ -63,7 +63,7 @@ credential admin-password random_of A-Za-z0-9 32
 credential perflab.login.auth-api.warmup.password random_of A-Za-z0-9 32
 credential perflab.security.admin.ids printf %s A-perflab-admin
 # Redis' password: the native Redis requires it (stack/native.sh up_redis, from a 600 config file), the app reads it
-# from the config tree, the suites and the seeder through ab/labsecrets.py
+# from the config tree, the suites and the seeder through tooling/perflab/lab/labsecrets.py
 credential spring.data.redis.password random_of A-Za-z0-9 32
 # the native MariaDB's password for PERFLAB_DB_USER (stack/native.sh up_mariadb sets it; ./perflab exports it as
 # PERFLAB_DB_PASSWORD unless that is set: .env's value is compose's default only)

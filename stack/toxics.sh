@@ -5,7 +5,7 @@
 #   handshake costs round trips as over a real network.
 # - MariaDB and Redis (compose's network settings, compose/network-*.yml): when PERFLAB_DB_TOXICS or
 #   PERFLAB_REDIS_TOXICS is set, the proxy `mariadb` or `redis` gets exactly those toxics, one JSON object a line
-#   (Toxiproxy's toxic as ab/network.py builds it from experiments/network.toml); unset leaves that proxy alone.
+#   (Toxiproxy's toxic as tooling/perflab/lab/network.py builds it from experiments/network.toml); unset leaves that proxy alone.
 set -eu
 API=${TOXIPROXY_URL:-http://127.0.0.1:${PERFLAB_TOXIPROXY_PORT:-8474}}
 LATENCY=${PERFLAB_AUTH_LATENCY_MS:-10}

@@ -15,7 +15,7 @@
 // untyped map there (the panel's datasource is read after them), so each is decoded here by its datasource type (the
 // target's own, else the panel's: prometheus, loki, ...). A repeated key fails too (encoding/json, like Grafana's
 // JSON.parse, keeps the last one silently). perflab's own rule: every panel but a row has a non-empty description
-// (what it shows and what should move; ab/test_dashboards.py checks the rest of the dashboards' structure).
+// (what it shows and what should move; tooling/tests/checks/test_dashboards.py checks the rest of the dashboards' structure).
 //
 // Where the SDK is stricter than Grafana 12, which accepts what follows, it is let through (lenient):
 //   - a required field missing under a panel's options or fieldConfig.defaults.custom: Grafana merges the panel

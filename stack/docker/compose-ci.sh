@@ -106,9 +106,9 @@ done
 
 phase "Grafana dashboards' PromQL"
 ./perflab python -c pass  # the runner's Python environment, made on the host (PyPI is out of the namespace's reach)
-# the k6 loads above as one run window (ab/runwindow.py), as the runner publishes its rounds' (it does not drive compose
+# the k6 loads above as one run window (tooling/perflab/measure/runwindow.py), as the runner publishes its rounds' (it does not drive compose
 # yet): the dashboards' run-window annotation is checked with the rest
-in_ns ./perflab python ab/runwindow.py publish --since "$loads_began" --experiment compose-check --variant after \
+in_ns ./perflab python -m perflab.measure.runwindow publish --since "$loads_began" --experiment compose-check --variant after \
   --profile compose --prometheus http://127.0.0.1:9090
 # every expression of every dashboard must return data from compose's Prometheus (--require-all)
-in_ns ./perflab python ab/promql_check.py --variant after --require-all --prometheus http://127.0.0.1:9090
+in_ns ./perflab python -m perflab.checks.promql_check --variant after --require-all --prometheus http://127.0.0.1:9090

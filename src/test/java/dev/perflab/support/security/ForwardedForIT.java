@@ -60,7 +60,7 @@ class ForwardedForIT {
 
     @Test
     void onlyTheAddressTheTrustedProxyAddedCountsNotWhatTheClientPutBeforeIt() throws IOException {
-        // HAProxy drops a client's header (ab/lb.py); were one to append instead, the rightmost entry is its own
+        // HAProxy drops a client's header (tooling/perflab/lab/lb.py); were one to append instead, the rightmost entry is its own
         assertThat(seenAddress("127.0.0.2", "198.51.100.1, 203.0.113.9")).isEqualTo("203.0.113.9");
     }
 }

@@ -1,0 +1,1 @@
+"""perflab's tooling: the A/B runner, the lab it measures in, and the suites, by pipeline stage (docs/design.md)."""

@@ -1,0 +1,81 @@
+"""The write-up beside perflab: an experiment's `[[writeup]]` tables give, per stage of the case study (a variant
+of the file), the figures the write-up reports; this sets perflab's median over the cell's runs beside each, in
+the write-up's unit, and each stage's ratio to the first stage on both sides, and says per metric whether the
+two move the same way. Pure functions of the experiment and a cell's runs (analysis, beside tooling/perflab/analyse/comparison.py).
+
+Units: latencies (mean, p50 ... max) in ms, as perflab records them; tps and breaking_rate per second;
+error_rate a fraction; a mechanism in its own unit, one measured in seconds ("... (s)") given in ms.
+"""
+import math
+import statistics
+from typing import Any
+
+from perflab.analyse import comparison
+from perflab.results import schema
+from perflab.analyse import stats
+from perflab.results.units import is_seconds
+
+def metric_of(key: str) -> str:
+    """A figure's key as the run metric it names: "mean" -> "avg"."""
+    return schema.FIGURE_ALIASES.get(key, key)
+
+
+def unit(key: str) -> str:
+    metric = metric_of(key)
+    if metric in schema.LATENCY or is_seconds(metric) or metric.endswith(("(ms)", "_ms")):
+        return "ms"
+    if metric in ("tps", "breaking_rate", "capacity", "served") or metric.endswith("(/s)"):
+        return "/s"
+    return ""
+
+
+def perflab_value(runs: list[dict[str, Any]], label: str, key: str) -> float:
+    """perflab's figure for one stage: the median over the variant's runs, in the write-up's unit."""
+    metric = metric_of(key)
+    found = [v for v in comparison.values(runs, label, metric) if not math.isnan(v)]
+    if not found:
+        return math.nan
+    middle = statistics.median(found)
+    return 1000 * middle if is_seconds(metric) else middle
+
+
+def direction(ratio: float | None, delta: float) -> str | None:
+    """Which way a stage moved from the first: "lower", "higher", or "about the same" (within 1 ± δ)."""
+    if ratio is None or math.isnan(ratio):
+        return None
+    return "lower" if ratio < 1 - delta else "higher" if ratio > 1 + delta else "about the same"
+
+
+def ratio(value: float, base: float | None) -> float:
+    return value / base if base and not math.isnan(value) and not math.isnan(base) else math.nan
+
+
+def table(e: dict[str, Any], runs: list[dict[str, Any]], delta: float = stats.MIN_DELTA) -> dict[str, Any] | None:
+    """The write-up beside perflab for one cell: {"baseline_stage", "rows", "directions"}, or None when no
+    `[[writeup]]` names a variant that ran. rows: one per stage and figure: stage, variant, source, metric (the
+    figure's key), unit, writeup, perflab and each side's ratio to the first stage's same figure (the first
+    `[[writeup]]` of a variant that ran). directions: per metric, whether every later stage moved the same way
+    on both sides (a move within 1 ± δ is "about the same")."""
+    ran = {r["variant"] for r in runs}
+    tables = [w for w in e.get("writeup", []) if w["variant"] in ran]
+    if not tables:
+        return None
+    base = tables[0]
+    rows = []
+    for w in tables:
+        for key, figure in w["figures"].items():
+            value = perflab_value(runs, w["variant"], key)
+            base_figure = base["figures"].get(key)
+            rows.append({"stage": w.get("stage", w["variant"]), "variant": w["variant"], "source": w["source"],
+                         "metric": key, "unit": unit(key), "writeup": figure, "perflab": value,
+                         "writeup_ratio": ratio(figure, base_figure) if base_figure is not None else math.nan,
+                         "perflab_ratio": ratio(value, perflab_value(runs, base["variant"], key)) if base_figure is not None else math.nan})
+    directions = []
+    for key in dict.fromkeys(r["metric"] for r in rows):
+        later = [r for r in rows if r["metric"] == key and r["stage"] != base.get("stage", base["variant"])]
+        moves = [(r["stage"], direction(r["writeup_ratio"], delta), direction(r["perflab_ratio"], delta)) for r in later]
+        moves = [m for m in moves if None not in m]
+        if moves:
+            directions.append({"metric": key, "agrees": all(w == p for _, w, p in moves),
+                               "stages": [{"stage": s, "writeup": w, "perflab": p} for s, w, p in moves]})
+    return {"baseline_stage": base.get("stage", base["variant"]), "rows": rows, "directions": directions}

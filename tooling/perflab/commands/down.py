@@ -1,0 +1,23 @@
+"""./perflab down: the app (every instance and the load balancer) and the stack, each waited for until it has
+exited, so that a `./perflab up` right after never meets a server that is still going away."""
+import subprocess
+
+from perflab.lab import appctl
+from perflab.lab import labenv
+from perflab.lab import labup
+from perflab.lab import lbctl
+
+SYNOPSIS = "down"
+SUMMARY = "stop the app (every instance and the load balancer) and the stack"
+
+
+def main(argv: list[str]) -> int:
+    if labenv.docker_engine():
+        listed = subprocess.run(labup.compose("ps", "-q"), capture_output=True, text=True)
+        if listed.stdout.strip():
+            labenv.run(labup.compose("down"))
+    lbctl.Balancer().down()
+    appctl.Instance().stop()
+    labenv.native("down", stdout=subprocess.DEVNULL)
+    labenv.say("stack stopped")
+    return 0

@@ -1,0 +1,1 @@
+"""Results: the schema of result.json (versioned, migrated), the metrics' names and units, and storage."""

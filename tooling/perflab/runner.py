@@ -1,0 +1,269 @@
+#!/usr/bin/env python3
+"""perflab's one experiment runner: ./perflab ab <experiment> [options] | --list | --tables
+
+Runs the variants of experiments/<name>.toml in interleaved balanced blocks (A B B A ...), for each network
+profile and each point of the sweep, with the file's load shape; scrapes the mechanism metrics around each run,
+records JFR for the measured window, checks the invariants, compares every variant with the baseline (the first)
+and writes result.json, REPORT.md and report.html under results/<timestamp>-<experiment>/. docs/experiments.md
+describes the file format and the statistics.
+
+The stages live in modules of their own: the plan (tooling/perflab/plan/planner.py: the flags over the file, checked before anything
+starts), the lab made ready (tooling/perflab/measure/preparation.py) and the cells measured (tooling/perflab/measure/cells.py); this module calls them in
+order, then analyses, stores and renders the result, and runs the modes of its own (--reanalyse, --recalibrate, a
+command experiment).
+
+Exit code: 0 when the primary verdict is what the file expects in every cell (and, with --smoke, every check
+and invariant holds), 1 otherwise, 2 on a usage error.
+"""
+import argparse
+import datetime
+import os
+import pathlib
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import time
+import types
+from typing import Any, NoReturn
+
+from perflab.analyse import comparison
+from perflab.plan import experiment as experiments
+from perflab.lab import seam
+from perflab.results import schema
+from perflab.analyse import phases
+from perflab.render import report
+from perflab.results import store
+from perflab.analyse import stats
+from perflab.analyse import writeup
+from perflab.measure.cells import measure_cells
+from perflab.plan.planner import commits_mode, delta_for, parse_args, plan
+from perflab.measure.preparation import Context, checkout_commit, machine, prepare
+
+from perflab.paths import ROOT
+
+
+def log(message: str) -> None:
+    print(message, flush=True)
+
+
+def attach_writeups(e: dict[str, Any], cells: list[dict[str, Any]]) -> None:
+    """Each cell's write-up beside perflab (tooling/perflab/analyse/writeup.py), into result.json, when the file has `[[writeup]]`."""
+    for cell in cells:
+        table = writeup.table(e, cell["runs"], cell.get("delta", stats.MIN_DELTA))
+        if table:
+            cell["writeup"] = table
+
+
+def main(argv: list[str] | None = None) -> int:
+    """./perflab ab: a mode of its own (--list, --tables, --recalibrate, --reanalyse, a command experiment), or an A/B
+    in stages, each called once: the plan (the file and the flags, frozen before anything starts), the lab made
+    ready, the cells measured, then analysed, stored and rendered."""
+    args = parse_args(argv)
+    if args.list:
+        print("\n".join(experiments.describe_all()))
+        return 0
+    if args.tables:
+        changed = store.regenerate_published() + store.regenerate_tables()
+        log("\n".join(f"updated {p}" for p in changed) or "tables, reports and charts already up to date")
+        log("\n".join(f"not published yet (its block says so): {b}" for b in store.unpublished_blocks()))
+        return 0
+    if args.recalibrate:
+        return recalibrate(args.recalibrate)
+    if args.reanalyse:
+        return reanalyse(args.reanalyse)
+    if not args.experiment:
+        log("usage: ./perflab ab <experiment> [options] | --list | --tables  (./perflab ab --help)")
+        return 2
+    e = experiments.load(args.experiment)
+    if args.baseline or args.candidate:
+        commits_mode(e, args)
+    if e["kind"] == "command":
+        return run_command_experiment(e, args)
+    pins = plan(e, args)
+    if pins is None:  # --plan: the lifetimes and rounds were the answer
+        return 0
+    ctx, name, delta_source = prepare(e, args, pins)
+    started, info = time.time(), machine(ctx.env)
+    cells = measure_cells(ctx, e, args)
+    result = analyse(ctx, e, args, cells, name=name, info=info, started=started, delta_source=delta_source,
+                     command="./perflab ab " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:])))
+    return store_and_render(ctx, result, args, name)
+
+
+def analyse(ctx: Context, e: dict[str, Any], args: argparse.Namespace, cells: list[dict[str, Any]], name: str,
+            info: dict[str, Any], started: float, delta_source: str, command: str) -> dict[str, Any]:
+    """The run's result: the cells with their comparisons, the calibration, power or repeats the mode asks for, the
+    write-ups, the checks and the verdict, and where the time went."""
+    analysis_began = time.monotonic()
+    info["load_after"] = os.getloadavg()
+    result: dict[str, Any] = {"experiment": e, "name": name, "args": {k: v for k, v in vars(args).items()},
+              "command": command,
+              "machine": info, "started": datetime.datetime.fromtimestamp(started).isoformat(timespec="seconds"),
+              "took_seconds": round(time.time() - started, 1), "delta": ctx.delta, "delta_source": delta_source, "cells": cells}
+    if args.aa:
+        result["calibration"] = comparison.calibrate(e, cells)
+    if args.plant:
+        result["power"] = comparison.power(e, cells)
+        for p in result["power"]:
+            log(report.power_sentence(p))
+    if args.repeat:
+        result["repeats"] = comparison.repeats(e, cells)
+    attach_writeups(e, cells)
+    result["checks"] = comparison.smoke_checks(e, cells, say=log)
+    result["verdict"] = comparison.overall(e, cells, args.aa, result.get("calibration"))
+    if args.publish:
+        result["reproduction"] = store.reproduction(args.publish, result["verdict"])
+    ctx.timings.add("analysis", time.monotonic() - analysis_began)
+    result["timings"] = ctx.timings.record()
+    return result
+
+
+def store_and_render(ctx: Context, result: dict[str, Any], args: argparse.Namespace, name: str) -> int:
+    """result.json and the reports written (and published with --publish), the text report and the last lines;
+    the exit code: a smoke's checks, an A/B's invariants and verdict."""
+    out_dir = ctx.out_dir
+    result = store.write(result, out_dir)
+    log("")
+    log(report.text(result))
+    log(f"report: {out_dir / 'REPORT.md'} and {out_dir / 'report.html'}")
+    if args.publish:
+        target = store.publish(out_dir, args.publish)
+        log(f"published to {target.relative_to(ROOT)}; ./perflab ab --tables refreshes the docs")
+    if args.smoke:
+        passed, failed = result["checks"]["passed"], result["checks"]["failed"]
+        log(f"smoke {name}: {passed} passed, {len(failed)} failed")
+        log(phases.line(result["timings"]))
+        return 1 if failed else 0
+    if result["checks"]["failed"]:
+        log("invariants broken: " + "; ".join(result["checks"]["failed"]))
+        log(phases.line(result["timings"]))
+        return 1
+    log(phases.line(result["timings"]))
+    return 0 if result["verdict"]["ok"] else 1
+
+
+def reanalyse(name: str) -> int:
+    """--reanalyse: a published result's statistics recomputed from its runs by this checkout (the comparisons at δ
+    as a run would get it now, an A/A's calibration, the power check, the verdict), for when the statistics changed
+    after it ran; REPORT.md and the charts follow, report.html keeps its run's analysis."""
+    result = store.load_published(name)
+    e = result["experiment"]
+    aa = bool(result.get("calibration"))
+    per_profile = {} if aa else delta_for(e, argparse.Namespace(delta=None))[2]
+    for cell in result["cells"]:
+        cell["delta"] = per_profile.get(cell["profile"], cell.get("delta", stats.MIN_DELTA))
+        cell["comparisons"] = comparison.compare(e, cell["runs"], cell["delta"])
+    if aa:
+        result["calibration"] = comparison.calibrate(e, result["cells"])
+        for c in result["calibration"]:
+            log(report.aa_sentence(c))
+    if result.get("power"):
+        result["power"] = comparison.power(e, result["cells"])
+        for p in result["power"]:
+            log(report.power_sentence(p))
+    result["verdict"] = comparison.overall(e, result["cells"], aa, result.get("calibration"))
+    result["reanalysed"] = {"commit": checkout_commit(), "command": f"./perflab ab --reanalyse {name}"}
+    folder = store.PUBLISHED / name
+    (folder / "result.json").write_text(store.dump(schema.stamp(result)))
+    store.regenerate_published([folder])
+    log(report.headline(store.read(folder / "result.json")))
+    return 0
+
+
+def recalibrate(name: str) -> int:
+    """--recalibrate: the calibration of a published A/A's runs with this checkout's statistics, for when the
+    statistics changed after the A/A ran; the published result and the tables stay as they are."""
+    result = store.load_published(name)
+    if "calibration" not in result:
+        raise SystemExit(f"docs/results/{name} is not an A/A result (./perflab ab <experiment> --aa --publish {name})")
+    log(f"{result['command']} ({result['started']}, commit {result['machine'].get('commit')}), re-analysed:")
+    e = result["experiment"]
+    for cell, c in zip(result["cells"], comparison.calibrate(e, result["cells"])):
+        log(report.aa_sentence(c))
+        ratios = comparison.lifetime_ratios(e, cell["runs"], c["metric"])
+        if len(ratios) > 1:
+            log("  per instance lifetime, B/A of the medians: " + ", ".join(f"{r:.3g}" for r in ratios))
+        if "observed" in c:
+            o = c["observed"]
+            log(f"  A/A B/A {o['ratio']:.3g} ({o['interval'][0]:.3g}–{o['interval'][1]:.3g}): {o['verdict']} at δ = the floor")
+    return 0
+
+
+def run_command_experiment(e: dict[str, Any], args: argparse.Namespace) -> int:
+    """kind = "command": a benchmark launched by one command (JMH, the JDBC ceiling); `[[metric]]` regexes read its
+    output into rows, `[[check]]` judges them (comparison.command_checks). The result lands in the same layout as
+    every other experiment."""
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    out_dir = pathlib.Path(args.out) if args.out else ROOT / "results" / f"{stamp}-{e['name']}"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    command = (e.get("smoke", {}).get("command") if args.smoke else None) or e["command"]
+    env = dict(os.environ, RESULTS_DIR=str(out_dir))
+    log(f"experiment {e['name']}: {command} -> {out_dir}")
+    started = datetime.datetime.now()
+    ran = subprocess.run(command, shell=True, cwd=ROOT, env=env, capture_output=True, text=True)
+    reset_failed = reset_after_command(e, env)
+    output = ran.stdout + ran.stderr + reset_failed
+    exit_code = ran.returncode or (1 if reset_failed else 0)
+    (out_dir / "output.txt").write_text(output)
+    rows = command_rows(e, output)
+    checks = comparison.command_checks(e, rows, exit_code, output)
+    result = store.write({"experiment": e, "name": e["name"], "command": f"./perflab ab {e['name']}" + (" --smoke" if args.smoke else ""),
+                            "started": started.isoformat(timespec="seconds"), "exit": exit_code, "rows": rows, "cells": [],
+                            "machine": {"cores": os.cpu_count(), "load_after": os.getloadavg()}, "checks": checks}, out_dir)
+    log(report.command_table(result))
+    if args.publish:
+        store.publish(out_dir, args.publish)
+    log(f"{'smoke ' if args.smoke else ''}{e['name']}: {checks['passed']} passed, {len(checks['failed'])} failed")
+    for line in checks["failed"]:
+        log("  FAIL  " + line)
+    return 1 if checks["failed"] else 0
+
+
+def reset_after_command(e: dict[str, Any], env: dict[str, str]) -> str:
+    """`[dataset] reset` of a command experiment: the data command run once the benchmark is done (it wrote into the
+    data set), as the loaders' own process through the lab; what it said when it failed, for the checks to see."""
+    reset = e.get("dataset", {}).get("reset")
+    if not reset:
+        return ""
+    done = seam.for_run(None, log).run_data(reset, {"label": e["name"]}, env)
+    return "" if done.returncode == 0 else f"\nreset failed ({reset}): {(done.stdout + done.stderr).strip()[-800:]}\n"
+
+
+def command_rows(e: dict[str, Any], output: str) -> list[dict[str, Any]]:
+    """A command's output read into rows: one per match of each `[[metric]]` regex, its named groups as fields
+    (numbers where they read as one, thousands separators allowed)."""
+    rows = []
+    for m in e.get("metric", []):
+        for match in re.finditer(m["regex"], output, re.M):
+            rows.append({"metric": m["name"], **{k: number(v) for k, v in match.groupdict().items()}})
+    return rows
+
+
+def number(text: str | None) -> float | str | None:
+    """'1,234.5' -> 1234.5; text that is no number (or None, a group that did not match) stays as it is."""
+    if text is None:
+        return text
+    try:
+        return float(text.replace(",", ""))
+    except ValueError:
+        return text
+
+
+def stop_on_signals() -> None:
+    """`kill <runner>` (TERM), a closed terminal (HUP) and Ctrl-C stop a run the way Ctrl-C does: the apps it
+    started are stopped and its proxies cleared on the way out. Python's default for TERM and HUP exits at once,
+    skipping every `finally`, and a run started in the background inherits INT ignored."""
+    def interrupted(signum: int, frame: types.FrameType | None) -> NoReturn:
+        raise KeyboardInterrupt(signal.Signals(signum).name)
+    for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(signum, interrupted)
+
+
+if __name__ == "__main__":
+    stop_on_signals()
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        sys.exit(130)

@@ -1,0 +1,149 @@
+import pytest
+
+from perflab.plan import experiment as experiments
+
+def test_only_variants_keeps_the_files_order_and_the_checks_of_the_kept_variants():
+    e = experiments.load("cold-start")
+    labels = [v["label"] for v in e["variants"]]
+    experiments.only_variants(e, [labels[1], labels[0]])
+    assert [v["label"] for v in e["variants"]] == labels[:2]
+    assert all(c.get("variant") in (None, *labels[:2]) for c in e["check"])
+
+def test_only_variants_drops_the_checks_of_variants_left_out():
+    e = experiments.load("cold-start")
+    experiments.apply_smoke(e)
+    checked = {c["variant"] for c in e["check"]}
+    others = [v["label"] for v in experiments.load("cold-start")["variants"] if v["label"] not in checked][:2]
+    e = experiments.load("cold-start")
+    experiments.only_variants(e, others)
+    assert e["check"] == []
+
+def test_an_unknown_variant_is_named_with_the_variants_there_are():
+    e = experiments.load("wallet-fixed")
+    with pytest.raises(SystemExit, match="no variant 'wallet-fast'.*wallet-before, wallet-after"):
+        experiments.only_variants(e, ["wallet-before", "wallet-fast"])
+
+def test_one_variant_is_not_a_comparison():
+    e = experiments.load("wallet-fixed")
+    with pytest.raises(SystemExit, match="at least two"):
+        experiments.only_variants(e, ["wallet-before"])
+
+
+def test_a_smoke_may_run_on_another_machine_profile():
+    e = experiments.load("wallet")
+    assert e["machine"] == "seed-004"
+    assert experiments.apply_smoke(e)["machine"] == "unlimited" and "machine" not in e["load"]
+
+
+def test_chosen_variants_survive_the_smokes_own_choice():
+    e = experiments.load("cold-start")
+    experiments.only_variants(e, ["platform, warm-up off, JIT", "platform, warm-up on, JIT"])
+    experiments.apply_smoke(e)
+    assert [v["label"] for v in e["variants"]] == ["platform, warm-up off, JIT", "platform, warm-up on, JIT"]
+
+
+BASE = """
+[[variant]]
+label = "before"
+[[variant]]
+label = "after"
+{variant}
+[load]
+script = "k6/transfer.js"
+{load}
+[[mechanism]]
+name = "statements per transfer"
+metric = "m"
+{rest}
+"""
+
+
+def load_text(tmp_path, monkeypatch, variant="", load="", rest=""):
+    monkeypatch.setattr(experiments, "DIR", tmp_path)
+    (tmp_path / "t.toml").write_text(BASE.format(variant=variant, load=load, rest=rest))
+    return experiments.load("t")
+
+
+WRITEUP = '[[writeup]]\nvariant = "after"\nstage = "(2) batched"\nsource = "004.md, 2단계"\nfigures = {figures}\n'
+
+
+def test_a_writeup_names_a_variant_a_source_and_known_figures(tmp_path, monkeypatch):
+    e = load_text(tmp_path, monkeypatch, rest=WRITEUP.format(figures='{ mean = 498, p95 = 1966, "statements per transfer" = 12 }'))
+    assert e["writeup"][0]["figures"]["p95"] == 1966
+    with pytest.raises(SystemExit, match=r"t.toml: \[\[writeup\]\] 1 \(\(2\) batched\) figures 'p96': use run metrics \(avg, p50"):
+        load_text(tmp_path, monkeypatch, rest=WRITEUP.format(figures="{ p96 = 1 }"))
+    with pytest.raises(SystemExit, match=r"variant = 'later'; one of before, after"):
+        load_text(tmp_path, monkeypatch, rest=WRITEUP.replace('"after"', '"later"').format(figures="{ p95 = 1 }"))
+    with pytest.raises(SystemExit, match=r"needs source ="):
+        load_text(tmp_path, monkeypatch, rest=WRITEUP.replace('source = "004.md, 2단계"\n', "").format(figures="{ p95 = 1 }"))
+    with pytest.raises(SystemExit, match=r"figures 'p95': a number each"):
+        load_text(tmp_path, monkeypatch, rest=WRITEUP.format(figures='{ p95 = "1,966" }'))
+
+
+def test_against_names_another_variant(tmp_path, monkeypatch):
+    e = load_text(tmp_path, monkeypatch, variant='[[variant]]\nlabel = "control"\nagainst = "after"\nexpect = "any"')
+    assert e["variants"][2]["against"] == "after"
+    with pytest.raises(SystemExit, match=r"variant 'control' against = 'afterwards'; name another variant: before, after, control"):
+        load_text(tmp_path, monkeypatch, variant='[[variant]]\nlabel = "control"\nagainst = "afterwards"')
+
+
+def test_a_ramp_rises_on_an_open_load_and_needs_an_slo(tmp_path, monkeypatch):
+    slo = "[slo]\np95_ms = 300\nerror_rate = 0.01\n"
+    e = load_text(tmp_path, monkeypatch, load='ramp = [200, 400, 600]\nstep = "20s"',
+                  rest=slo + '[primary]\nmetric = "p95"\nalso = ["breaking_rate"]\n')
+    assert e["primary"]["also"] == ["breaking_rate"]
+    with pytest.raises(SystemExit, match=r"\[load\] ramp needs \[slo\] p95_ms"):
+        load_text(tmp_path, monkeypatch, load="ramp = [200, 400]")
+    with pytest.raises(SystemExit, match=r"\[load\] ramp = \[400, 200\]; an open load's arrival rates per stage, rising"):
+        load_text(tmp_path, monkeypatch, load="ramp = [400, 200]", rest=slo)
+    with pytest.raises(SystemExit, match=r"\[primary\] also names 'breaking_rate'; a run metric of this load"):
+        load_text(tmp_path, monkeypatch, rest='[primary]\nmetric = "p95"\nalso = ["breaking_rate"]\n')
+
+
+@pytest.mark.parametrize("name", [n for n in experiments.names() if "wallet" in n])
+def test_littles_law_is_scaled_by_the_ramps_peak(name):
+    """'pool needed at the peak (Little's law)' is the connection time per transfer times the peak rate: its scale
+    is the ramp's peak, and it changes with it."""
+    e = experiments.load(name)
+    for m in e.get("mechanism", []):
+        if "Little's law" in m["name"]:
+            assert m["scale"] == max(e["load"]["ramp"]), f"{name}: {m['name']} scale {m['scale']}, ramp peak {max(e['load']['ramp'])}"
+
+
+def test_an_unknown_estimator_is_refused_with_the_known_ones(tmp_path, monkeypatch):
+    monkeypatch.setattr(experiments, "DIR", tmp_path)
+    (tmp_path / "t.toml").write_text('estimator = "geometric mean of ratios"\n' + BASE.format(variant="", load="", rest=""))
+    assert experiments.load("t")["estimator"] == "geometric mean of ratios"
+    (tmp_path / "t.toml").write_text('estimator = "mean"\n' + BASE.format(variant="", load="", rest=""))
+    with pytest.raises(SystemExit, match="estimator 'mean'; one of 'ratio of medians'"):
+        experiments.load("t")
+
+
+@pytest.mark.parametrize("name", [n for n in experiments.names() if experiments.load(n).get("load", {}).get("script")
+                                  == "k6/transfer.js"])
+def test_a_smokes_transfer_warm_up_lasts_its_warmup(name):
+    """k6/transfer.js bounds a run by DURATION only in MODE=fixed; in its default ramp mode it runs 100-500/s for
+    100 s whatever the warm-up's duration (the wallet's smoke once warmed each app up that long)."""
+    from perflab.measure import procedures
+    e = experiments.apply_smoke(experiments.load(name))
+    if e["load"].get("warmup"):
+        env = procedures.k6_env(e["load"], e["variants"][0], DURATION=e["load"]["warmup"], **e["load"].get("warmup_env", {}))
+        assert env.get("MODE") == "fixed", f"{name}: the smoke's warm-up runs MODE={env.get('MODE', 'ramp (default)')}"
+
+
+SMOKE_SENDERS = 40  # k6/transfer.js logs each sender in during setup: about 20 ms of CPU each on this machine
+
+
+@pytest.mark.parametrize("name", [n for n in experiments.names() if experiments.load(n).get("load", {}).get("script")
+                                  == "k6/transfer.js"])
+def test_a_transfer_smoke_logs_in_few_senders_and_keeps_its_load_env(name):
+    """Every k6 run of a transfer smoke (warm-up, primer, round) logs its senders in first: 200 of them cost 5 s a
+    run. The smoke's env adds to the file's [load] env, so that its MODE and REVERSE_RATE stay."""
+    from perflab.measure import procedures
+    full = experiments.load(name)
+    e = experiments.apply_smoke(experiments.load(name))
+    env = procedures.k6_env(e["load"], e["variants"][0])
+    assert int(env["SENDERS"]) <= SMOKE_SENDERS, f"{name}: the smoke logs {env['SENDERS']} senders in"
+    for key, value in full["load"].get("env", {}).items():
+        if key != "SENDERS":
+            assert env[key] == value, f"{name}: the smoke dropped [load] env {key}"
