@@ -18,7 +18,7 @@ LAYERS = {
     # what a result holds (typed, versioned, migrated), how its values read, and the statistics: pure, importing
     # nothing of the package; stats sits here because measurement summarizes each run with it (summarize,
     # steady_state), and ramp (a ramped run's stages) with it
-    1: ("model", ["paths", "results.schema", "results.units", "analyse.stats", "analyse.stats_calibration",
+    1: ("model", ["paths", "results.records", "results.schema", "results.units", "analyse.stats", "analyse.stats_calibration",
                   "analyse.ramp", "analyse.phases"]),
     2: ("configuration", ["plan.experiment", "plan.interleave", "plan.duet"]),  # experiments/*.toml -> an experiment
     # the apps (a commit's build: refs), load balancers, proxies, load, secrets, CPU limits (machine); .env, the

@@ -18,10 +18,10 @@ how a reproduction is judged.
 """
 import copy
 import dataclasses
-import types
 from collections.abc import Callable, Iterable, Mapping
-import typing
 from typing import Any, Self
+
+from perflab.results.records import Cell, Machine, Record, Verdict
 
 SCHEMA_VERSION = 3
 
@@ -170,85 +170,14 @@ def migrate(data: Mapping[str, Any]) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------- the typed top level
 
-def _frozen(value: object) -> object:
-    """Lists as tuples and mappings read-only, all the way down (what a Result holds cannot be changed)."""
-    if isinstance(value, Mapping):
-        return types.MappingProxyType({k: _frozen(v) for k, v in value.items()})
-    if isinstance(value, (list, tuple)):
-        return tuple(_frozen(v) for v in value)
-    return value
-
-
-def _plain(value: object) -> object:
-    """The inverse of _frozen: the JSON-shaped data (dicts and lists)."""
-    if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, tuple):
-        return [_plain(v) for v in value]
-    return value
-
-
-def _kinds(declared: Any) -> tuple[type, ...]:
-    """The classes a field's declared type allows, as isinstance takes them: each member of a union but None,
-    without its type parameters (`tuple[float, ...] | None` -> (tuple,))."""
-    members = typing.get_args(declared) if isinstance(declared, types.UnionType) else (declared,)
-    return tuple(typing.get_origin(k) or k for k in members if k is not type(None))
-
-
-class Record:
-    """A typed, immutable record read from plain data: every field declared with its type, none unknown, none
-    required missing; what it holds is read-only all the way down (tuples, read-only mappings)."""
-    WHERE = "result.json"
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Self:
-        fields = dataclasses.fields(cls)  # type: ignore[arg-type]  # every subclass is a dataclass
-        unknown = sorted(set(data) - {f.name for f in fields})
-        if unknown:
-            raise ValueError(f"{cls.WHERE}: unknown field(s) {', '.join(unknown)}")
-        missing = [f.name for f in fields if f.default is dataclasses.MISSING and f.name not in data]
-        if missing:
-            raise ValueError(f"{cls.WHERE}: missing {', '.join(missing)}")
-        values = {}
-        for f in fields:
-            if f.name not in data:
-                continue
-            kinds = _kinds(f.type)
-            value = data[f.name]
-            value = kinds[0].from_dict(value) if isinstance(value, Mapping) and issubclass(kinds[0], Record) else _frozen(value)
-            if value is not None and not isinstance(value, kinds):
-                raise ValueError(f"{cls.WHERE}: {f.name} should be {' or '.join(k.__name__ for k in kinds)}, "
-                                 f"not {type(value).__name__} ({str(value)[:60]})")
-            values[f.name] = value
-        return cls(**values)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The plain data (dicts and lists) in the fields' order; a field that is None is left out."""
-        return {f.name: value.to_dict() if isinstance(value, Record) else _plain(value)
-                for f in dataclasses.fields(self) if (value := getattr(self, f.name)) is not None}  # type: ignore[arg-type]
-
-
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class Machine(Record):
-    """Where the result was measured (preparation.machine); a command experiment records only cores and load."""
-    WHERE = "result.json machine"
-    cores: int | None = None
-    memory_kb: int | str | None = None
-    os: str | None = None
-    commit: str | None = None
-    python: str | None = None
-    load_before: tuple[float, ...] | None = None
-    versions: Mapping[str, str] | None = None
-    load_after: tuple[float, ...] | None = None
-
-
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class Result(Record):
     """A result's top level, in the order result.json holds it. The A/B runner writes every field but `exit` and
     `rows`; a command experiment (kind "command": JMH, a benchmark's rows) writes name, command, started, exit,
     rows, cells (empty), machine and checks. `experiment` is the experiment as run (experiment.load, then the
     command line's overrides); cells, calibration, power (the power check's, --plant), repeats (--repeat's count of verdicts), reanalysed (--reanalyse: which checkout recomputed the
-    statistics from the runs), checks, verdict and reproduction are plain data. `timings` (an A/B's, from issue 50 on:
+    statistics from the runs), checks and reproduction are plain data; cells and the verdict are typed records
+(records.py) down to each run, comparison and statistic. `timings` (an A/B's, from issue 50 on:
 older results lack it, so no new schema version) is where the run's time went, in seconds: set-up (data sets, app
 starts), warm-up, resets, measurement, analysis and the total (phases.Timings)."""
     schema_version: int
@@ -264,13 +193,13 @@ starts), warm-up, resets, measurement, analysis and the total (phases.Timings)."
     delta: float | int | None = None
     delta_source: str | None = None
     rows: tuple[Mapping[str, Any], ...] | None = None
-    cells: tuple[Mapping[str, Any], ...] = ()
+    cells: tuple[Cell, ...] = ()
     calibration: tuple[Mapping[str, Any], ...] | None = None
     power: tuple[Mapping[str, Any], ...] | None = None
     repeats: tuple[Mapping[str, Any], ...] | None = None
     reanalysed: Mapping[str, str] | None = None
     checks: Mapping[str, Any] | None = None
-    verdict: Mapping[str, Any] | None = None
+    verdict: Verdict | None = None
     reproduction: Mapping[str, Any] | None = None
 
     @property

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from perflab.results import schema
+from perflab.results import records, schema
 from perflab.results import store
 
 PUBLISHED = store.published_folders()
@@ -24,7 +24,11 @@ def test_every_published_result_states_its_version_and_loads_into_the_current_on
     result = schema.load(data)
     assert result.schema_version == schema.SCHEMA_VERSION
     assert result.kind in ("ab", "command") and result.name and result.command.startswith("./perflab ab")
-    assert result.to_dict() == {k: v for k, v in schema.migrate(data).items() if v is not None}
+    assert json.dumps(result.to_dict()) == json.dumps(schema.migrate(data))  # typed down to each run, and back unchanged
+    if result.kind == "ab":
+        assert all(isinstance(c, records.Cell) for c in result.cells)
+        assert all(isinstance(r, records.Run) for c in result.cells for r in c.runs)
+        assert all(isinstance(s, records.Statistic) for c in result.cells for k in c.comparisons for s in (k.primary, *k.rows))
 
 
 def test_a_result_written_before_the_version_existed_gets_the_one_its_shape_tells(build):
@@ -110,3 +114,29 @@ def test_a_result_without_its_command_is_refused(build):
     del data["command"]
     with pytest.raises(ValueError, match="missing command"):
         schema.load(data)
+
+
+def test_a_field_no_record_declares_fails_naming_the_record_and_the_field(build):
+    data = schema.new(build.result())
+    data["cells"][0]["runs"][0]["p95_typo"] = 1.0
+    with pytest.raises(ValueError, match=r"result.json run: unknown field\(s\) p95_typo"):
+        schema.load(data)
+    data = schema.new(build.result())
+    data["cells"][0]["comparisons"][0]["primary"]["ratio"] = "fast"
+    with pytest.raises(ValueError, match="result.json statistic: ratio should be float or int, not str"):
+        schema.load(data)
+    data = schema.new(build.result())
+    del data["cells"][0]["comparisons"][0]["candidate"]
+    with pytest.raises(ValueError, match="result.json comparison: missing candidate"):
+        schema.load(data)
+
+
+def test_typed_records_read_back_as_the_same_data_in_the_same_order_nulls_kept(build):
+    data = schema.new(build.result())
+    data["cells"][0]["runs"][0] = {"variant": "b", "steady": None, "round": 2, "p95": 3.5}
+    result = schema.load(data)
+    run = result.cells[0].runs[0]
+    assert (run.variant, run.round, run.p95, run.steady) == ("b", 2, 3.5, None)
+    assert list(run.to_dict().items()) == [("variant", "b"), ("steady", None), ("round", 2), ("p95", 3.5)]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        run.p95 = 1.0  # type: ignore[misc]
