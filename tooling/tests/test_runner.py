@@ -89,13 +89,19 @@ def test_a_planted_share_is_that_share_of_the_aas_median_in_whole_microseconds(m
     e = {"name": "wallet-x", "primary": {"metric": "p95"}}
     assert cells.planted_cpu(e, "150us", "localhost") == "150us"
     assert cells.planted_cpu(e, None, "localhost") is None
-    with pytest.raises(SystemExit, match="no A/A of wallet-x on localhost"):
+    with pytest.raises(SystemExit, match="no A/A of wallet-x named on localhost"):
         cells.planted_cpu(e, "5%", "localhost")
+    with pytest.raises(SystemExit, match="A/A wallet-x-aa: no wallet-x-aa/result.json"):  # named, not there
+        cells.planted_cpu(e, "5%", "localhost", ["wallet-x-aa"])
     aa = tmp_path / "wallet-x-aa"
     aa.mkdir()
     calibration = [{"profile": "localhost", "metric": "p95", "noise_floor": 0.04, "observed": {"median_a": 6.2}}]
-    (aa / "result.json").write_text(json.dumps({"schema_version": schema.SCHEMA_VERSION, "calibration": calibration}))
-    assert cells.planted_cpu(e, "5%", "localhost") == "310us"
+    (aa / "result.json").write_text(json.dumps({"schema_version": schema.SCHEMA_VERSION, "experiment": {"name": "wallet-x"},
+                                                "calibration": calibration}))
+    with pytest.raises(SystemExit, match="no A/A of wallet-x named"):  # published, but not named: never searched for
+        cells.planted_cpu(e, "5%", "localhost")
+    assert cells.planted_cpu(e, "5%", "localhost", ["wallet-x-aa"]) == "310us"
+    assert cells.planted_cpu(dict(e, primary={"metric": "p95", "floors": "wallet-x-aa"}), "5%", "localhost") == "310us"
 
 
 def test_the_power_check_and_the_aa_are_two_runs():
@@ -114,8 +120,8 @@ def test_plan_refuses_an_interleaved_file_and_a_missing_pilot(monkeypatch, tmp_p
     e = {"name": "x", "primary": {"metric": "p95"}, "profiles": ["localhost"]}
     with pytest.raises(SystemExit, match="is interleaved"):
         planner.plan_lifetimes(dict(e, interleave=True), types.SimpleNamespace(plan="5%", planned=None, confidence=None))
-    with pytest.raises(SystemExit, match="no A/A of x to plan from"):
-        planner.plan_lifetimes(e, types.SimpleNamespace(plan="5%", planned=None, confidence=None))
+    with pytest.raises(SystemExit, match="no A/A of x named to plan from"):
+        planner.plan_lifetimes(e, types.SimpleNamespace(plan="5%", planned=None, confidence=None, floors=None))
     with pytest.raises(SystemExit, match="such as 5%"):
         planner.plan_lifetimes(e, types.SimpleNamespace(plan="120%", planned=None, confidence=None))
     with pytest.raises(SystemExit, match="give one"):

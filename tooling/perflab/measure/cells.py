@@ -118,15 +118,17 @@ def cell_tag(profile: str, parameter: str | None, value: Any) -> str:
     return tag
 
 
-def planted_cpu(e: dict[str, Any], plant: str | None, profile: str) -> str | None:
+def planted_cpu(e: dict[str, Any], plant: str | None, profile: str, floors: list[str] | None = None) -> str | None:
     """--plant as the app takes it: a duration as given ("150us"), or a share ("5%") of the primary metric's median
-    (a latency in ms) in the experiment's newest A/A on this profile, as whole microseconds."""
+    (a latency in ms) in the A/A the run names (--floors, else the file's [primary] floors) on this profile, as whole
+    microseconds."""
     if not plant or not plant.endswith("%"):
         return plant
-    levels, source = store.aa_level(e["name"], e["primary"].get("metric"), e.get("lineage", []))
+    levels, source = store.aa_level(e, floors)
     if profile not in levels:
-        raise SystemExit(f"--plant {plant}: no A/A of {e['name']} on {profile} to take {plant} of "
-                         f"(./perflab ab {e['name']} --aa --publish {e['name']}-aa), or give a duration such as 150us")
+        raise SystemExit(f"--plant {plant}: no A/A of {e['name']} named on {profile} to take {plant} of "
+                         f"(./perflab ab {e['name']} --aa --publish {e['name']}-aa, then --floors {e['name']}-aa or "
+                         "[primary] floors), or give a duration such as 150us")
     micros = round(share(plant, "--plant", "a share such as 5% or a duration such as 150us") * levels[profile] * 1000)
     log(f"  planted: {micros}us of CPU per request of the twin, {plant} of the A/A's {e['primary']['metric']} "
         f"{levels[profile]:.3g} ms ({source})")
@@ -137,7 +139,7 @@ def cell_hosts(ctx: Context, cell_e: dict[str, Any], profile: str) -> tuple[list
     """(what the cell's apps serve, the labels of the runs a round makes): every variant in its own app, or
     interleaved one app for all of them, and with --leakage one per variant alone (tooling/perflab/plan/interleave.py)."""
     if cell_e.get("interleave"):
-        hosts = interleave.hosts(cell_e, planted_cpu(cell_e, ctx.args.plant, profile), ctx.args.leakage)
+        hosts = interleave.hosts(cell_e, planted_cpu(cell_e, ctx.args.plant, profile, ctx.args.floors), ctx.args.leakage)
         return hosts, [label for h in hosts for label in h["arm_labels"].values()]
     return cell_e["variants"], [v["label"] for v in cell_e["variants"]]
 

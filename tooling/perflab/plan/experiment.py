@@ -112,6 +112,10 @@ def load(name: str) -> dict[str, Any]:
     for where, expect in [("[primary]", e["primary"].get("expect"))] + [(f"variant '{v['label']}'", v.get("expect")) for v in e["variants"]]:
         if expect is not None and expect not in EXPECTATIONS:
             raise SystemExit(f"{path.name}: {where} expect = {expect!r}; one of {', '.join(EXPECTATIONS)}")
+    floors = e["primary"].get("floors", [])
+    if not (isinstance(floors, str) or (isinstance(floors, list) and all(isinstance(f, str) for f in floors))):
+        raise SystemExit(f"{path.name}: [primary] floors = {floors!r}; the A/A results that set δ, e.g. \"{e['name']}-aa\" "
+                         "or a list of them")
     check_comparisons(e, path.name)
     return e
 

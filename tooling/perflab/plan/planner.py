@@ -40,6 +40,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--profile", action="append", help="network profile(s) to run (default: the file's)")
     p.add_argument("--machine", help="machine profile of experiments/machine.toml (default: the file's `machine`, else unlimited)")
     p.add_argument("--sweep", help="sweep values, comma-separated (default: the file's)")
+    p.add_argument("--floors", metavar="A/A[,A/A]", type=lambda text: text.split(","),
+                   help="the A/A results whose noise floors set δ, --plant's level and --plan's pilot: published names "
+                        "(docs/results/<name>) or run folders; default: the file's [primary] floors")
     p.add_argument("--delta", type=float, help=f"practical margin δ as a fraction (default: the file's, else max({margin()}, A/A "
                    "noise floor))".replace("%", "%%"))
     p.add_argument("--warm-start", action="store_true", help="start every app from the JDK 25 AOT cache when there is one "
@@ -172,12 +175,13 @@ def separate_jvm_mode(e: dict[str, Any]) -> str | None:
 
 def delta_for(e: dict[str, Any], args: argparse.Namespace) -> tuple[float, str, dict[str, float]]:
     """δ: --delta, else the file's min_effect, else per network profile the larger of stats.MIN_DELTA (3 %) and that
-    profile's noise floor from the last A/A calibration. Returns (the default δ, where it comes from, {profile: δ})."""
+    profile's noise floor from the A/A results the run names (--floors, else the file's `[primary] floors`).
+    Returns (the default δ, where it comes from, {profile: δ})."""
     if args.delta is not None:
         return args.delta, "--delta", {}
     if "min_effect" in e["primary"]:
         return e["primary"]["min_effect"], f"experiments/{e['name']}.toml", {}
-    floors, source = store.noise_floor(e["name"], e["primary"].get("metric"), e.get("lineage", []), separate_jvm_mode(e))
+    floors, source = store.noise_floor(e, getattr(args, "floors", None))
     per_profile = {profile: max(stats.MIN_DELTA, floor) for profile, floor in floors.items()}
     if not floors:
         return stats.MIN_DELTA, f"default ({margin()})", {}
@@ -212,10 +216,10 @@ def plan_lifetimes(e: dict[str, Any], args: argparse.Namespace) -> bool:
     if e.get("interleave"):
         raise SystemExit(f"--plan: {e['name']} is interleaved: its rounds share one lifetime, whose variance cancels "
                          "in each round's ratio; plan a file of separate JVMs")
-    pilot, source = store.newest_aa(e["name"], e["primary"].get("metric"), e.get("lineage", []),
-                                      "duet" if e.get("duet") else None)
-    if pilot is None or source is None:  # None together (store.newest_aa)
-        raise SystemExit(f"--plan: no A/A of {e['name']} to plan from: run ./perflab ab {e['name']} --aa first (the pilot)")
+    pilot, source = store.first_aa(e, args.floors)
+    if pilot is None or source is None:  # None together (store.first_aa)
+        raise SystemExit(f"--plan: no A/A of {e['name']} named to plan from: run ./perflab ab {e['name']} --aa first "
+                         "(the pilot) and name it (--floors, or [primary] floors in the file)")
     confidence = share(args.confidence, "--confidence", "a confidence level, such as 80%") if args.confidence else None
     plans = [p for p in lifetimes.plan(pilot, target, confidence) if p["profile"] in e["profiles"]]
     log(lifetimes.describe(plans, source))

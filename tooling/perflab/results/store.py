@@ -212,48 +212,49 @@ def unbacked_tables(path: pathlib.Path) -> list[str]:
     return found
 
 
-def noise_floor(experiment: str, metric: str | None = None, lineage: Sequence[str] = (),
-                mode: str | None = None) -> tuple[dict[str, float], str | None]:
-    """The noise floors of the newest A/A calibration of this experiment, per network profile ({profile: floor}),
-    and where they come from: published first, else results/. Without an A/A of its own, the newest A/A of the
-    nearest file it extends (`lineage`) whose calibrated metric is this experiment's primary `metric`: the same
-    apps measured the same way are no less noisy in a sweep or a variant of the file. With a `mode` of separate JVMs
-    (plan.separate_jvm_mode: "duet", "planned"), that mode's A/A (<name>-<mode>-aa) first. ({}, None) when there is
-    none."""
-    return _from_aa(experiment, metric, lineage, "noise_floor", mode)
+def named_floors(e: Mapping[str, Any], names: Sequence[str] | str | None = None) -> list[str]:
+    """The A/A results a run of experiment e takes its noise floors from, as the run names them: `names` (--floors),
+    else the file's `[primary] floors` (a file that `extends` another inherits its list); [] when none is named."""
+    given = names if names else e["primary"].get("floors", [])
+    return [given] if isinstance(given, str) else list(given)
 
 
-def aa_level(experiment: str, metric: str | None = None, lineage: Sequence[str] = ()) -> tuple[dict[str, float], str | None]:
-    """The primary metric's median in the newest A/A of this experiment, per network profile ({profile: value}), and
-    where it comes from (found as noise_floor finds the A/A): what a planted "5 %" is 5 % of (--plant)."""
-    return _from_aa(experiment, metric, lineage, "level")
+def aa_result(name: str) -> tuple[dict[str, Any], str]:
+    """A named A/A result and where it is: a published result's name (docs/results/<name>/), or the path of a run
+    folder or of its result.json (results/<stamp>-<name>-aa/). SystemExit naming it when it is missing or no A/A."""
+    path = PUBLISHED / name / "result.json" if "/" not in name else ROOT / name
+    path = path / "result.json" if path.is_dir() else path
+    if not path.is_file():
+        raise SystemExit(f"A/A {name}: no {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path} "
+                         f"(publish one with ./perflab ab <experiment> --aa --publish {name}, or name a run folder)")
+    result = schema.migrate(json.loads(path.read_text()))
+    if not result.get("calibration"):
+        raise SystemExit(f"A/A {name}: {path} is not an A/A result (it has no calibration)")
+    return result, str(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
 
 
-def newest_aa(experiment: str, metric: str | None = None, lineage: Sequence[str] = (),
-              mode: str | None = None) -> tuple[dict[str, Any], str] | tuple[None, None]:
-    """The newest A/A result of this experiment (published first, else results/), or of the nearest file it extends
-    (`lineage`) whose calibrated primary metric is `metric`, and where it comes from; (None, None) when there is
-    none. With a `mode`, that mode's A/A (<name>-<mode>-aa) before the plain one. The pilot that lifetimes.plan
-    plans from, and what noise_floor and aa_level read."""
-    return _newest(experiment, metric, lineage, ([f"{mode}-aa"] if mode else []) + ["aa"])[:2]
+def noise_floor(e: Mapping[str, Any], names: Sequence[str] | str | None = None) -> tuple[dict[str, float], str | None]:
+    """The noise floors of the A/A results the run names (named_floors), per network profile ({profile: floor}):
+    each profile's from the first of them that calibrated it, on this experiment's primary metric (an A/A of
+    another experiment counts only when it calibrated that metric: the same apps measured the same way are no less
+    noisy in a sweep or a variant of the file). And where they come from; ({}, None) when none is named."""
+    return _from_aa(e, names, "noise_floor")
 
 
-def _newest(experiment: str, metric: str | None, lineage: Sequence[str],
-            kinds: list[str]) -> tuple[dict[str, Any], str, bool] | tuple[None, None, bool]:
-    for name in (experiment, *lineage):
-        candidates: list[pathlib.Path] = []
-        for stem in (f"{name}-{kind}" for kind in kinds):
-            candidates += [PUBLISHED / stem / "result.json"]
-            candidates += sorted((ROOT / "results").glob(f"*-{stem}/result.json"), reverse=True)
-        for path in candidates:
-            if not path.exists():
-                continue
-            result = schema.migrate(json.loads(path.read_text()))
-            if _primary_calibrations(result, name == experiment, metric):
-                source = str(path.relative_to(ROOT))
-                return (result, source if name == experiment else f"{source}, the A/A of {name}, which {experiment} extends",
-                        name == experiment)
-    return None, None, False
+def aa_level(e: Mapping[str, Any], names: Sequence[str] | str | None = None) -> tuple[dict[str, float], str | None]:
+    """The primary metric's median in the named A/A results, per network profile ({profile: value}), and where it
+    comes from: what a planted "5 %" is 5 % of (--plant)."""
+    return _from_aa(e, names, "level")
+
+
+def first_aa(e: Mapping[str, Any], names: Sequence[str] | str | None = None) -> tuple[dict[str, Any], str] | tuple[None, None]:
+    """The first named A/A result that calibrated this experiment's primary metric, and where it is; (None, None)
+    when none is named. The pilot that lifetimes.plan plans from."""
+    for name in named_floors(e, names):
+        result, source = aa_result(name)
+        if _primary_calibrations(result, result["experiment"]["name"] == e["name"], e["primary"].get("metric")):
+            return result, source
+    return None, None
 
 
 def _primary_calibrations(result: Mapping[str, Any], own: bool, metric: str | None) -> list[dict[str, Any]]:
@@ -263,18 +264,16 @@ def _primary_calibrations(result: Mapping[str, Any], own: bool, metric: str | No
             and (own or metric is None or c.get("metric") == metric)]
 
 
-def _from_aa(experiment: str, metric: str | None, lineage: Sequence[str], what: str,
-             mode: str | None = None) -> tuple[dict[str, float], str | None]:
-    """Per profile, from the mode's own A/A, then for the profiles it has not, from the plain one."""
+def _from_aa(e: Mapping[str, Any], names: Sequence[str] | str | None, what: str) -> tuple[dict[str, float], str | None]:
+    """Per profile, from the first named A/A that calibrated it."""
     found: dict[str, float] = {}
     sources: list[str] = []
-    for kinds in ([[f"{mode}-aa"]] if mode else []) + [["aa"]]:
-        result, source, own = _newest(experiment, metric, lineage, kinds)
-        if result is None or source is None:  # None together (_newest)
-            continue
+    for name in named_floors(e, names):
+        result, source = aa_result(name)
+        own = result["experiment"]["name"] == e["name"]
         new = {c["profile"]: c["noise_floor"] if what == "noise_floor" else c["observed"]["median_a"]
-               for c in _primary_calibrations(result, own, metric) if c["profile"] not in found}
+               for c in _primary_calibrations(result, own, e["primary"].get("metric")) if c["profile"] not in found}
         if new:
             found.update(new)
-            sources.append(source)
+            sources.append(source if own else f"{source}, the A/A of {result['experiment']['name']}")
     return found, "; ".join(sources) or None

@@ -13,6 +13,7 @@ from perflab.render import report_views
 from perflab.results import units
 from perflab.results import store
 from perflab import runner
+from perflab.paths import ROOT
 
 
 def test_the_verdict_says_why_with_the_mechanism(build):
@@ -121,38 +122,47 @@ def test_a_sweep_cell_keeps_its_title_in_one_column_of_a_markdown_table(build):
     assert "localhost: every service on localhost, no proxy \\| app.perflab.route.codec = fory" in table[2]
 
 
-def test_delta_is_the_noise_floor_of_each_profile_from_the_last_aa(tmp_path, monkeypatch, build):
+def test_delta_is_the_noise_floor_of_each_profile_from_the_named_aa(tmp_path, monkeypatch, build):
     monkeypatch.setattr(store, "PUBLISHED", tmp_path)
     monkeypatch.setattr(store, "ROOT", tmp_path)
-    args = type("Args", (), {"delta": None})()
+    args = type("Args", (), {"delta": None, "floors": None})()
     e = build.experiment()
     assert planner.delta_for(e, args) == (0.03, "default (3 %)", {})
     (tmp_path / "x-aa").mkdir()
     (tmp_path / "x-aa" / "result.json").write_text(__import__("json").dumps(
-        {"calibration": [{"profile": "cross-zone", "noise_floor": 0.4}, {"profile": "localhost", "noise_floor": 0.01}]}))
+        {"experiment": {"name": e["name"]},
+         "calibration": [{"profile": "cross-zone", "noise_floor": 0.4}, {"profile": "localhost", "noise_floor": 0.01}]}))
+    assert planner.delta_for(e, args) == (0.03, "default (3 %)", {})  # published, not named
+    args.floors = ["x-aa"]
     delta, source, per_profile = planner.delta_for(e, args)
     assert delta == 0.03 and per_profile == {"cross-zone": 0.4, "localhost": 0.03}
-    assert "cross-zone 40.0 %, localhost 3.0 %" in source
+    assert "cross-zone 40.0 %, localhost 3.0 %" in source and "from x-aa/result.json" in source
 
 
-def test_a_file_without_an_aa_takes_the_floor_of_the_file_it_extends_when_it_measures_the_same_metric(tmp_path, monkeypatch, build):
+def test_a_file_that_extends_another_inherits_its_named_aa_on_the_same_metric_only(tmp_path, monkeypatch, build):
     monkeypatch.setattr(store, "PUBLISHED", tmp_path)
     monkeypatch.setattr(store, "ROOT", tmp_path)
     json = __import__("json")
-    args = type("Args", (), {"delta": None})()
+    args = type("Args", (), {"delta": None, "floors": None})()
     (tmp_path / "wallet-aa").mkdir()
     (tmp_path / "wallet-aa" / "result.json").write_text(json.dumps(
-        {"calibration": [{"profile": "localhost", "metric": "p95", "noise_floor": 0.251}]}))
-    sweep = dict(build.experiment(), name="wallet-sweep", lineage=["wallet"], primary={"metric": "p95", "expect": "better"})
+        {"experiment": {"name": "wallet"}, "calibration": [{"profile": "localhost", "metric": "p95", "noise_floor": 0.251}]}))
+    sweep = dict(build.experiment(), name="wallet-sweep", lineage=["wallet"],
+                 primary={"metric": "p95", "expect": "better", "floors": "wallet-aa"})
     delta, source, per_profile = planner.delta_for(sweep, args)
     assert per_profile == {"localhost": 0.251}
-    assert "the A/A of wallet, which wallet-sweep extends" in source
-    capacity = dict(sweep, name="wallet-capacity", primary={"metric": "capacity", "expect": "better"})
+    assert "the A/A of wallet" in source
+    capacity = dict(sweep, name="wallet-capacity", primary={"metric": "capacity", "expect": "better", "floors": "wallet-aa"})
     assert planner.delta_for(capacity, args) == (0.03, "default (3 %)", {})
-    (tmp_path / "wallet-sweep-aa").mkdir()
-    (tmp_path / "wallet-sweep-aa" / "result.json").write_text(json.dumps(
-        {"calibration": [{"profile": "localhost", "metric": "p95", "noise_floor": 0.1}]}))
-    assert planner.delta_for(sweep, args)[2] == {"localhost": 0.1}
+
+
+def test_every_file_that_names_an_aa_names_one_that_is_published():
+    for path in sorted((ROOT / "experiments").glob("*.toml")):
+        if path.stem in ("machine", "network"):
+            continue
+        e = experiments.load(path.stem)
+        for name in store.named_floors(e) if e["kind"] != "command" else []:
+            assert (store.PUBLISHED / name / "result.json").is_file(), f"{path.name} names the A/A {name}: not published"
 
 
 def test_an_extending_file_records_what_it_extends_nearest_first():

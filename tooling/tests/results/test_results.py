@@ -119,37 +119,48 @@ def test_a_reproduction_reads_the_published_result_whatever_its_version(tmp_path
     assert r["same"] is True and r["controls_same"] is None and r["previous_commit"] == "abc"
 
 
-def test_the_noise_floor_is_read_from_the_newest_aa_of_the_experiment(tmp_path, monkeypatch, build):
-    monkeypatch.setattr(store, "PUBLISHED", tmp_path / "published")
-    monkeypatch.setattr(store, "ROOT", tmp_path)
-    assert store.noise_floor("x") == ({}, None)
-    for stamp, floor in (("20261101-000000", 0.2), ("20261102-000000", 0.1)):
-        folder = tmp_path / "results" / f"{stamp}-x-aa"
-        folder.mkdir(parents=True)
-        aa = copy.deepcopy(build.result())
-        aa["calibration"] = [{"profile": "localhost", "metric": "p95", "noise_floor": floor}]
-        (folder / "result.json").write_text(json.dumps(aa))
-    assert store.noise_floor("x") == ({"localhost": 0.1}, "results/20261102-000000-x-aa/result.json")
-
-
-def test_a_mode_of_separate_jvms_reads_its_own_aa_first(tmp_path, monkeypatch, build):
-    monkeypatch.setattr(store, "PUBLISHED", tmp_path / "published")
-    monkeypatch.setattr(store, "ROOT", tmp_path)
-    for stem, floor in (("x-aa", 0.25), ("x-duet-aa", 0.06)):
-        (tmp_path / "published" / stem).mkdir(parents=True)
-        aa = copy.deepcopy(build.result())
-        aa["calibration"] = [{"profile": "localhost", "metric": "p95", "noise_floor": floor}]
-        (tmp_path / "published" / stem / "result.json").write_text(json.dumps(aa))
-    assert store.noise_floor("x", mode="duet") == ({"localhost": 0.06}, "published/x-duet-aa/result.json")
-    assert store.noise_floor("x") == ({"localhost": 0.25}, "published/x-aa/result.json")
-    assert store.noise_floor("x", mode="planned")[1] == "published/x-aa/result.json"  # none of its own: the plain one
+def aa_at(folder, build, floors, experiment="x"):
+    folder.mkdir(parents=True)
     aa = copy.deepcopy(build.result())
-    aa["calibration"] = [{"profile": "localhost", "metric": "p95", "noise_floor": 0.25},
-                         {"profile": "cross-zone", "metric": "p95", "noise_floor": 0.08}]
-    (tmp_path / "published" / "x-aa" / "result.json").write_text(json.dumps(aa))
-    # a profile the mode's A/A did not run takes the plain A/A's floor, not the default δ
-    assert store.noise_floor("x", mode="duet") == ({"localhost": 0.06, "cross-zone": 0.08},
-                                                     "published/x-duet-aa/result.json; published/x-aa/result.json")
+    aa["experiment"]["name"] = experiment
+    aa["calibration"] = [{"profile": profile, "metric": "p95", "noise_floor": floor} for profile, floor in floors.items()]
+    (folder / "result.json").write_text(json.dumps(aa))
+
+
+def test_the_noise_floor_comes_from_the_aa_the_run_names_never_from_a_search(tmp_path, monkeypatch, build):
+    monkeypatch.setattr(store, "PUBLISHED", tmp_path / "published")
+    monkeypatch.setattr(store, "ROOT", tmp_path)
+    x = {"name": "x", "primary": {"metric": "p95"}}
+    aa_at(tmp_path / "results" / "20261102-000000-x-aa", build, {"localhost": 0.1})
+    aa_at(tmp_path / "published" / "x-aa", build, {"localhost": 0.2})
+    assert store.noise_floor(x) == ({}, None)  # both lie where a search would look: neither is named
+    assert store.noise_floor(x, ["x-aa"]) == ({"localhost": 0.2}, "published/x-aa/result.json")
+    assert store.noise_floor(x, ["results/20261102-000000-x-aa"]) == (
+        {"localhost": 0.1}, "results/20261102-000000-x-aa/result.json")
+    assert store.noise_floor(dict(x, primary={"metric": "p95", "floors": "x-aa"})) == (
+        {"localhost": 0.2}, "published/x-aa/result.json")
+    with pytest.raises(SystemExit, match="A/A x-gone: no published/x-gone/result.json"):
+        store.noise_floor(x, ["x-gone"])
+    (tmp_path / "published" / "x").mkdir(parents=True)
+    (tmp_path / "published" / "x" / "result.json").write_text(json.dumps(build.result()))
+    with pytest.raises(SystemExit, match="is not an A/A result"):
+        store.noise_floor(x, ["x"])
+
+
+def test_each_profile_takes_the_first_named_aa_that_calibrated_it(tmp_path, monkeypatch, build):
+    monkeypatch.setattr(store, "PUBLISHED", tmp_path / "published")
+    monkeypatch.setattr(store, "ROOT", tmp_path)
+    x = {"name": "x", "primary": {"metric": "p95"}}
+    aa_at(tmp_path / "published" / "x-duet-aa", build, {"localhost": 0.06})
+    aa_at(tmp_path / "published" / "x-aa", build, {"localhost": 0.25, "cross-zone": 0.08})
+    assert store.noise_floor(x, ["x-duet-aa", "x-aa"]) == ({"localhost": 0.06, "cross-zone": 0.08},
+                                                          "published/x-duet-aa/result.json; published/x-aa/result.json")
+    assert store.noise_floor(x, ["x-aa", "x-duet-aa"]) == ({"localhost": 0.25, "cross-zone": 0.08},
+                                                          "published/x-aa/result.json")
+    # an A/A of another experiment counts only on this one's primary metric
+    assert store.noise_floor({"name": "y", "primary": {"metric": "capacity"}}, ["x-aa"]) == ({}, None)
+    assert store.noise_floor({"name": "y", "primary": {"metric": "p95"}}, ["x-aa"])[1] == \
+        "published/x-aa/result.json, the A/A of x"
 
 
 def test_a_command_result_is_told_from_an_ab_one(build):
