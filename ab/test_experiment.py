@@ -31,7 +31,7 @@ def test_one_variant_is_not_a_comparison():
 
 def test_a_smoke_may_run_on_another_machine_profile():
     e = experiments.load("wallet")
-    assert e["machine"] == "seed-004"
+    assert e["machine"] == "seed-004-pool"
     assert experiments.apply_smoke(e)["machine"] == "unlimited" and "machine" not in e["load"]
 
 
@@ -190,3 +190,37 @@ def test_a_setting_names_a_pilot_a_mechanism_and_a_fraction_per_stage(tmp_path, 
     with pytest.raises(SystemExit, match=r"\[setting\] 'peak'; its keys are rule, pilot, pilot_metric, connections, fractions"):
         load_text(tmp_path, monkeypatch, load=ramped, rest=setting() + "peak = 231\n")
 
+
+def test_the_wallets_smoke_runs_short_plateaus_and_its_full_run_the_linear_ramp():
+    import ramp
+    e = experiments.load("wallet")
+    assert ramp.is_linear(e["load"]) and ramp.total_seconds(e["load"]) == 4 * 60 + 120 + 30
+    smoke = experiments.apply_smoke(experiments.load("wallet"))["load"]
+    assert not ramp.is_linear(smoke) and ramp.total_seconds(smoke) < 30
+
+
+def pilot_seconds_per_transfer(pilot: str, metric: str) -> float | None:
+    """The published pilot's mechanism for its variant (the median over its runs), or None before it is published."""
+    import results
+    path = results.PUBLISHED / pilot / "result.json"
+    if not path.exists():
+        return None
+    published = results.read(path)
+    label = published["experiment"]["variants"][0]["label"]
+    values = sorted(r["mechanism"][metric] for c in published["cells"] for r in c["runs"] if r["variant"] == label)
+    n = len(values)
+    return float(values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2)
+
+
+@pytest.mark.parametrize("name", [n for n in experiments.names() if experiments.load(n).get("setting")])
+def test_a_ramp_chosen_by_a_rule_is_the_rules_from_the_published_pilot(name):
+    """A [setting] writes how the ramp was chosen before the run: once its pilot's result is committed, the file's
+    ramp is the rule applied to the pilot's figure (and the Little's-law scale follows the peak, above)."""
+    import ramp
+    e = experiments.load(name)
+    setting = e["setting"]
+    measured = pilot_seconds_per_transfer(setting["pilot"], setting["pilot_metric"])
+    if measured is None:
+        pytest.skip(f"{name}: its pilot {setting['pilot']!r} is not published yet (docs/results/{setting['pilot']}/result.json)")
+    assert e["load"]["ramp"] == ramp.targets_from_rule(setting, measured), (
+        f"{name}: the rule on the pilot's {measured:.4f} s per transfer gives {ramp.targets_from_rule(setting, measured)}")
