@@ -8,6 +8,11 @@
 //                        each reached in RISE seconds (default 5) and held for STEP seconds (default 15); PRE_VUS
 //                        virtual users ready at the start (default 200). The A/B runner's `[load] ramp` runs this
 //                        mode and reads each plateau's requests from the CSV by time (tooling/perflab/analyse/ramp.py)
+//   RAMP_KIND=linear     (with MODE=ramp) case study 004's ramp: from 0, a linear climb to each RAMP target in turn
+//                        over its SEGMENTS (seconds, one per target, e.g. 60,60,60,60,120), no plateaus, then down
+//                        to 0 over FALL seconds (default 30); RAMP_KIND=plateaus (default) is the ramp above.
+//                        `[load] ramp_kind = "linear"` with `segments` and `fall` runs it; tooling/perflab/analyse/ramp.py reads each
+//                        climb's requests as its stage's
 //   MODE=fixed:          constant-arrival-rate at RATE per second for DURATION (default 60s)
 //   REVERSE_RATE         reverse pairs per second (each is two requests; default RATE/20, 0 turns it off)
 //   SENDERS              how many members log in and send (default 200; user1..userN)
@@ -20,7 +25,9 @@
 //   SUMMARY              where to write the full summary as JSON (k6/lib/summary.js)
 // Needs the wallet data set (./perflab up loads it; ./perflab seed wallet); any wallet variant.
 // In ramp mode each request is tagged step=<target> on a plateau and step=ramp while the rate climbs, and every
-// plateau gets its own thresholds, so the summary says which rates held p95 < 300 ms and < 1% errors.
+// plateau gets its own thresholds, so the summary says which rates held p95 < 300 ms and < 1% errors. In a linear
+// ramp each request is tagged step=<target> of the climb it is sent in (step=fall in the fall), with the same
+// thresholds per target.
 import http from 'k6/http';
 import exec from 'k6/execution';
 import { check } from 'k6';
@@ -49,6 +56,17 @@ const RAMP = (__ENV.RAMP || '100,200,300,400,500').split(',').map(Number);
 const STEP = `${Number(__ENV.STEP || 15)}s`;
 const RISE_S = Number(__ENV.RISE || 5);
 const PRE_VUS = Number(__ENV.PRE_VUS || 200);
+const LINEAR = MODE !== 'fixed' && __ENV.RAMP_KIND === 'linear';
+if (__ENV.RAMP_KIND && __ENV.RAMP_KIND !== 'linear' && __ENV.RAMP_KIND !== 'plateaus') {
+  throw new Error(`RAMP_KIND=${__ENV.RAMP_KIND}: use plateaus or linear`);
+}
+const SEGMENTS = LINEAR ? (__ENV.SEGMENTS || '').split(',').map(Number) : [];
+if (LINEAR && (SEGMENTS.length !== RAMP.length || !SEGMENTS.every((s) => s > 0))) {
+  throw new Error(`SEGMENTS=${__ENV.SEGMENTS}: one climb in seconds per RAMP target (${RAMP.length})`);
+}
+const FALL_S = Number(__ENV.FALL || 30);
+// a linear ramp's length: its climbs and its fall (seconds)
+const LINEAR_S = SEGMENTS.reduce((a, b) => a + b, 0) + FALL_S;
 
 const replayed = new Counter('transfer_replayed');
 const status4xx = new Counter('transfer_4xx');
@@ -59,6 +77,13 @@ function mainScenario() {
     return {
       executor: 'constant-arrival-rate', rate: RATE, timeUnit: '1s', duration: __ENV.DURATION || '60s',
       preAllocatedVUs: Math.min(MAX_VUS, Math.max(50, RATE)), maxVUs: MAX_VUS, exec: 'transfer',
+    };
+  }
+  if (LINEAR) {
+    return {
+      executor: 'ramping-arrival-rate', startRate: 0, timeUnit: '1s',
+      stages: [...RAMP.map((target, i) => ({ target, duration: `${SEGMENTS[i]}s` })), { target: 0, duration: `${FALL_S}s` }],
+      preAllocatedVUs: Math.min(MAX_VUS, PRE_VUS), maxVUs: MAX_VUS, exec: 'transfer', gracefulStop: '10s',
     };
   }
   return {
@@ -72,7 +97,8 @@ const scenarios = { transfer: mainScenario() };
 if (REVERSE_RATE > 0) {
   scenarios.reverse_pairs = {
     executor: 'constant-arrival-rate', rate: REVERSE_RATE, timeUnit: '1s',
-    duration: MODE === 'fixed' ? (__ENV.DURATION || '60s') : `${RAMP.length * (Number(__ENV.STEP || 15) + RISE_S)}s`,
+    duration: MODE === 'fixed' ? (__ENV.DURATION || '60s')
+      : LINEAR ? `${LINEAR_S}s` : `${RAMP.length * (Number(__ENV.STEP || 15) + RISE_S)}s`,
     preAllocatedVUs: 20, maxVUs: 200, exec: 'reversePair',
   };
 }
@@ -165,9 +191,20 @@ const STEP_MS = Number(__ENV.STEP || 15) * 1000;
 function step() {
   if (MODE === 'fixed') return `${RATE}`;
   const elapsed = Date.now() - exec.scenario.startTime;
+  if (LINEAR) return linearStep(elapsed);
   const index = Math.floor(elapsed / (RISE_S * 1000 + STEP_MS));
   if (index >= RAMP.length) return 'end';
   return elapsed - index * (RISE_S * 1000 + STEP_MS) < RISE_S * 1000 ? 'ramp' : `${RAMP[index]}`;
+}
+
+// which climb of a linear ramp this moment belongs to: its target ('fall' after the last one)
+function linearStep(elapsed) {
+  let end = 0;
+  for (let i = 0; i < RAMP.length; i++) {
+    end += SEGMENTS[i] * 1000;
+    if (elapsed < end) return `${RAMP[i]}`;
+  }
+  return elapsed < end + FALL_S * 1000 ? 'fall' : 'end';
 }
 
 function request(sender, receiverId) {

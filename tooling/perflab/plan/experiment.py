@@ -11,8 +11,9 @@ import pathlib
 import tomllib
 from typing import Any
 
-from perflab.results import schema
+from perflab.analyse import ramp
 from perflab.analyse import stats
+from perflab.results import schema
 
 from perflab.paths import ROOT
 DIR = ROOT / "experiments"
@@ -122,21 +123,16 @@ def load(name: str) -> dict[str, Any]:
 
 def check_comparisons(e: dict[str, Any], where: str) -> None:
     """The keys that say what is compared with what, checked with a readable message: each variant's `against`,
-    `[load] ramp` / `step` and the `[slo]` a ramp is judged by, `[primary] also`, and every `[[writeup]]`."""
+    `[load] ramp` and the `[slo]` a ramp is judged by (check_ramp), the `[setting]` that chose it, `[primary]
+    also`, and every `[[writeup]]`."""
     labels = [v["label"] for v in e["variants"]]
     for v in e["variants"]:
         for key in ("against", "also_against"):
             against = v.get(key)
             if against is not None and (against not in labels or against == v["label"]):
                 raise SystemExit(f"{where}: variant '{v['label']}' {key} = {against!r}; name another variant: {', '.join(labels)}")
-    load_ = e["load"]
-    if "ramp" in load_:
-        ramp = load_["ramp"]
-        if load_["shape"] != "open" or not isinstance(ramp, list) or not ramp or not all(
-                isinstance(r, (int, float)) and r > 0 for r in ramp) or ramp != sorted(ramp):
-            raise SystemExit(f"{where}: [load] ramp = {ramp!r}; an open load's arrival rates per stage, rising, e.g. [200, 400, 600]")
-        if "p95_ms" not in e.get("slo", {}):
-            raise SystemExit(f"{where}: [load] ramp needs [slo] p95_ms (and error_rate, default 0.01): the limits a stage must hold")
+    check_ramp(e, where)
+    check_setting(e, where)
     metrics = schema.run_metrics(e)
     mechanisms = [m["name"] for m in e.get("mechanism", [])]
     for metric in e["primary"].get("also", []):
@@ -158,6 +154,76 @@ def check_comparisons(e: dict[str, Any], where: str) -> None:
         bad = [k for k, v in figures.items() if not isinstance(v, (int, float)) or isinstance(v, bool)]
         if bad:
             raise SystemExit(f"{where}: {table} figures {', '.join(map(repr, bad))}: a number each")
+
+
+def check_ramp(e: dict[str, Any], where: str) -> None:
+    """`[load] ramp` (rising rates of an open load, judged by `[slo]`), its `ramp_kind` and a linear ramp's
+    `segments` (one positive climb per stage) and `fall`."""
+    load_ = e["load"]
+    if "ramp" not in load_:
+        if "ramp_kind" in load_:
+            raise SystemExit(f"{where}: [load] ramp_kind needs [load] ramp = [rates of the stages]")
+        return
+    rates = load_["ramp"]
+    if load_["shape"] != "open" or not isinstance(rates, list) or not rates or not all(
+            isinstance(r, (int, float)) and r > 0 for r in rates) or rates != sorted(rates):
+        raise SystemExit(f"{where}: [load] ramp = {rates!r}; an open load's arrival rates per stage, rising, e.g. [200, 400, 600]")
+    if "p95_ms" not in e.get("slo", {}):
+        raise SystemExit(f"{where}: [load] ramp needs [slo] p95_ms (and error_rate, default 0.01): the limits a stage must hold")
+    kind = load_.get("ramp_kind", "plateaus")
+    if kind not in ramp.KINDS:
+        raise SystemExit(f"{where}: [load] ramp_kind = {kind!r}; one of {', '.join(map(repr, ramp.KINDS))}")
+    if kind != "linear":
+        return
+    segments = load_.get("segments")
+    if not isinstance(segments, list) or len(segments) != len(rates):
+        raise SystemExit(f"{where}: [load] ramp_kind = \"linear\" needs segments = [\"60s\", ...]: one climb per stage of "
+                         f"ramp ({len(rates)}); got {segments!r}")
+    for key, value in [("segments", s) for s in segments] + [("fall", load_.get("fall", ramp.FALL_S))]:
+        if not positive_duration(value):
+            raise SystemExit(f"{where}: [load] {key} {value!r}: a positive duration each, e.g. \"60s\"")
+
+
+def positive_duration(value: object) -> bool:
+    try:
+        return ramp.seconds(value) > 0
+    except ValueError:
+        return False
+
+
+SETTING_KEYS: dict[str, type | tuple[type, ...]] = {"rule": str, "pilot": str, "pilot_metric": str, "connections": (int, float), "fractions": list}
+
+
+def check_setting(e: dict[str, Any], where: str) -> None:
+    """The optional `[setting]`: the rule, written before the run, that chose the ramp from a pilot's measurement
+    (`rule` in words, the `pilot` experiment, its mechanism `pilot_metric`, `connections`, `fractions` of the
+    peak per stage; ramp.targets_from_rule)."""
+    setting = e.get("setting")
+    if setting is None:
+        return
+    if not isinstance(setting, dict):
+        raise SystemExit(f"{where}: [setting] must be a table: rule, pilot, pilot_metric, connections, fractions")
+    for key, value in setting.items():
+        kind = SETTING_KEYS.get(key)
+        if kind is None:
+            raise SystemExit(f"{where}: [setting] {key!r}; its keys are {', '.join(SETTING_KEYS)}")
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise SystemExit(f"{where}: [setting] {key} = {value!r}; {SETTING_HELP[key]}")
+    if "pilot" in setting and setting["pilot"] not in names():
+        raise SystemExit(f"{where}: [setting] pilot = {setting['pilot']!r}; the experiment the rule reads, one of experiments/*.toml")
+    if "pilot_metric" in setting and setting["pilot_metric"] not in [m["name"] for m in e.get("mechanism", [])]:
+        raise SystemExit(f"{where}: [setting] pilot_metric = {setting['pilot_metric']!r}; {SETTING_HELP['pilot_metric']}")
+    if "connections" in setting and setting["connections"] <= 0:
+        raise SystemExit(f"{where}: [setting] connections = {setting['connections']!r}; {SETTING_HELP['connections']}")
+    fractions = setting.get("fractions", [])
+    if not all(isinstance(f, (int, float)) and 0 < f <= 1 for f in fractions) or (
+            "ramp" in e["load"] and len(fractions) != len(e["load"]["ramp"])):
+        raise SystemExit(f"{where}: [setting] fractions = {fractions!r}; {SETTING_HELP['fractions']}")
+
+
+SETTING_HELP = {"rule": "the rule in words", "pilot": "the name of the pilot experiment",
+                "pilot_metric": "the name of a [[mechanism]] of this file, measured in the pilot",
+                "connections": "a positive number", "fractions": "one fraction of the peak in (0, 1] per stage of [load] ramp"}
 
 
 def assign_redis_dbs(e: dict[str, Any]) -> dict[str, Any]:

@@ -148,7 +148,8 @@ def ramp_variant(svg: Svg, cell: dict[str, Any], name: str, k: int, stages: list
     if len(points) > 1:
         svg.polyline(points, colour, width=2, cls="stages", tip=name)
     for s in (s for s in stages if finite(s["p95"])):
-        tip = f"{name} at {rate(s['rate'])}/s: p95 {units.number(s['p95'])} ms, held in {s['held']} of {s['runs']}"
+        at = f"{ramp.stage_label(s)}/s" if "from" in s else f"{rate(s['rate'])}/s"
+        tip = f"{name} at {at}: p95 {units.number(s['p95'])} ms, held in {s['held']} of {s['runs']}"
         if 2 * s["held"] > s["runs"]:
             svg.circle(xs(s["rate"]), ys(s["p95"]), 4, colour, cls="held", tip=tip)
         else:

@@ -259,6 +259,9 @@ def text(result: dict[str, Any]) -> str:
     if is_smoke(result):
         out.append(f"verdict: {SMOKE_VERDICT}")
         return "\n".join(out)
+    if v["ok"] and not v["cells"]:
+        out.append("verdict: none: one variant, measured, nothing claimed")
+        return "\n".join(out)
     out.append(f"verdict: {'as expected' if v['ok'] else 'NOT as expected'} — " +
                "; ".join(f"{x['profile']}{at(x['value'])}: {x['candidate']} {x['verdict']}"
                          + "".join(f", {label(a['metric'])} {a['verdict']}" for a in x.get("also", []))

@@ -53,7 +53,7 @@ def ramp_section(result: dict[str, Any], cell: dict[str, Any]) -> dict[str, Any]
     for v in e["variants"]:
         runs = [r for r in cell["runs"] if r["variant"] == v["label"] and r.get("stages")]
         for s in ramp.median_stages(runs):
-            rows.append((v["label"], f"{s['rate']:g}", f"{s['requests']:,.0f}", fmt(s["avg"]), fmt(s["p95"]), fmt(s["max"]),
+            rows.append((v["label"], ramp.stage_label(s), f"{s['requests']:,.0f}", fmt(s["avg"]), fmt(s["p95"]), fmt(s["max"]),
                          fmt(s["error_rate"], "error_rate"), f"{s['held']} of {s['runs']}"))
         if runs:
             held = sum(1 for r in runs if r.get("held_peak"))
@@ -63,8 +63,7 @@ def ramp_section(result: dict[str, Any], cell: dict[str, Any]) -> dict[str, Any]
             notes.append(f"{v['label']}: breaking rate per round {rates}/s"
                          + (f"; {held} of {len(runs)} round(s) held the peak: raise the ramp" if held else "")
                          + (f"; {first} of {len(runs)} round(s) broke at the first stage: start the ramp lower" if first else ""))
-    step = e["load"].get("step", "20s")
-    return {"title": f"The ramp: each stage {step} after a {ramp.rise_seconds(e['load']):g} s climb, SLO p95 < {p95_ms:g} ms and errors < "
+    return {"title": f"The ramp: {ramp.describe(e['load'])}, SLO p95 < {p95_ms:g} ms and errors < "
                      f"{fmt(max_errors, 'error_rate')} (medians over the rounds)",
             "head": ("variant", "stage (/s)", "requests", "mean (ms)", "p95 (ms)", "max (ms)", "errors", "held (rounds)"),
             "rows": rows, "notes": notes}

@@ -85,3 +85,17 @@ def test_a_files_estimator_overrides_the_modes_and_an_unknown_one_is_refused(tmp
     assert comparison.estimator({}) == "ratio of medians"
     assert comparison.estimator({"duet": True}) == "geometric mean of ratios"
     assert comparison.estimator({"estimator": "median of ratios", "interleave": True}) == "median of ratios"
+
+
+
+def test_a_file_of_one_variant_is_measured_not_judged_and_nothing_compared_otherwise_fails(build):
+    import report
+    r = build.result()
+    e, cell = r["experiment"], r["cells"][0]
+    cell["runs"] = [x for x in cell["runs"] if x["variant"] == "A-side"]
+    cell["comparisons"] = []
+    assert comparison.overall(e, [cell], False, None) == {"ok": False, "cells": []}  # B-side never ran
+    e["variants"] = e["variants"][:1]  # a pilot: one variant, its figures measured
+    r["verdict"] = comparison.overall(e, [cell], False, None)
+    assert r["verdict"] == {"ok": True, "cells": []}
+    assert report.text(r).endswith("verdict: none: one variant, measured, nothing claimed")

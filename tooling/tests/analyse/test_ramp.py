@@ -157,3 +157,49 @@ def test_also_against_adds_a_control_beside_the_claimed_comparison_with_the_base
     assert "localhost, C-side: better" in first and "localhost, C-side against B-side: " in first
     assert first.split("C-side against B-side: ")[1].split(";")[0].endswith("a control, no claim")
     assert "- controls, reported without a claim (`expect = \"any\"`): C-side against B-side" in report.markdown(r)
+
+
+LINEAR = {"shape": "open", "ramp": [86, 172], "ramp_kind": "linear", "segments": ["60s", "120s"], "fall": "30s"}
+
+
+def test_a_linear_stage_counts_the_requests_of_its_climb_and_the_fall_is_no_stage():
+    start = 1000
+    times = [start, start + 59, start + 60, start + 179, start + 180, start + 209]  # climb 1, climb 2, the fall
+    lat, failed = [50.0, 50.0, 400.0, 400.0, 9000.0, 9000.0], [False] * 6
+    r = ramp.record(LINEAR, lat, times, failed, [(start + 30, 1), (start + 200, 5)], SLO)
+    assert [(s["from"], s["rate"], s["requests"], s["dropped"]) for s in r["stages"]] == [(0.0, 86.0, 2, 1), (86.0, 172.0, 2, 0)]
+    assert r["breaking_rate"] == 86 and not r["held_peak"]  # a linear stage's rate is its target, the top of its climb
+    assert ramp.windows(LINEAR) == [(0, 60.0), (60.0, 180.0)] and ramp.total_seconds(LINEAR) == 60 + 120 + 30
+    assert ramp.total_seconds({k: v for k, v in LINEAR.items() if k != "fall"}) == 180 + ramp.FALL_S
+
+
+def test_a_linear_ramp_gives_the_script_its_kind_segments_and_fall_and_a_plateau_ramp_does_not():
+    assert ramp.k6_env(LINEAR) == {"MODE": "ramp", "RAMP_KIND": "linear", "RAMP": "86,172", "SEGMENTS": "60,120",
+                                   "FALL": "30", "PRE_VUS": "172", "MAX_VUS": "1000"}
+    assert "RAMP_KIND" not in ramp.k6_env(LOAD) and "SEGMENTS" not in ramp.k6_env(LOAD)
+
+
+def test_a_linear_stage_is_labelled_from_to_and_a_plateau_by_its_rate():
+    runs = [{"stages": [{"rate": 86.0, "from": 0.0, "requests": 10, "avg": 1.0, "p95": 2.0, "max": 3.0, "error_rate": 0.0,
+                         "dropped": 0, "held": True}]}]
+    stage = ramp.median_stages(runs)[0]
+    assert ramp.stage_label(stage) == "0→86" and ramp.stage_label({"rate": 200.0}) == "200"
+    assert ramp.describe(LINEAR) == "each stage a linear climb from the one before (60, 120 s), then 30 s down to 0"
+    assert ramp.describe(LOAD) == "each stage 10s after a 5 s climb"
+
+
+def test_the_report_labels_a_linear_stage_from_to(build):
+    r = build.ramp_result()
+    r["experiment"]["load"].update(ramp_kind="linear", segments=["60s", "60s", "120s"], fall="30s")
+    for run in r["cells"][0]["runs"]:
+        for i, s in enumerate(run["stages"]):
+            s["from"] = run["stages"][i - 1]["rate"] if i else 0.0
+    md = report.markdown(r)
+    assert "### The ramp: each stage a linear climb from the one before (60, 60, 120 s), then 30 s down to 0, SLO" in md
+    assert "| B-side | 100→200 | 2,000 |" in md and "| A-side | 0→100 |" in md
+
+
+def test_the_rule_sets_the_ramp_from_the_pilots_connection_time():
+    setting = {"connections": 3, "fractions": [0.2, 0.4, 0.6, 0.8, 1.0]}
+    assert ramp.targets_from_rule(setting, 0.013) == [46, 92, 138, 185, 231]
+    assert ramp.targets_from_rule(setting, 0.030) == [20, 40, 60, 80, 100]

@@ -156,7 +156,7 @@ def test_the_launcher_passes_the_experiments_machine_and_the_variants_flags_come
 def test_an_experiment_runs_unlimited_unless_it_names_a_machine_and_machine_toml_is_no_experiment():
     assert "machine" not in experiment.names() and "network" not in experiment.names()
     assert experiment.load("wallet-fixed")["machine"] == "unlimited"
-    assert experiment.load("wallet")["machine"] == "seed-004"
+    assert experiment.load("wallet")["machine"] == "seed-004-pool"
 
 
 SERIAL = ('jvm_memory_used_bytes{application="perflab",area="heap",id="Tenured Gen"} 1.0\n'

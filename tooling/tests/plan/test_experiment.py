@@ -31,7 +31,7 @@ def test_one_variant_is_not_a_comparison():
 
 def test_a_smoke_may_run_on_another_machine_profile():
     e = experiments.load("wallet")
-    assert e["machine"] == "seed-004"
+    assert e["machine"] == "seed-004-pool"
     assert experiments.apply_smoke(e)["machine"] == "unlimited" and "machine" not in e["load"]
 
 
@@ -147,3 +147,80 @@ def test_a_transfer_smoke_logs_in_few_senders_and_keeps_its_load_env(name):
     for key, value in full["load"].get("env", {}).items():
         if key != "SENDERS":
             assert env[key] == value, f"{name}: the smoke dropped [load] env {key}"
+
+
+def test_a_linear_ramp_needs_one_positive_segment_per_stage_and_a_known_kind(tmp_path, monkeypatch):
+    slo = "[slo]\np95_ms = 300\n"
+    linear = 'ramp = [100, 200]\nramp_kind = "linear"\n'
+    e = load_text(tmp_path, monkeypatch, load=linear + 'segments = ["60s", "2m"]\nfall = "30s"', rest=slo)
+    assert e["load"]["segments"] == ["60s", "2m"]
+    with pytest.raises(SystemExit, match=r"t.toml: \[load\] ramp_kind = 'steps'; one of 'plateaus', 'linear'"):
+        load_text(tmp_path, monkeypatch, load='ramp = [100, 200]\nramp_kind = "steps"', rest=slo)
+    with pytest.raises(SystemExit, match=r"ramp_kind = \"linear\" needs segments = .*one climb per stage of ramp \(2\); got None"):
+        load_text(tmp_path, monkeypatch, load=linear, rest=slo)
+    with pytest.raises(SystemExit, match=r"one climb per stage of ramp \(2\); got \['60s'\]"):
+        load_text(tmp_path, monkeypatch, load=linear + 'segments = ["60s"]', rest=slo)
+    with pytest.raises(SystemExit, match=r"\[load\] segments '0s': a positive duration each"):
+        load_text(tmp_path, monkeypatch, load=linear + 'segments = ["60s", "0s"]', rest=slo)
+    with pytest.raises(SystemExit, match=r"\[load\] fall '-5s': a positive duration each"):
+        load_text(tmp_path, monkeypatch, load=linear + 'segments = ["60s", "60s"]\nfall = "-5s"', rest=slo)
+    with pytest.raises(SystemExit, match=r"\[load\] ramp_kind needs \[load\] ramp"):
+        load_text(tmp_path, monkeypatch, load='ramp_kind = "linear"')
+
+
+SETTING = '[setting]\nrule = "peak = 3 / the pilot\'s time"\npilot = "{pilot}"\npilot_metric = "{metric}"\nconnections = {connections}\nfractions = {fractions}\n'
+
+
+def test_a_setting_names_a_pilot_a_mechanism_and_a_fraction_per_stage(tmp_path, monkeypatch):
+    (tmp_path / "p.toml").write_text(BASE.format(variant="", load="", rest=""))
+    ramped = 'ramp = [100, 200]\n'
+    def setting(pilot="p", metric="statements per transfer", connections="3", fractions="[0.5, 1.0]"):
+        return "[slo]\np95_ms = 300\n" + SETTING.format(pilot=pilot, metric=metric, connections=connections, fractions=fractions)
+    assert load_text(tmp_path, monkeypatch, load=ramped, rest=setting())["setting"]["connections"] == 3
+    with pytest.raises(SystemExit, match=r"\[setting\] pilot = 'q'; the experiment the rule reads"):
+        load_text(tmp_path, monkeypatch, load=ramped, rest=setting(pilot="q"))
+    with pytest.raises(SystemExit, match=r"\[setting\] pilot_metric = 'pool'; the name of a \[\[mechanism\]\] of this file"):
+        load_text(tmp_path, monkeypatch, load=ramped, rest=setting(metric="pool"))
+    with pytest.raises(SystemExit, match=r"\[setting\] connections = 0; a positive number"):
+        load_text(tmp_path, monkeypatch, load=ramped, rest=setting(connections="0"))
+    with pytest.raises(SystemExit, match=r"\[setting\] connections = '3'; a positive number"):
+        load_text(tmp_path, monkeypatch, load=ramped, rest=setting(connections='"3"'))
+    with pytest.raises(SystemExit, match=r"\[setting\] fractions = \[1.0\]; one fraction of the peak in \(0, 1\] per stage"):
+        load_text(tmp_path, monkeypatch, load=ramped, rest=setting(fractions="[1.0]"))
+    with pytest.raises(SystemExit, match=r"\[setting\] 'peak'; its keys are rule, pilot, pilot_metric, connections, fractions"):
+        load_text(tmp_path, monkeypatch, load=ramped, rest=setting() + "peak = 231\n")
+
+
+def test_the_wallets_smoke_runs_short_plateaus_and_its_full_run_the_linear_ramp():
+    from perflab.analyse import ramp
+    e = experiments.load("wallet")
+    assert ramp.is_linear(e["load"]) and ramp.total_seconds(e["load"]) == 4 * 60 + 120 + 30
+    smoke = experiments.apply_smoke(experiments.load("wallet"))["load"]
+    assert not ramp.is_linear(smoke) and ramp.total_seconds(smoke) < 30
+
+
+def pilot_seconds_per_transfer(pilot: str, metric: str) -> float | None:
+    """The published pilot's mechanism for its variant (the median over its runs), or None before it is published."""
+    import results
+    path = results.PUBLISHED / pilot / "result.json"
+    if not path.exists():
+        return None
+    published = results.read(path)
+    label = published["experiment"]["variants"][0]["label"]
+    values = sorted(r["mechanism"][metric] for c in published["cells"] for r in c["runs"] if r["variant"] == label)
+    n = len(values)
+    return float(values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2)
+
+
+@pytest.mark.parametrize("name", [n for n in experiments.names() if experiments.load(n).get("setting")])
+def test_a_ramp_chosen_by_a_rule_is_the_rules_from_the_published_pilot(name):
+    """A [setting] writes how the ramp was chosen before the run: once its pilot's result is committed, the file's
+    ramp is the rule applied to the pilot's figure (and the Little's-law scale follows the peak, above)."""
+    from perflab.analyse import ramp
+    e = experiments.load(name)
+    setting = e["setting"]
+    measured = pilot_seconds_per_transfer(setting["pilot"], setting["pilot_metric"])
+    if measured is None:
+        pytest.skip(f"{name}: its pilot {setting['pilot']!r} is not published yet (docs/results/{setting['pilot']}/result.json)")
+    assert e["load"]["ramp"] == ramp.targets_from_rule(setting, measured), (
+        f"{name}: the rule on the pilot's {measured:.4f} s per transfer gives {ramp.targets_from_rule(setting, measured)}")
