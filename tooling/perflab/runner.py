@@ -33,7 +33,7 @@ from perflab.plan import experiment as experiments
 from perflab.lab import seam
 from perflab.results import schema
 from perflab.analyse import phases
-from perflab.render import report
+from perflab.render import publishing, report
 from perflab.results import store
 from perflab.analyse import stats
 from perflab.analyse import writeup
@@ -65,9 +65,9 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(experiments.describe_all()))
         return 0
     if args.tables:
-        changed = store.regenerate_published() + store.regenerate_tables()
+        changed = publishing.regenerate_published() + publishing.regenerate_tables()
         log("\n".join(f"updated {p}" for p in changed) or "tables, reports and charts already up to date")
-        log("\n".join(f"not published yet (its block says so): {b}" for b in store.unpublished_blocks()))
+        log("\n".join(f"not published yet (its block says so): {b}" for b in publishing.unpublished_blocks()))
         return 0
     if args.recalibrate:
         return recalibrate(args.recalibrate)
@@ -125,11 +125,12 @@ def store_and_render(ctx: Context, result: dict[str, Any], args: argparse.Namesp
     the exit code: a smoke's checks, an A/B's invariants and verdict."""
     out_dir = ctx.out_dir
     result = store.write(result, out_dir)
+    publishing.write_reports(result, out_dir)
     log("")
     log(report.text(result))
     log(f"report: {out_dir / 'REPORT.md'} and {out_dir / 'report.html'}")
     if args.publish:
-        target = store.publish(out_dir, args.publish)
+        target = publishing.publish(out_dir, args.publish)
         log(f"published to {target.relative_to(ROOT)}; ./perflab ab --tables refreshes the docs")
     if args.smoke:
         passed, failed = result["checks"]["passed"], result["checks"]["failed"]
@@ -167,7 +168,7 @@ def reanalyse(name: str) -> int:
     result["reanalysed"] = {"commit": checkout_commit(), "command": f"./perflab ab --reanalyse {name}"}
     folder = store.PUBLISHED / name
     (folder / "result.json").write_text(store.dump(schema.stamp(result)))
-    store.regenerate_published([folder])
+    publishing.regenerate_published([folder])
     log(report.headline(store.read(folder / "result.json")))
     return 0
 
@@ -212,9 +213,10 @@ def run_command_experiment(e: dict[str, Any], args: argparse.Namespace) -> int:
     result = store.write({"experiment": e, "name": e["name"], "command": f"./perflab ab {e['name']}" + (" --smoke" if args.smoke else ""),
                             "started": started.isoformat(timespec="seconds"), "exit": exit_code, "rows": rows, "cells": [],
                             "machine": {"cores": os.cpu_count(), "load_after": os.getloadavg()}, "checks": checks}, out_dir)
+    publishing.write_reports(result, out_dir)
     log(report.command_table(result))
     if args.publish:
-        store.publish(out_dir, args.publish)
+        publishing.publish(out_dir, args.publish)
     log(f"{'smoke ' if args.smoke else ''}{e['name']}: {checks['passed']} passed, {len(checks['failed'])} failed")
     for line in checks["failed"]:
         log("  FAIL  " + line)

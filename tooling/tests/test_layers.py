@@ -15,11 +15,11 @@ NAME = "perflab"
 
 # bottom to top
 LAYERS = {
-    # what a result holds (typed, versioned, migrated), how its values read, and the statistics: pure, importing
-    # nothing of the package; stats sits here because measurement summarizes each run with it (summarize,
+    # what a result holds (typed, versioned, migrated), where it is stored, how its values read, and the statistics:
+    # importing nothing above; stats sits here because measurement summarizes each run with it (summarize,
     # steady_state), and ramp (a ramped run's stages) with it
-    1: ("model", ["paths", "results.records", "results.schema", "results.units", "analyse.stats", "analyse.stats_calibration",
-                  "analyse.ramp", "analyse.phases"]),
+    1: ("model", ["paths", "results.records", "results.schema", "results.store", "results.units", "analyse.stats",
+                  "analyse.stats_calibration", "analyse.ramp", "analyse.phases"]),
     2: ("configuration", ["plan.experiment", "plan.interleave", "plan.duet"]),  # experiments/*.toml -> an experiment
     # the apps (a commit's build: refs), load balancers, proxies, load, secrets, CPU limits (machine); .env, the
     # services and the lab's processes (labenv); the data sets' loaders; compose's override files from the machine and
@@ -40,7 +40,7 @@ LAYERS = {
     6: ("rendering", ["render.report", "render.report_sections", "render.report_views", "render.charts_svg",
                       "render.charts_ratio", "render.charts_load", "render.charts_start", "render.charts_bars",
                       "render.charts", "render.html_page", "render.screenshot"]),
-    7: ("storage", ["results.store", "checks.doclint"]),  # result.json, the published results, the docs' tables
+    7: ("publishing", ["render.publishing", "checks.doclint"]),  # reports, charts and the docs' tables from stored results
     # what ./perflab and CI run
     8: ("suites", ["runner", "plan.planner", "measure.preparation", "measure.cells", "checks.chaos", "checks.abuse",
                    "checks.abuse_judges", "checks.abuse_lab", "checks.abuse_attacks", "checks.contract",

@@ -59,7 +59,7 @@ def run_cell(ctx: Context, e: dict[str, Any], profile: str, parameter: str | Non
         links, options, net_args = {}, [], []
     box = machines.profile(e["machine"])
     cell = new_cell(ctx, e, profile, parameter, value, links, box)
-    ctx.e = cell_e
+    ctx = ctx.for_cell(cell_e, links)
     shape = cell_e["load"]["shape"]
     load = cell_e["load"]
     hosts, labels = cell_hosts(ctx, cell_e, profile)
@@ -67,7 +67,6 @@ def run_cell(ctx: Context, e: dict[str, Any], profile: str, parameter: str | Non
     by_label: dict[str, tuple[procedures.App, dict[str, Any]]] = {a.label: (a, v) for a, v in zip(apps, hosts)}
     started = list(by_label)  # the apps' labels: the variants', or the interleaved mode's one app
     where = f"{profile}" + (f", {parameter}={value}" if parameter else "")
-    ctx.links = links
     restart_every = int(load.get("restart_every", 0)) if shape in ("open", "closed", "capacity") else 0
     cell["lifetimes"] = []
     try:
@@ -104,7 +103,6 @@ def run_cell(ctx: Context, e: dict[str, Any], profile: str, parameter: str | Non
         for app in apps:
             app.stop()
         release_stores(ctx)
-    ctx.e = e
     return cell
 
 

@@ -1,6 +1,7 @@
 """The lab made ready for a plan: the stack's settings, the run's context (the lab seam, the proxies, JFR, δ, the
 progress), every variant's data set and the AOT cache, and the machine the run is measured on."""
 import argparse
+import copy
 import datetime
 import os
 import pathlib
@@ -91,6 +92,14 @@ class Context:
         self.delta: float = stats.MIN_DELTA  # the smallest change a verdict calls real (main sets it)
         self.profile_delta: dict[str, float] = {}  # the same, per network profile (from the last A/A)
         self.timings = phases.Timings()  # where the run's time goes (result.json's timings, the last line)
+
+    def for_cell(self, e: dict[str, Any], links: dict[str, dict[str, Any]]) -> "Context":
+        """This run's context for one cell: the cell's experiment (its sweep point, its profile's rounds) and network
+        links, everything else shared (the lab, the proxies, the progress, the timings); the run's own is left as it
+        was."""
+        cell = copy.copy(self)
+        cell.e, cell.links = e, links
+        return cell
 
 
 def port_open(port: int) -> bool:

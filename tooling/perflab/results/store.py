@@ -1,7 +1,8 @@
 """Results (storage): the layout (results/<timestamp>-<experiment>/), reading and writing result.json (through
-tooling/perflab/results/schema.py: every read migrates an older format, every write carries the schema version), the published copies
-the docs cite (docs/results/<name>/), the tables regenerated from them into README.md and docs/, and whether a
-new result reproduces the one published before it."""
+tooling/perflab/results/schema.py: every read migrates an older format, every write carries the schema version), the
+published copies the docs cite (docs/results/<name>/), whether a new result reproduces the one published before it,
+and the A/A results a run names for its noise floors. It renders nothing: render/publishing.py writes the reports,
+charts and the docs' tables from what it stores."""
 import json
 import os
 import pathlib
@@ -10,19 +11,10 @@ import shutil
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from perflab.render import charts
-from perflab.checks import doclint
 from perflab.results import schema
-from perflab.render import html_page
-from perflab.render import report
-from perflab.render import report_views
 
 from perflab.paths import ROOT
 PUBLISHED = ROOT / "docs" / "results"
-# the pages whose tables are regenerated and checked: README.md, docs/*.md and docs/walkthroughs/*.md (docs/results
-# holds the results themselves)
-DOCS = doclint.pages(ROOT)
-BLOCK = re.compile(r"(<!-- results:(?P<name>[\w.-]+)(?: view=(?P<view>[\w-]+))? -->\n)(?P<body>.*?)(<!-- /results -->)", re.S)
 KEEP = {"result.json", "REPORT.md", "report.html"}
 
 
@@ -57,34 +49,20 @@ def read(path: str | os.PathLike[str]) -> dict[str, Any]:
     return schema.load(json.loads(pathlib.Path(path).read_text())).to_dict()
 
 
-def profiles(result: Mapping[str, Any], out_dir: pathlib.Path) -> list[dict[str, Any]] | None:
-    """Each cell's JFR analysis for report.html (jfr.cell_profile writes the flame graphs into out_dir); None when
-    tooling/perflab/measure/jfr.py cannot be imported (report.html then says the analysis is unavailable)."""
-    try:
-        from perflab.measure import jfr
-    except ImportError:
-        return None
-    return [jfr.cell_profile(cell, out_dir) for cell in result["cells"]]
-
-
 def write(result: Mapping[str, Any], out_dir: pathlib.Path) -> dict[str, Any]:
-    """Writes a new result into its run folder: result.json with the current schema_version (first, so that no
-    check can lose a run's data), then, from what it holds as read back through the typed model (a field the model
-    does not know fails here, by name), REPORT.md and, for an A/B, report.html with its cells' JFR analyses.
-    Returns the result as read back (plain data)."""
-    (out_dir / "result.json").write_text(dump(schema.new(result)))
-    data = read(out_dir / "result.json")
-    (out_dir / "REPORT.md").write_text(report_markdown(data))
-    if not schema.is_command(data):
-        (out_dir / "report.html").write_text(html_page.html(data, profiles(data, out_dir)))
-    return data
+    """Writes a new result into its run folder as result.json with the current schema_version, first, so that no
+    later step can lose a run's data; returns the same text's data as the typed records read it (a field they do not
+    know fails here, by name), as plain data, for the rendering that follows (render/publishing.py): the file is
+    written once and never read back."""
+    text = dump(schema.new(result))
+    (out_dir / "result.json").write_text(text)
+    return schema.load(json.loads(text)).to_dict()
 
 
-def publish(out_dir: str | os.PathLike[str], name: str) -> pathlib.Path:
-    """Copies the result, its reports and flame graphs to docs/results/<name>/ and draws its charts there
-    (tooling/perflab/render/charts.py), in place of what was published under that name before; a result.json written without its
-    schema_version gets it (schema.stamp). When that had a screenshot of its report (report.png, which the docs
-    may show), the new report.html is photographed again (tooling/perflab/render/screenshot.py)."""
+def copy_published(out_dir: str | os.PathLike[str], name: str) -> tuple[pathlib.Path, bool]:
+    """Copies a run folder's result, its reports and flame graphs to docs/results/<name>/, in place of what was
+    published under that name before; a result.json written without its schema_version gets it (schema.stamp).
+    Returns the folder and whether what it replaced had a screenshot of its report (report.png)."""
     target = PUBLISHED / name
     photographed = (target / "report.png").exists()
     if target.exists():
@@ -95,41 +73,13 @@ def publish(out_dir: str | os.PathLike[str], name: str) -> pathlib.Path:
             (target / path.name).write_text(dump(schema.stamp(json.loads(path.read_text()))))
         elif path.name in KEEP or path.name.startswith("flame-"):
             shutil.copy2(path, target / path.name)
-    charts.write(read(target / "result.json"), target)
-    if photographed and (target / "report.html").exists():
-        try:
-            from perflab.render import screenshot
-            screenshot.screenshot(target / "report.html", target / "report.png")
-        except Exception as error:  # Chromium missing or failing: the result is published, the picture is not
-            print(f"report.png not renewed ({error}): ./perflab python -m perflab.render.screenshot {target / 'report.html'} "
-                  f"--png {target / 'report.png'}", flush=True)
-    return target
-
-
-def report_markdown(result: dict[str, Any]) -> str:
-    return report_views.command_markdown(result) if schema.is_command(result) else report.markdown(result)
+    return target, photographed
 
 
 def published_folders() -> list[pathlib.Path]:
     """The published experiment results (docs/results/<name>/ with a result.json of the runner); the newcomer
     check's result (docs/results/newcomer/, tooling/perflab/checks/newcomer.py) is published there too but is not an experiment."""
     return [p.parent for p in sorted(PUBLISHED.glob("*/result.json")) if "experiment" in json.loads(p.read_text())]
-
-
-def regenerate_published(folders: Sequence[pathlib.Path] | None = None) -> list[pathlib.Path]:
-    """Rewrites every published result's REPORT.md and charts from its result.json (both are pure functions of
-    it); report.html stays as its run wrote it, since its JFR sections read the run's recordings, which are not
-    published. Returns the paths that changed."""
-    changed: list[pathlib.Path] = []
-    for folder in folders or published_folders():
-        result = read(folder / "result.json")
-        path = folder / "REPORT.md"
-        text = report_markdown(result)
-        if not path.exists() or path.read_text() != text:
-            path.write_text(text)
-            changed.append(path)
-        changed += charts.write(result, folder)
-    return [p.relative_to(ROOT) if p.is_relative_to(ROOT) else p for p in changed]
 
 
 def reproduction(name: str, verdict: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -155,61 +105,6 @@ def load_published(name: str) -> dict[str, Any]:
     if not path.exists():
         raise SystemExit(f"no published result {name!r} ({path.relative_to(ROOT)}): ./perflab ab <experiment> --publish {name}")
     return read(path)
-
-
-def render_block(name: str, view: str | None) -> str:
-    """A results block's body. A block may name an experiment before its first publication: its body then says
-    how to publish it, with no figure (`./perflab ab --tables` lists such blocks: unpublished_blocks)."""
-    if not (PUBLISHED / name / "result.json").exists():
-        return f"Not published yet: `./perflab ab {name} --publish {name}`, then `./perflab ab --tables`.\n"
-    return report_views.view(load_published(name), view or "verdict").rstrip("\n") + "\n"
-
-
-def unpublished_blocks(paths: Sequence[pathlib.Path] | None = None) -> list[str]:
-    """The blocks that name a result not published (yet): "page: name", for --tables to list (a typo shows here)."""
-    return [f"{path.relative_to(ROOT)}: {m.group('name')}" for path in paths or DOCS for m in blocks(path.read_text())
-            if not (PUBLISHED / m.group("name") / "result.json").exists()]
-
-
-def blocks(text: str) -> list[re.Match[str]]:
-    return list(BLOCK.finditer(text))
-
-
-def regenerate_tables(paths: Sequence[pathlib.Path] | None = None) -> list[pathlib.Path]:
-    changed: list[pathlib.Path] = []
-    for path in paths or DOCS:
-        text = path.read_text()
-        new = BLOCK.sub(lambda m: m.group(1) + render_block(m.group("name"), m.group("view")) + m.group(5), text)
-        if new != text:
-            path.write_text(new)
-            changed.append(path.relative_to(ROOT))
-    return changed
-
-
-NOT_MEASURED = re.compile(r"<!-- not measured: [^>]+-->")
-
-
-def unbacked_tables(path: pathlib.Path) -> list[str]:
-    """Markdown tables outside results blocks that hold a digit in a body row, with no `<!-- not measured: why -->`
-    line right above them (tables of ports, defaults or knobs say so; measured numbers come from a results block)."""
-    text = BLOCK.sub(lambda m: m.group(1) + "\n" * m.group("body").count("\n") + m.group(5), path.read_text())
-    lines = text.splitlines()
-    found: list[str] = []
-    i = 0
-    while i < len(lines):
-        if lines[i].lstrip().startswith("|") and i + 1 < len(lines) and re.match(r"\s*\|[\s:|-]+\|\s*$", lines[i + 1]):
-            start = i
-            i += 2
-            body = []
-            while i < len(lines) and lines[i].lstrip().startswith("|"):
-                body.append(lines[i])
-                i += 1
-            above = "\n".join(lines[max(0, start - 2):start])
-            if any(re.search(r"\d", row) for row in body) and not NOT_MEASURED.search(above):
-                found.append(f"{path.relative_to(ROOT)}:{start + 1}: {lines[start][:80]}")
-        else:
-            i += 1
-    return found
 
 
 def named_floors(e: Mapping[str, Any], names: Sequence[str] | str | None = None) -> list[str]:

@@ -89,7 +89,7 @@ def test_a_files_estimator_overrides_the_modes_and_an_unknown_one_is_refused(tmp
 
 
 def test_a_file_of_one_variant_is_measured_not_judged_and_nothing_compared_otherwise_fails(build):
-    import report
+    from perflab.render import report
     r = build.result()
     e, cell = r["experiment"], r["cells"][0]
     cell["runs"] = [x for x in cell["runs"] if x["variant"] == "A-side"]

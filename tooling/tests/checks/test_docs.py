@@ -6,29 +6,31 @@ import pathlib
 import pytest
 
 from perflab.checks import doclint
+from perflab.render import publishing
 from perflab.results import store
 
 
-@pytest.mark.parametrize("path", store.DOCS, ids=lambda p: str(p.relative_to(store.ROOT)))
+@pytest.mark.parametrize("path", publishing.DOCS, ids=lambda p: str(p.relative_to(store.ROOT)))
 def test_result_blocks_match_their_committed_results(path):
     text = path.read_text()
-    for block in store.blocks(text):
-        expected = store.render_block(block.group("name"), block.group("view"))
+    for block in publishing.blocks(text):
+        expected = publishing.render_block(block.group("name"), block.group("view"))
         assert block.group("body") == expected, (
             f"{path.name}: the block results:{block.group('name')} differs from docs/results/{block.group('name')}: "
             "run ./perflab ab --tables")
 
 
-@pytest.mark.parametrize("path", store.DOCS, ids=lambda p: str(p.relative_to(store.ROOT)))
+@pytest.mark.parametrize("path", publishing.DOCS, ids=lambda p: str(p.relative_to(store.ROOT)))
 def test_no_table_holds_a_number_without_a_result(path):
-    assert store.unbacked_tables(path) == []
+    assert publishing.unbacked_tables(path) == []
 
 
 def test_the_checker_catches_an_unbacked_table(tmp_path, monkeypatch):
     monkeypatch.setattr(store, "ROOT", tmp_path)
+    monkeypatch.setattr(publishing, "ROOT", tmp_path)
     doc = tmp_path / "x.md"
     doc.write_text("| a | b |\n|---|---|\n| p95 | 12 ms |\n\n<!-- not measured: ports -->\n| port |\n|---|\n| 8080 |\n")
-    assert store.unbacked_tables(doc) == ["x.md:1: | a | b |"]
+    assert publishing.unbacked_tables(doc) == ["x.md:1: | a | b |"]
 
 
 # ---- mechanical checks (tooling/perflab/checks/doclint.py): each rule over every page, and each rule shown to catch a bad case ----
@@ -40,23 +42,23 @@ def _page_id(path):
 def test_the_checked_pages_are_the_readme_docs_and_the_walkthroughs_never_the_results():
     root = store.ROOT
     expected = {root / "README.md", *(root / "docs").glob("*.md"), *(root / "docs" / "walkthroughs").glob("*.md")}
-    assert set(store.DOCS) >= expected
-    assert not [p for p in store.DOCS if (root / "docs" / "results") in p.parents]
+    assert set(publishing.DOCS) >= expected
+    assert not [p for p in publishing.DOCS if (root / "docs" / "results") in p.parents]
 
 
-@pytest.mark.parametrize("path", store.DOCS, ids=_page_id)
+@pytest.mark.parametrize("path", publishing.DOCS, ids=_page_id)
 def test_no_internal_issue_task_or_stop_numbers(path):
     assert doclint.internal_numbers(path.read_text()) == [], (
         f"{_page_id(path)}: internal numbers mean nothing to a reader; say what happened instead")
 
 
-@pytest.mark.parametrize("path", store.DOCS, ids=_page_id)
+@pytest.mark.parametrize("path", publishing.DOCS, ids=_page_id)
 def test_no_link_points_outside_the_repository(path):
     assert doclint.external_links(path.read_text()) == [], (
         f"{_page_id(path)}: http(s) links point outside the repository (an address to type goes in `code`)")
 
 
-@pytest.mark.parametrize("path", store.DOCS, ids=_page_id)
+@pytest.mark.parametrize("path", publishing.DOCS, ids=_page_id)
 def test_every_relative_link_and_image_resolves(path):
     assert doclint.broken_links(path) == []
 

@@ -201,11 +201,11 @@ def test_the_wallets_smoke_runs_short_plateaus_and_its_full_run_the_linear_ramp(
 
 def pilot_seconds_per_transfer(pilot: str, metric: str) -> float | None:
     """The published pilot's mechanism for its variant (the median over its runs), or None before it is published."""
-    import results
-    path = results.PUBLISHED / pilot / "result.json"
+    from perflab.results import store
+    path = store.PUBLISHED / pilot / "result.json"
     if not path.exists():
         return None
-    published = results.read(path)
+    published = store.read(path)
     label = published["experiment"]["variants"][0]["label"]
     values = sorted(r["mechanism"][metric] for c in published["cells"] for r in c["runs"] if r["variant"] == label)
     n = len(values)

@@ -15,6 +15,7 @@ from perflab.checks import doclint
 from perflab.results import units
 from perflab.render import html_page
 from perflab.render import report
+from perflab.render import publishing
 from perflab.results import store
 
 NS = {"s": charts_svg.SVG_NS}
@@ -29,7 +30,7 @@ def load(folder):
 def linked_images():
     """Every image under docs/results that README.md or docs/**/*.md shows."""
     found = set()
-    for doc in store.DOCS:  # the pages doclint checks; doclint.broken_links fails on a link to a missing file
+    for doc in publishing.DOCS:  # the pages doclint checks; doclint.broken_links fails on a link to a missing file
         for _, link in doclint.link_targets(doc.read_text()):
             target = (doc.parent / link.split("#")[0]).resolve()
             if target.suffix in (".svg", ".png") and target.is_relative_to(store.PUBLISHED):
@@ -229,12 +230,12 @@ def test_publishing_and_regenerating_write_the_report_and_the_charts(tmp_path, m
     r = build.result()
     (run / "result.json").write_text(json.dumps(r))
     (run / "REPORT.md").write_text("old")
-    target = store.publish(run, "x")
+    target = publishing.publish(run, "x")
     assert (target / "verdict.svg").read_text() == charts_ratio.verdict(r)
-    changed = store.regenerate_published()
+    changed = publishing.regenerate_published()
     assert [p.name for p in changed] == ["REPORT.md"]
     assert (target / "REPORT.md").read_text() == report.markdown(copy.deepcopy(r))
-    assert store.regenerate_published() == []
+    assert publishing.regenerate_published() == []
 
 
 def test_republishing_renews_a_published_screenshot(tmp_path, monkeypatch, build):
@@ -246,10 +247,10 @@ def test_republishing_renews_a_published_screenshot(tmp_path, monkeypatch, build
     run.mkdir()
     (run / "result.json").write_text(json.dumps(build.result()))
     (run / "report.html").write_text("<html></html>")
-    target = store.publish(run, "x")
+    target = publishing.publish(run, "x")
     assert shots == [] and not (target / "report.png").exists()  # nothing was photographed before
     (target / "report.png").write_bytes(b"old")
-    store.publish(run, "x")
+    publishing.publish(run, "x")
     assert shots == [("report.html", "report.png")] and (target / "report.png").read_bytes() == b"png"
 
 

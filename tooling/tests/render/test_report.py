@@ -11,6 +11,7 @@ from perflab.render import report
 from perflab.render import report_sections
 from perflab.render import report_views
 from perflab.results import units
+from perflab.render import publishing
 from perflab.results import store
 from perflab import runner
 from perflab.paths import ROOT
@@ -125,6 +126,7 @@ def test_a_sweep_cell_keeps_its_title_in_one_column_of_a_markdown_table(build):
 def test_delta_is_the_noise_floor_of_each_profile_from_the_named_aa(tmp_path, monkeypatch, build):
     monkeypatch.setattr(store, "PUBLISHED", tmp_path)
     monkeypatch.setattr(store, "ROOT", tmp_path)
+    monkeypatch.setattr(publishing, "ROOT", tmp_path)
     args = type("Args", (), {"delta": None, "floors": None})()
     e = build.experiment()
     assert planner.delta_for(e, args) == (0.03, "default (3 %)", {})
@@ -142,6 +144,7 @@ def test_delta_is_the_noise_floor_of_each_profile_from_the_named_aa(tmp_path, mo
 def test_a_file_that_extends_another_inherits_its_named_aa_on_the_same_metric_only(tmp_path, monkeypatch, build):
     monkeypatch.setattr(store, "PUBLISHED", tmp_path)
     monkeypatch.setattr(store, "ROOT", tmp_path)
+    monkeypatch.setattr(publishing, "ROOT", tmp_path)
     json = __import__("json")
     args = type("Args", (), {"delta": None, "floors": None})()
     (tmp_path / "wallet-aa").mkdir()
@@ -386,7 +389,7 @@ def test_numbers_and_durations_read_as_a_person_expects(value, metric, text):
 def test_no_published_report_prints_a_number_in_exponent_notation(name):
     import re
     r = store.load_published(name)
-    md = re.sub(r"\(Kendall p = [^)]*\)", "", store.report_markdown(r))  # a run's stored steadiness test, a p-value
+    md = re.sub(r"\(Kendall p = [^)]*\)", "", publishing.report_markdown(r))  # a run's stored steadiness test, a p-value
     assert not re.search(r"\d(?:\.\d+)?e[-+]\d", md), re.search(r".{40}\d(?:\.\d+)?e[-+]\d.{20}", md).group(0)
     assert md.count(" (s) ") == 0  # a metric in seconds prints its values with their unit, not "(s)"
 

@@ -8,6 +8,7 @@ import subprocess
 import pytest
 
 from perflab.results import schema
+from perflab.render import publishing
 from perflab.results import store
 from perflab.paths import ROOT
 
@@ -19,8 +20,10 @@ def v1_result(build):
     return data
 
 
-def test_write_stores_the_current_version_and_renders_the_reports(tmp_path, build):
+def test_write_stores_the_current_version_and_the_reports_render_from_what_it_returns(tmp_path, build):
     written = store.write(build.result(), tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["result.json"]  # storage renders nothing
+    publishing.write_reports(written, tmp_path)
     stored = json.loads((tmp_path / "result.json").read_text())
     assert list(stored)[0] == "schema_version" and stored["schema_version"] == schema.SCHEMA_VERSION
     assert list(stored)[1:] == list(build.result())  # the runner's order of fields
@@ -62,6 +65,7 @@ def test_a_command_result_is_written_without_a_page(tmp_path):
     store.write({"experiment": {"name": "c", "kind": "command", "command": "true"}, "name": "c", "command": "./perflab ab c",
                    "started": "t", "exit": 0, "rows": rows, "cells": [], "machine": {"cores": 2, "load_after": (1.0, 1.0, 1.0)},
                    "checks": {"passed": 0, "failed": []}}, tmp_path)
+    publishing.write_reports(store.read(tmp_path / "result.json"), tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["REPORT.md", "result.json"]
     stored = json.loads((tmp_path / "result.json").read_text())
     assert stored["schema_version"] == schema.SCHEMA_VERSION and stored["machine"] == {"cores": 2, "load_after": [1.0, 1.0, 1.0]}
@@ -69,12 +73,12 @@ def test_a_command_result_is_written_without_a_page(tmp_path):
 
 def test_profiles_are_the_cells_jfr_analyses_and_none_without_the_module(tmp_path, monkeypatch, build):
     r = build.result()
-    assert store.profiles(r, tmp_path) == [{"missing": "no JFR recording in this cell (--no-jfr, or a shape without a measured window)"}]
+    assert publishing.profiles(r, tmp_path) == [{"missing": "no JFR recording in this cell (--no-jfr, or a shape without a measured window)"}]
     r["cells"][0]["comparisons"] = []
-    assert store.profiles(r, tmp_path) == [{}]
+    assert publishing.profiles(r, tmp_path) == [{}]
     monkeypatch.setitem(__import__("sys").modules, "perflab.measure.jfr", None)  # importing it now raises ImportError
     monkeypatch.delattr(__import__("perflab.measure").measure, "jfr", raising=False)
-    assert store.profiles(r, tmp_path) is None
+    assert publishing.profiles(r, tmp_path) is None
 
 
 def test_read_migrates_an_older_result(tmp_path, build):
@@ -92,7 +96,7 @@ def test_publishing_stamps_an_unversioned_result_and_leaves_the_rest_as_it_was(t
     (run / "result.json").write_text(json.dumps(v1_result(build)))
     (run / "flame-diff-localhost.html").write_text("<html></html>")
     (run / "k6-x.csv").write_text("not published")
-    target = store.publish(run, "x")
+    target = publishing.publish(run, "x")
     # stamped with the version its shape tells, nothing else changed
     assert (target / "result.json").read_text() == store.dump({"schema_version": 1, **json.loads((run / "result.json").read_text())})
     assert (target / "flame-diff-localhost.html").exists() and not (target / "k6-x.csv").exists()
@@ -104,10 +108,10 @@ def test_regenerating_never_rewrites_a_result_json(tmp_path, monkeypatch, build)
     (tmp_path / "x").mkdir()
     text = json.dumps(v1_result(build))
     (tmp_path / "x" / "result.json").write_text(text)
-    changed = store.regenerate_published()
+    changed = publishing.regenerate_published()
     assert {p.name for p in changed} >= {"REPORT.md", "verdict.svg"}
     assert (tmp_path / "x" / "result.json").read_text() == text
-    assert store.regenerate_published() == []
+    assert publishing.regenerate_published() == []
 
 
 def test_a_reproduction_reads_the_published_result_whatever_its_version(tmp_path, monkeypatch, build):
@@ -130,6 +134,7 @@ def aa_at(folder, build, floors, experiment="x"):
 def test_the_noise_floor_comes_from_the_aa_the_run_names_never_from_a_search(tmp_path, monkeypatch, build):
     monkeypatch.setattr(store, "PUBLISHED", tmp_path / "published")
     monkeypatch.setattr(store, "ROOT", tmp_path)
+    monkeypatch.setattr(publishing, "ROOT", tmp_path)
     x = {"name": "x", "primary": {"metric": "p95"}}
     aa_at(tmp_path / "results" / "20261102-000000-x-aa", build, {"localhost": 0.1})
     aa_at(tmp_path / "published" / "x-aa", build, {"localhost": 0.2})
@@ -150,6 +155,7 @@ def test_the_noise_floor_comes_from_the_aa_the_run_names_never_from_a_search(tmp
 def test_each_profile_takes_the_first_named_aa_that_calibrated_it(tmp_path, monkeypatch, build):
     monkeypatch.setattr(store, "PUBLISHED", tmp_path / "published")
     monkeypatch.setattr(store, "ROOT", tmp_path)
+    monkeypatch.setattr(publishing, "ROOT", tmp_path)
     x = {"name": "x", "primary": {"metric": "p95"}}
     aa_at(tmp_path / "published" / "x-duet-aa", build, {"localhost": 0.06})
     aa_at(tmp_path / "published" / "x-aa", build, {"localhost": 0.25, "cross-zone": 0.08})
@@ -171,16 +177,17 @@ def test_a_command_result_is_told_from_an_ab_one(build):
 def test_a_block_may_name_a_result_not_yet_published_and_the_tables_list_it(tmp_path, monkeypatch, build):
     monkeypatch.setattr(store, "PUBLISHED", tmp_path / "published")
     monkeypatch.setattr(store, "ROOT", tmp_path)
+    monkeypatch.setattr(publishing, "ROOT", tmp_path)
     page = tmp_path / "page.md"
     page.write_text("<!-- results:x view=case-study -->\n<!-- /results -->\n")
-    assert store.regenerate_tables([page]) == [pathlib.Path("page.md")]
+    assert publishing.regenerate_tables([page]) == [pathlib.Path("page.md")]
     assert page.read_text() == ("<!-- results:x view=case-study -->\nNot published yet: `./perflab ab x --publish x`, then "
                                 "`./perflab ab --tables`.\n<!-- /results -->\n")
-    assert store.unpublished_blocks([page]) == ["page.md: x"]
+    assert publishing.unpublished_blocks([page]) == ["page.md: x"]
     (tmp_path / "published" / "x").mkdir(parents=True)
     (tmp_path / "published" / "x" / "result.json").write_text(json.dumps(build.result()))
-    assert store.render_block("x", "verdict").startswith("| network | variants |")
-    assert store.unpublished_blocks([page]) == []
+    assert publishing.render_block("x", "verdict").startswith("| network | variants |")
+    assert publishing.unpublished_blocks([page]) == []
 
 
 def test_no_published_result_records_a_path_of_the_machine_that_made_it():
