@@ -212,6 +212,7 @@ class Statistic(Record):
     p_holm: Number | None = None
     round_ratios: tuple[Any, ...] | None = None
     warnings: tuple[Any, ...] | None = None
+    censored: Mapping[str, Any] | None = None  # a lower bound compared (comparison.bounded): runs censored per variant
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
