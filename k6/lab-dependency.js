@@ -25,7 +25,7 @@ export const options = {
   scenarios: {
     ab: { executor: 'shared-iterations', vus: Number(__ENV.CONCURRENCY || 20), iterations: Number(__ENV.REQUESTS || 100), maxDuration: '5m' },
   },
-  summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'],
+  summaryTrendStats: ['count', 'avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'],
   // declared so that k6 keeps these sub-metrics apart from setup()'s login
   thresholds: { 'http_req_duration{scenario:ab}': ['max>=0'], 'http_reqs{scenario:ab}': ['count>=0'] },
 };

@@ -8,6 +8,8 @@ alongside the load. Mechanism kinds, as declared in an experiment's [[mechanism]
                  generator's own processes, from their resource usage when they exit) or machine (every core's
                  non-idle time, from /proc/stat: what the whole machine spent)
   mariadb_status a SHOW GLOBAL STATUS counter's increase per `per` (e.g. Questions per transfer)
+  k6             a statistic of a metric the k6 script keeps (`metric`, `stat`: "count", "p(90)", ...), from the
+                 run's end-of-test summary (k6io.summary_values), e.g. the admitted requests and their latencies
   probe          a number a `command` prints while the load runs (`pattern`, a regex with one group, or `key` for
                  KEY=VALUE), e.g. Redis's small-command latency; {seconds}, {port} and {database} in the command are
                  the window's length less 4 s, the app's port and its database
@@ -245,6 +247,8 @@ class Window:
                 pattern = m.get("pattern") or rf"\b{re.escape(m['key'])}=([0-9.eE+-]+)"
                 match = re.search(pattern, self.probe_output.get(m["name"], ""))
                 out[m["name"]] = float(match.group(1)) if match else math.nan
+            elif kind == "k6":  # read from k6's summary after the run (k6io.summary_values), not the app
+                continue
             elif kind == "ratio":
                 out[m["name"]] = _divide(self.delta(m["metric"], m.get("labels")) * m.get("scale", 1), self.denominator(m, requests))
             else:

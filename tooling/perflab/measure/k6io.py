@@ -8,7 +8,7 @@ import os
 import pathlib
 import resource
 import subprocess
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import IO, Any, Literal
 
 from perflab.lab import labsecrets
@@ -214,6 +214,26 @@ def read_summary(path: str | os.PathLike[str]) -> dict[str, Any]:
     with open(path) as f:
         summary: dict[str, Any] = json.load(f)
     return summary
+
+
+def summary_values(summary: Any, mechanisms: Iterable[dict[str, Any]]) -> dict[str, float]:
+    """The mechanisms of kind "k6": a statistic of a metric the script keeps (`metric`, `stat` as k6's summary
+    names it: "count", "avg", "p(90)", "max", ...) from the run's end-of-test summary (one path, or one per k6
+    process: then only a count adds up, anything else is NaN); NaN when the summary lacks it."""
+    wanted = [m for m in mechanisms if m.get("kind") == "k6"]
+    if not wanted:
+        return {}
+    paths = summary if isinstance(summary, list) else [summary]
+    metrics = [read_summary(p).get("metrics", {}) if p and pathlib.Path(p).exists() else {} for p in paths]
+    out = {}
+    for m in wanted:
+        found = [float(ms[m["metric"]]["values"][m["stat"]]) for ms in metrics
+                 if m["stat"] in ms.get(m["metric"], {}).get("values", {})]
+        if len(found) != len(metrics):
+            out[m["name"]] = math.nan
+        else:
+            out[m["name"]] = sum(found) if m["stat"] == "count" else found[0] if len(found) == 1 else math.nan
+    return out
 
 
 def per_second(latencies: list[float], times: list[int]) -> list[dict[str, Any]]:

@@ -257,7 +257,9 @@ def _record(ctx: RunContext, label: str, round_no: int | str, load: dict[str, An
            "error_rate": (sum(failed) + dropped) / sent if sent else math.nan, "requests": len(latencies),
            "dropped": dropped, "k6_processes": measured["processes"],
            "series": k6io.per_second(latencies, times), "knobs": window.knobs(), "jfr": file_name(measured["jfr"]),
-           "dashboard": file_name(paths.get("dashboard")), "mechanism": window.values(len(latencies), mechanisms),
+           "dashboard": file_name(paths.get("dashboard")),
+           "mechanism": {**window.values(len(latencies), mechanisms),
+                         **k6io.summary_values(paths.get("summary"), mechanisms or ctx.e["mechanism"])},
            "gc": window.gc(), "limits": window.limits()}
     if arm:
         run["arm"] = arm

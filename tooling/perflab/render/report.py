@@ -50,7 +50,8 @@ PROCESS = {"app": "the app", "mariadb": "MariaDB"}
 
 def limit_texts(cell: dict[str, Any]) -> list[str]:
     """Per limited process, whether its CPU limit held in every run: 'the app held to 1 CPU in 2 of 2 runs (at
-    most 0.97 CPU-s per s; throttled 12 of 400 periods)'."""
+    most 0.97 CPU-s per s; throttled 12 of 400 periods)', with each variant's share of throttled periods when the
+    runs are of several (which stage's CPU ran out)."""
     out = []
     for process in PROCESS:
         checks = [c for r in cell["runs"] for c in r.get("limits") or [] if c["process"] == process]
@@ -61,11 +62,26 @@ def limit_texts(cell: dict[str, Any]) -> list[str]:
         parts = [f"at most {max(rates):.2f} CPU-s per s"] if rates else []
         if any("periods" in c for c in checks):
             parts.append(f"throttled {sum(c.get('throttled', 0) for c in checks)} of "
-                         f"{sum(c.get('periods', 0) for c in checks)} periods")
+                         f"{sum(c.get('periods', 0) for c in checks)} periods" + throttled_by_variant(cell, process))
         how = "cpulimit" if all(c["how"] == "cpulimit" for c in checks) else "a cgroup quota"
         out.append(f"{PROCESS[process]} held to {checks[0]['cpus']:g} CPU by {how} in {held} of {len(checks)} runs"
                    + (f" ({'; '.join(parts)})" if parts else ""))
     return out
+
+
+def throttled_by_variant(cell: dict[str, Any], process: str) -> str:
+    """': wallet-before 41 % / wallet-after 3 %': each variant's throttled share of its runs' periods, when the cell
+    has runs of more than one variant; '' otherwise."""
+    shares: dict[str, list[int]] = {}
+    for r in cell["runs"]:
+        for c in r.get("limits") or []:
+            if c["process"] == process and c.get("periods"):
+                counts = shares.setdefault(r["variant"], [0, 0])
+                counts[0] += c.get("throttled", 0)
+                counts[1] += c["periods"]
+    if len(shares) < 2:
+        return ""
+    return ": " + " / ".join(f"{variant} {100 * t / p:.0f} %" for variant, (t, p) in shares.items())
 
 
 def machine_lines(cell: dict[str, Any]) -> list[str]:

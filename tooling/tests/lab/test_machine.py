@@ -192,7 +192,7 @@ def test_the_report_states_the_profile_the_gc_and_whether_each_limit_held():
     c = cell([limited_run("r1", "before", "SerialGC", 0.97, True), limited_run("r2", "after", "SerialGC", 0.99, True)])
     assert report.machine_lines(c) == [
         "machine t2-micro: app 1 CPU, JVM -XX:ActiveProcessorCount=1 -XX:MaxRAM=1g; MariaDB unlimited", "GC: SerialGC",
-        "the app held to 1 CPU by a cgroup quota in 2 of 2 runs (at most 0.99 CPU-s per s; throttled 10 of 200 periods)"]
+        "the app held to 1 CPU by a cgroup quota in 2 of 2 runs (at most 0.99 CPU-s per s; throttled 10 of 200 periods: before 5 % / after 5 %)"]
     assert report.limit_warnings(c) == []
 
 

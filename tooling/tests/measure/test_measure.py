@@ -1,4 +1,5 @@
 """The CPU sources of the `cpu` mechanism kind: the machine's non-idle time and the load generator's own CPU."""
+import json
 import math
 import subprocess
 import sys
@@ -62,3 +63,22 @@ def test_a_ratio_is_scaled_like_a_cpu_share():
     window = app_metrics.Window(App(), [little], {}, 10)
     window.before, window.after = before, after
     assert window.values(100) == {"pool needed": 0.5 / 100 * 300}
+
+
+def test_a_k6_mechanism_is_a_statistic_of_the_scripts_own_metric_from_its_summary(tmp_path):
+    def summary(name, count, p90):
+        path = tmp_path / name
+        path.write_text(json.dumps({"metrics": {"lab_accepted_ms": {"type": "trend", "values": {
+            "count": count, "p(90)": p90, "max": 2 * p90}}}}))
+        return path
+    mechanisms = [{"name": "admitted", "kind": "k6", "metric": "lab_accepted_ms", "stat": "count"},
+                  {"name": "p90", "kind": "k6", "metric": "lab_accepted_ms", "stat": "p(90)"},
+                  {"name": "gone", "kind": "k6", "metric": "lab_rejected_ms", "stat": "count"},
+                  {"name": "rejected at once", "kind": "delta", "metric": "x"}]
+    one = k6io.summary_values(summary("a.json", 12, 1003.5), mechanisms)
+    assert one["admitted"] == 12 and one["p90"] == 1003.5 and math.isnan(one["gone"]) and "rejected at once" not in one
+    # two k6 processes: their counts add up; a percentile of the whole cannot be told from theirs
+    two = k6io.summary_values([summary("a.json", 12, 1003.5), summary("b.json", 8, 990.0)], mechanisms)
+    assert two["admitted"] == 20 and math.isnan(two["p90"])
+    assert math.isnan(k6io.summary_values(tmp_path / "missing.json", mechanisms)["admitted"])
+    assert k6io.summary_values(tmp_path / "missing.json", mechanisms[3:]) == {}

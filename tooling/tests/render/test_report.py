@@ -468,3 +468,17 @@ def test_a_p_the_rounds_cannot_bring_under_five_percent_is_shown_as_its_floor_no
     assert report.p_text(holm, 3) == "0.012"
     assert report.p_text(dict(holm, p_holm=0.07), 7) == "– (5+5 rounds cannot reach 0.05)"  # 7 × 2/252 = 0.0556
     assert report.p_text(dict(holm, p_holm=0.049), 7) == "0.049"  # a p under the level is never hidden
+
+
+def test_each_limited_process_says_which_variant_was_throttled_and_how_often():
+    def limit(process, throttled, periods):
+        return {"process": process, "cpus": 0.75, "how": "cgroup", "held": True, "cpu_per_s": 0.7,
+                "throttled": throttled, "periods": periods}
+    cell = {"runs": [{"variant": "naive", "limits": [limit("app", 40, 100)]},
+                     {"variant": "naive", "limits": [limit("app", 2, 100)]},
+                     {"variant": "cached", "limits": [limit("app", 3, 100)]}]}
+    assert report.limit_texts(cell) == ["the app held to 0.75 CPU by a cgroup quota in 3 of 3 runs (at most 0.70 CPU-s "
+                                        "per s; throttled 45 of 300 periods: naive 21 % / cached 3 %)"]
+    one = {"runs": [{"variant": "naive", "limits": [limit("mariadb", 5, 50)]}]}
+    assert report.limit_texts(one) == ["MariaDB held to 0.75 CPU by a cgroup quota in 1 of 1 runs (at most 0.70 CPU-s "
+                                       "per s; throttled 5 of 50 periods)"]
