@@ -150,6 +150,9 @@ def reanalyse(name: str) -> int:
     as a run would get it now, an A/A's calibration, the power check, the verdict), for when the statistics changed
     after it ran; REPORT.md and the charts follow, report.html keeps its run's analysis."""
     result = store.load_published(name)
+    if schema.is_command(result):
+        raise SystemExit(f"--reanalyse {name}: a command experiment's result (its rows are the benchmark's own "
+                         f"figures, with no statistics of perflab's to recompute): rerun it, ./perflab ab {name}")
     e = result["experiment"]
     aa = bool(result.get("calibration"))
     per_profile = {} if aa else delta_for(e, argparse.Namespace(delta=None))[2]

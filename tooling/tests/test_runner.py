@@ -158,3 +158,8 @@ def test_a_command_experiments_reset_runs_after_it_and_a_failed_one_is_said(tmp_
     said = runner.reset_after_command({"name": "x", "dataset": {"reset": "echo no database >&2; exit 3"}}, dict(os.environ))
     assert "reset failed" in said and "no database" in said
     assert runner.reset_after_command({"name": "x"}, dict(os.environ)) == ""
+
+
+def test_reanalysing_a_command_result_is_refused_by_name():
+    with pytest.raises(SystemExit, match="--reanalyse route-jmh: a command experiment's result"):
+        runner.reanalyse("route-jmh")
