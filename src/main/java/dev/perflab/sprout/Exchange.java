@@ -1,5 +1,9 @@
 package dev.perflab.sprout;
 
+import dev.perflab.sprout.request.BadRequest;
+import dev.perflab.sprout.request.RequestReader;
+import dev.perflab.sprout.request.SproutRequest;
+
 /**
  * One connection's bytes to answers, shared by both I/O models: where the head ends (at most {@link #MAX_HEAD}
  * bytes, else 431), the reader's parse, the body's framing (at most {@link #MAX_BODY} bytes, else 413; a POST, PUT

@@ -11,8 +11,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.perflab.sprout.after.RefactoredRequestReader;
-import dev.perflab.sprout.before.MonolithicRequestReader;
+import dev.perflab.sprout.request.RequestReaders;
 
 /**
  * The sprout server, without Spring: {@link #start} binds and serves with the knobs' I/O model, threads and reader;
@@ -42,18 +41,11 @@ public final class SproutServer {
         this.meters = meters;
     }
 
-    public static RequestReader reader(SproutKnobs.Reader reader) {
-        return switch (reader) {
-            case MONOLITHIC -> new MonolithicRequestReader();
-            case REFACTORED -> new RefactoredRequestReader();
-        };
-    }
-
     public synchronized void start() throws IOException {
         if (transport != null) {
             return;
         }
-        Exchange exchange = new Exchange(reader(knobs.reader()), meters);
+        Exchange exchange = new Exchange(RequestReaders.of(knobs.reader()), meters);
         Transport t = switch (knobs.io()) {
             case BLOCKING -> new BlockingTransport(knobs, address, exchange, connectionThreads());
             case NONBLOCKING -> new SelectorTransport(knobs, address, exchange, requestThreads());

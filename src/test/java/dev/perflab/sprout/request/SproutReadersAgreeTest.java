@@ -1,12 +1,12 @@
-package dev.perflab.sprout;
+package dev.perflab.sprout.request;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
-import dev.perflab.sprout.after.RefactoredRequestReader;
-import dev.perflab.sprout.before.MonolithicRequestReader;
+import dev.perflab.sprout.request.after.RefactoredRequestReader;
+import dev.perflab.sprout.request.before.MonolithicRequestReader;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

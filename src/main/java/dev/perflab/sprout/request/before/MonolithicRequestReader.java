@@ -1,13 +1,13 @@
-package dev.perflab.sprout.before;
+package dev.perflab.sprout.request.before;
 
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 
-import dev.perflab.sprout.BadRequest;
-import dev.perflab.sprout.RequestReader;
-import dev.perflab.sprout.SproutRequest;
+import dev.perflab.sprout.request.BadRequest;
+import dev.perflab.sprout.request.RequestReader;
+import dev.perflab.sprout.request.SproutRequest;
 
 /**
  * Slow on a cold JIT, as seed 000's {@code HttpUtils.readRawRequest} was: the whole head is read in one method of

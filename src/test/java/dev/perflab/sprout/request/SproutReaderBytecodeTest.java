@@ -1,4 +1,4 @@
-package dev.perflab.sprout;
+package dev.perflab.sprout.request;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -9,8 +9,8 @@ import java.util.spi.ToolProvider;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.perflab.sprout.after.RefactoredRequestReader;
-import dev.perflab.sprout.before.MonolithicRequestReader;
+import dev.perflab.sprout.request.after.RefactoredRequestReader;
+import dev.perflab.sprout.request.before.MonolithicRequestReader;
 
 import org.junit.jupiter.api.Test;
 

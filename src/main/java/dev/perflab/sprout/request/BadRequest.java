@@ -1,4 +1,4 @@
-package dev.perflab.sprout;
+package dev.perflab.sprout.request;
 
 /**
  * A request the server refuses: the status it answers with before it closes the connection. No stack trace: it is

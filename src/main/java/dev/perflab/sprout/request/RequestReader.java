@@ -1,4 +1,4 @@
-package dev.perflab.sprout;
+package dev.perflab.sprout.request;
 
 /**
  * Reads a request head: {@code head[0, end)} holds the request line and the header lines, without the empty line

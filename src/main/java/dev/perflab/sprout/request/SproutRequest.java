@@ -1,4 +1,4 @@
-package dev.perflab.sprout;
+package dev.perflab.sprout.request;
 
 /**
  * A request head as a {@link RequestReader} read it: what the server needs to answer it and to find the next one.

@@ -1,10 +1,10 @@
-package dev.perflab.sprout.after;
+package dev.perflab.sprout.request.after;
 
 import java.nio.charset.StandardCharsets;
 
-import dev.perflab.sprout.BadRequest;
-import dev.perflab.sprout.RequestReader;
-import dev.perflab.sprout.SproutRequest;
+import dev.perflab.sprout.request.BadRequest;
+import dev.perflab.sprout.request.RequestReader;
+import dev.perflab.sprout.request.SproutRequest;
 
 /**
  * Fast from the first requests, as seed 000's refactor was: small methods, each well under C2's 325-byte
