@@ -14,12 +14,10 @@
 // The mix, by request number: 2 in 10 log in (the external API), 4 transfer (MariaDB + Redis), 4 read routes.
 import http from 'k6/http';
 import exec from 'k6/execution';
-import { sleep } from 'k6';
-import { Trend, Rate, Gauge } from 'k6/metrics';
 import { BASE_URL, tags } from './lib/common.js';
 import { bearer } from './lib/route-auth.js';
 import { requireKnobs, requireLogin, requireRoutes, requireWalletData, seedCommand } from './lib/preconditions.js';
-import { summaryFields, summaryLine } from './lib/summary.js';
+import { coldStart } from './lib/cold-start.js';
 import { MEMBER_PASSWORD, MEMBER_PIN, required } from './lib/credentials.js';
 
 // this install's credentials (lib/credentials.js): the stub's member password and the seeded PIN
@@ -30,17 +28,10 @@ export { handleSummary } from './lib/summary.js';
 
 const RATE = Number(__ENV.RATE || 200);
 const REQUESTS = Number(__ENV.REQUESTS || 10000);
-const RECORD = 8000;
 const TIMEOUT = __ENV.TIMEOUT || '1s';
 const UNIVS = (__ENV.UNIVS || '11,12').split(',').map(Number);
 const MEMBERS = Number(__ENV.MEMBERS || 100000);
-// windows by request number (the order requests were sent): [name, first, last exclusive]
-const WINDOWS = [['first100', 0, 100], ['first1000', 0, 1000], ['first8000', 0, RECORD], ['steady', RECORD, REQUESTS]];
-
-const latency = Object.fromEntries(WINDOWS.map(([w]) => [w, new Trend(`cold_${w}_ms`, true)]));
-const success = Object.fromEntries(WINDOWS.map(([w]) => [w, new Rate(`cold_${w}_ok`)]));
-const readyAt = new Gauge('cold_ready_epoch_ms'); // the script subtracts the app's launch time
-const recordEnd = new Gauge('cold_record_end_epoch_ms'); // its max: when the record window's last answer came
+const cold = coldStart(REQUESTS);
 
 export const options = {
   tags,
@@ -55,19 +46,8 @@ export const options = {
 };
 
 export function setup() {
-  const deadline = Date.now() + 170000;
-  let polls = 0;
-  while (Date.now() < deadline) {
-    const res = http.get(`${BASE_URL}/actuator/health/readiness`, { timeout: '1s', tags: { name: 'readiness' } });
-    polls += 1;
-    if (res.status === 200) {
-      readyAt.add(Date.now());
-      if (polls === 1) checkData();
-      return {};
-    }
-    sleep(0.01);
-  }
-  throw new Error(`${BASE_URL} did not report readiness within 170 s`);
+  cold.awaitReadiness(checkData);
+  return {};
 }
 
 // the app was up before k6: a run by hand, so make sure the mix can succeed. 200 requests/s within 1 s each need
@@ -112,35 +92,5 @@ export function mixed() {
   if (n >= REQUESTS) return;
   const kind = n % 10 < 2 ? 'login' : n % 10 < 6 ? 'transfer' : 'routes';
   const res = kind === 'login' ? login() : kind === 'transfer' ? transfer() : routes();
-  const ok = res.status === EXPECTED[kind];
-  if (n < RECORD) recordEnd.add(Date.now());
-  for (const [w, first, last] of WINDOWS) {
-    if (n >= first && n < last) {
-      latency[w].add(res.timings.duration, { kind });
-      success[w].add(ok, { kind });
-    }
-  }
+  cold.record(n, res, res.status === EXPECTED[kind], { kind });
 }
-
-function window(data, w) {
-  const t = data.metrics[`cold_${w}_ms`];
-  const r = data.metrics[`cold_${w}_ok`];
-  if (!t || !r) return null;
-  return { count: r.values.passes + r.values.fails, success: r.values.rate, failures: r.values.fails,
-    p50: t.values.med, p95: t.values['p(95)'], p99: t.values['p(99)'], max: t.values.max };
-}
-
-function coldStartFields(data) {
-  const ready = data.metrics.cold_ready_epoch_ms;
-  const dropped = data.metrics.dropped_iterations;
-  const recordEnd = data.metrics.cold_record_end_epoch_ms;
-  return {
-    readyEpochMs: ready ? ready.values.value : null,
-    recordEndEpochMs: recordEnd ? recordEnd.values.max : null,
-    dropped: dropped ? dropped.values.count : 0,
-    windows: Object.fromEntries(WINDOWS.map(([w]) => [w, window(data, w)])),
-  };
-}
-
-summaryFields(coldStartFields);
-summaryLine((data) => `${JSON.stringify(coldStartFields(data))}\n`);

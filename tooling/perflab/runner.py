@@ -130,7 +130,7 @@ def store_and_render(ctx: Context, result: dict[str, Any], args: argparse.Namesp
     log(report.text(result))
     log(f"report: {out_dir / 'REPORT.md'} and {out_dir / 'report.html'}")
     if args.publish:
-        target = publishing.publish(out_dir, args.publish)
+        target = publishing.publish(out_dir, args.publish, result)
         log(f"published to {target.relative_to(ROOT)}; ./perflab ab --tables refreshes the docs")
     if args.smoke:
         passed, failed = result["checks"]["passed"], result["checks"]["failed"]
@@ -219,7 +219,7 @@ def run_command_experiment(e: dict[str, Any], args: argparse.Namespace) -> int:
     publishing.write_reports(result, out_dir)
     log(report.command_table(result))
     if args.publish:
-        publishing.publish(out_dir, args.publish)
+        publishing.publish(out_dir, args.publish, result)
     log(f"{'smoke ' if args.smoke else ''}{e['name']}: {checks['passed']} passed, {len(checks['failed'])} failed")
     for line in checks["failed"]:
         log("  FAIL  " + line)

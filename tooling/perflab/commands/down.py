@@ -4,7 +4,6 @@ import subprocess
 
 from perflab.lab import appctl
 from perflab.lab import labenv
-from perflab.lab import labup
 from perflab.lab import lbctl
 
 SYNOPSIS = "down"
@@ -13,9 +12,9 @@ SUMMARY = "stop the app (every instance and the load balancer) and the stack"
 
 def main(argv: list[str]) -> int:
     if labenv.docker_engine():
-        listed = subprocess.run(labup.compose("ps", "-q"), capture_output=True, text=True)
+        listed = subprocess.run(labenv.compose("ps", "-q"), capture_output=True, text=True)
         if listed.stdout.strip():
-            labenv.run(labup.compose("down"))
+            labenv.run(labenv.compose("down"))
     lbctl.Balancer().down()
     appctl.Instance().stop()
     labenv.native("down", stdout=subprocess.DEVNULL)

@@ -143,6 +143,25 @@ def docker_engine(environ: Mapping[str, str] | None = None) -> bool:
         return False
 
 
+def compose(*args: str) -> list[str]:
+    """A `docker compose` command line on the repository's compose project."""
+    return ["docker", "compose", "--project-directory", str(ROOT), *args]
+
+
+def compose_lab_running(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether this repository's compose lab has a container running (the Docker path of ./perflab up); False
+    without a docker command or an engine that answers."""
+    environ = os.environ if environ is None else environ
+    if not shutil.which("docker", path=environ.get("PATH")):
+        return False
+    try:
+        listed = subprocess.run(compose("ps", "-q", "--status", "running"), env=environ, capture_output=True,
+                                text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return listed.returncode == 0 and bool(listed.stdout.strip())
+
+
 def run(argv: list[Any], **options: Any) -> None:
     """Run a command, its output passed through; a failure stops this command with the same exit code."""
     sys.stdout.flush()

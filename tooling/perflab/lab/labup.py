@@ -16,11 +16,6 @@ from perflab.lab.labenv import die
 from perflab.paths import ROOT
 
 
-def compose(*args: str) -> list[str]:
-    """A `docker compose` command line on the repository's compose project."""
-    return ["docker", "compose", "--project-directory", str(ROOT), *args]
-
-
 def data_set(argv: list[str], env: dict[str, str] | None = None, indent: str = "") -> None:
     """One data-set command (`wallet --db perflab ensure`) in a process of its own, its output indented by `indent`;
     a failure stops the caller with the same exit code."""
@@ -54,8 +49,8 @@ def up_compose(profile: str) -> None:
     """The whole lab by Docker compose: compose's one-shot `seed` migrates and loads the data sets before the app
     starts, nothing on the host."""
     labenv.say("Docker engine found: docker compose up")
-    labenv.run(compose("up", "-d", "--build", "--wait"), env=dict(os.environ, SPRING_PROFILES_ACTIVE=profile))
-    labenv.run(compose("ps"))
+    labenv.run(labenv.compose("up", "-d", "--build", "--wait"), env=dict(os.environ, SPRING_PROFILES_ACTIVE=profile))
+    labenv.run(labenv.compose("ps"))
     labenv.say(f"k6: docker compose --profile load run --rm k6 run /scripts/smoke.js | Grafana "
                f"http://127.0.0.1:{os.environ['PERFLAB_GRAFANA_PORT']} (admin; its password: docker compose run "
                "--rm secrets cat /secrets/grafana-admin-password)")

@@ -52,6 +52,12 @@ SERVICES = (("MariaDB", "PERFLAB_DB_PORT"), ("Redis", "PERFLAB_REDIS_PORT"), ("W
             ("Toxiproxy", "PERFLAB_TOXIPROXY_PORT"))
 
 
+COMPOSE_IN_THE_WAY = (
+    "the compose lab (./perflab up on Docker) is running: the A/B runner measures on the native stack, whose "
+    "MariaDB, Redis and Prometheus ports the compose lab's containers hold with their own credentials. Stop it with "
+    "./perflab down (docker compose down), then run ./perflab ab again; the runner does not drive the compose lab yet")
+
+
 class NativeLab:
     """This machine's native stack: services from stack/native.sh, each variant an app process (appctl's launcher)
     on its own port, database and Redis logical database."""
@@ -61,7 +67,11 @@ class NativeLab:
         self.say = say
 
     def ensure_services(self, env: Mapping[str, str]) -> None:
-        """Every service the runner needs, started (stack/native.sh up) when one is down, named."""
+        """Every service the runner needs, started (stack/native.sh up) when one is down, named. Refused while the
+        compose lab runs: its services answer on the same ports with other credentials, so the runner would seed,
+        reset and measure them as if they were the native stack's."""
+        if labenv.compose_lab_running():
+            raise SystemExit(COMPOSE_IN_THE_WAY)
         for name, key in SERVICES:
             if not labenv.port_open(int(env[key]), timeout=0.5):
                 self.say(f"{name} is not running on 127.0.0.1:{env[key]}: starting the stack (./perflab stack up)")

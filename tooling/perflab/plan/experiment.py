@@ -191,13 +191,14 @@ def positive_duration(value: object) -> bool:
         return False
 
 
-SETTING_KEYS: dict[str, type | tuple[type, ...]] = {"rule": str, "pilot": str, "pilot_metric": str, "connections": (int, float), "fractions": list}
+SETTING_KEYS: dict[str, type | tuple[type, ...]] = {"rule": str, "pilot": str, "pilot_metric": str, "connections": (int, float), "fractions": list,
+                                                    "inputs": dict}
 
 
 def check_setting(e: dict[str, Any], where: str) -> None:
     """The optional `[setting]`: the rule, written before the run, that chose the ramp from a pilot's measurement
     (`rule` in words, the `pilot` experiment, its mechanism `pilot_metric`, `connections`, `fractions` of the
-    peak per stage; ramp.targets_from_rule)."""
+    peak per stage; ramp.targets_from_rule), or a rule's `inputs` by name (numbers) when it chose another setting."""
     setting = e.get("setting")
     if setting is None:
         return
@@ -215,6 +216,8 @@ def check_setting(e: dict[str, Any], where: str) -> None:
         raise SystemExit(f"{where}: [setting] pilot_metric = {setting['pilot_metric']!r}; {SETTING_HELP['pilot_metric']}")
     if "connections" in setting and setting["connections"] <= 0:
         raise SystemExit(f"{where}: [setting] connections = {setting['connections']!r}; {SETTING_HELP['connections']}")
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in setting.get("inputs", {}).values()):
+        raise SystemExit(f"{where}: [setting] inputs = {setting['inputs']!r}; {SETTING_HELP['inputs']}")
     fractions = setting.get("fractions", [])
     if not all(isinstance(f, (int, float)) and 0 < f <= 1 for f in fractions) or (
             "ramp" in e["load"] and len(fractions) != len(e["load"]["ramp"])):
@@ -223,7 +226,7 @@ def check_setting(e: dict[str, Any], where: str) -> None:
 
 SETTING_HELP = {"rule": "the rule in words", "pilot": "the name of the pilot experiment",
                 "pilot_metric": "the name of a [[mechanism]] of this file, measured in the pilot",
-                "connections": "a positive number", "fractions": "one fraction of the peak in (0, 1] per stage of [load] ramp"}
+                "connections": "a positive number", "inputs": "a table of the rule's numbers by name", "fractions": "one fraction of the peak in (0, 1] per stage of [load] ramp"}
 
 
 def assign_redis_dbs(e: dict[str, Any]) -> dict[str, Any]:

@@ -26,12 +26,12 @@ def write_reports(data: dict[str, Any], out_dir: pathlib.Path) -> None:
         (out_dir / "report.html").write_text(html_page.html(data, profiles(data, out_dir)))
 
 
-def publish(out_dir: str | os.PathLike[str], name: str) -> pathlib.Path:
-    """A run folder published as docs/results/<name>/ (store.copy_published) with its charts drawn there
-    (render/charts.py); when what it replaced had a screenshot of its report (report.png, which the docs may show),
-    the new report.html is photographed again (render/screenshot.py)."""
+def publish(out_dir: str | os.PathLike[str], name: str, result: dict[str, Any]) -> pathlib.Path:
+    """A run folder published as docs/results/<name>/ (store.copy_published) with the charts of its result (as
+    store.write returned it) drawn there (render/charts.py); when what it replaced had a screenshot of its report
+    (report.png, which the docs may show), the new report.html is photographed again (render/screenshot.py)."""
     target, photographed = store.copy_published(out_dir, name)
-    charts.write(store.read(target / "result.json"), target)
+    charts.write(result, target)
     if photographed and (target / "report.html").exists():
         try:
             from perflab.render import screenshot

@@ -1,5 +1,9 @@
 """The lab seam (tooling/perflab/lab/seam.py): both labs answer every method the runner calls, a remote lab's apps are the URLs given
 (never started, limited or seeded here), and the runner's services check names what is down."""
+import os
+
+import pytest
+
 from perflab.lab import seam
 from perflab.lab import launcher
 
@@ -32,8 +36,46 @@ def test_a_service_that_is_down_is_named_and_the_stack_started(monkeypatch):
     said, started = [], []
     monkeypatch.setattr(seam.labenv, "port_open", lambda port, timeout=2.0: int(port) != 6379)
     monkeypatch.setattr(seam.labenv, "native", lambda *args, **options: started.append(args))
+    monkeypatch.setattr(seam.labenv, "compose_lab_running", lambda: False)
     env = {"PERFLAB_DB_PORT": "3306", "PERFLAB_REDIS_PORT": "6379", "PERFLAB_WIREMOCK_PORT": "8089",
            "PERFLAB_TOXIPROXY_PORT": "8474"}
     seam.NativeLab(said.append).ensure_services(env)
     assert said == ["Redis is not running on 127.0.0.1:6379: starting the stack (./perflab stack up)"]
     assert started == [("up",)]
+
+
+SERVICES_ENV = {"PERFLAB_DB_PORT": "3306", "PERFLAB_REDIS_PORT": "6379", "PERFLAB_WIREMOCK_PORT": "8089",
+                "PERFLAB_TOXIPROXY_PORT": "8474"}
+
+
+def fake_docker(tmp_path, monkeypatch, containers):
+    """A `docker` first on PATH that logs its arguments and lists `containers` for `compose ... ps`."""
+    log = tmp_path / "docker.log"
+    docker = tmp_path / "docker"
+    docker.write_text(f'#!/bin/sh\necho "$@" >> {log}\ncase "$*" in *" ps "*) printf "{containers}" ;; esac\n')
+    docker.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    return log
+
+
+def test_the_runner_refuses_the_native_stack_while_the_compose_lab_holds_its_ports(tmp_path, monkeypatch):
+    """Issue 48's collision: with the compose lab up, MariaDB, Redis and Prometheus answer on the native ports, so
+    every port looks open and the runner would seed and measure compose's services with the native credentials.
+    It stops instead, naming the compose lab and the command that stops it, and starts nothing."""
+    log = fake_docker(tmp_path, monkeypatch, "3f2a9c1d\\n")
+    started = []
+    monkeypatch.setattr(seam.labenv, "port_open", lambda port, timeout=2.0: True)
+    monkeypatch.setattr(seam.labenv, "native", lambda *args, **options: started.append(args))
+    with pytest.raises(SystemExit) as stopped:
+        seam.NativeLab().ensure_services(SERVICES_ENV)
+    assert "compose lab" in str(stopped.value) and "./perflab down" in str(stopped.value)
+    assert started == []
+    assert "compose --project-directory" in log.read_text() and "ps -q --status running" in log.read_text()
+
+
+def test_a_docker_without_the_compose_lab_running_leaves_the_native_stack_alone(tmp_path, monkeypatch):
+    fake_docker(tmp_path, monkeypatch, "")
+    monkeypatch.setattr(seam.labenv, "port_open", lambda port, timeout=2.0: True)
+    said = []
+    seam.NativeLab(said.append).ensure_services(SERVICES_ENV)
+    assert said == []

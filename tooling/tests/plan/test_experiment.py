@@ -212,7 +212,7 @@ def pilot_seconds_per_transfer(pilot: str, metric: str) -> float | None:
     return float(values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2)
 
 
-@pytest.mark.parametrize("name", [n for n in experiments.names() if experiments.load(n).get("setting")])
+@pytest.mark.parametrize("name", [n for n in experiments.names() if experiments.load(n).get("setting", {}).get("pilot")])
 def test_a_ramp_chosen_by_a_rule_is_the_rules_from_the_published_pilot(name):
     """A [setting] writes how the ramp was chosen before the run: once its pilot's result is committed, the file's
     ramp is the rule applied to the pilot's figure (and the Little's-law scale follows the peak, above)."""
@@ -224,3 +224,16 @@ def test_a_ramp_chosen_by_a_rule_is_the_rules_from_the_published_pilot(name):
         pytest.skip(f"{name}: its pilot {setting['pilot']!r} is not published yet (docs/results/{setting['pilot']}/result.json)")
     assert e["load"]["ramp"] == ramp.targets_from_rule(setting, measured), (
         f"{name}: the rule on the pilot's {measured:.4f} s per transfer gives {ramp.targets_from_rule(setting, measured)}")
+
+
+def test_the_login_case_studys_link_is_its_rules_from_the_figures_written_before_the_run():
+    """login-keepalive's [setting]: the link's latency each way is what the write-up's warmed-pool login leaves once
+    perflab's own time (measured before the setting, less the old link's round trip) is taken out, rounded to the
+    proxy's whole ms; its network profile carries that latency on the auth link and nothing else."""
+    from perflab.lab import network
+    e = experiments.load("login-keepalive")
+    i = e["setting"]["inputs"]
+    link = round((i["target_ms"] - (i["measured_ms"] - 2 * i["measured_link_ms"])) / 2)
+    assert link == i["link_ms"] == 90
+    [profile] = e["network"]["profiles"]
+    assert network.profile(profile) == {"auth": {"latency_ms": link}}

@@ -230,7 +230,7 @@ def test_publishing_and_regenerating_write_the_report_and_the_charts(tmp_path, m
     r = build.result()
     (run / "result.json").write_text(json.dumps(r))
     (run / "REPORT.md").write_text("old")
-    target = publishing.publish(run, "x")
+    target = publishing.publish(run, "x", store.read(run / "result.json"))
     assert (target / "verdict.svg").read_text() == charts_ratio.verdict(r)
     changed = publishing.regenerate_published()
     assert [p.name for p in changed] == ["REPORT.md"]
@@ -247,10 +247,10 @@ def test_republishing_renews_a_published_screenshot(tmp_path, monkeypatch, build
     run.mkdir()
     (run / "result.json").write_text(json.dumps(build.result()))
     (run / "report.html").write_text("<html></html>")
-    target = publishing.publish(run, "x")
+    target = publishing.publish(run, "x", store.read(run / "result.json"))
     assert shots == [] and not (target / "report.png").exists()  # nothing was photographed before
     (target / "report.png").write_bytes(b"old")
-    publishing.publish(run, "x")
+    publishing.publish(run, "x", store.read(run / "result.json"))
     assert shots == [("report.html", "report.png")] and (target / "report.png").read_bytes() == b"png"
 
 

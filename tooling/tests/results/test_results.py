@@ -96,7 +96,7 @@ def test_publishing_stamps_an_unversioned_result_and_leaves_the_rest_as_it_was(t
     (run / "result.json").write_text(json.dumps(v1_result(build)))
     (run / "flame-diff-localhost.html").write_text("<html></html>")
     (run / "k6-x.csv").write_text("not published")
-    target = publishing.publish(run, "x")
+    target = publishing.publish(run, "x", store.read(run / "result.json"))
     # stamped with the version its shape tells, nothing else changed
     assert (target / "result.json").read_text() == store.dump({"schema_version": 1, **json.loads((run / "result.json").read_text())})
     assert (target / "flame-diff-localhost.html").exists() and not (target / "k6-x.csv").exists()
