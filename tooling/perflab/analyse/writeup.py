@@ -5,6 +5,9 @@ two move the same way. Pure functions of the experiment and a cell's runs (analy
 
 Units: latencies (mean, p50 ... max) in ms, as perflab records them; tps and breaking_rate per second;
 error_rate a fraction; a mechanism in its own unit, one measured in seconds ("... (s)") given in ms.
+
+Where a stage differs from the write-up (a figure off by more than FAR, or moving the other way), the table names
+the figures and carries the stage's `why`, the one-line reason the file gives for it.
 """
 import math
 import statistics
@@ -50,12 +53,38 @@ def ratio(value: float, base: float | None) -> float:
     return value / base if base and not math.isnan(value) and not math.isnan(base) else math.nan
 
 
+FAR = 2.0  # a figure "differs" when perflab's is more than this factor off the write-up's (the first stage's values,
+# a later stage's ratio to the first): the machines differ, so closer figures need no reason
+
+
+def far_apart(perflab: float, writeup_: float) -> bool:
+    """Whether two positive figures differ by more than FAR either way (an unknown or non-positive one never does)."""
+    if math.isnan(perflab) or math.isnan(writeup_) or perflab <= 0 or writeup_ <= 0:
+        return False
+    return max(perflab / writeup_, writeup_ / perflab) > FAR
+
+
+def differing(rows: list[dict[str, Any]], directions: list[dict[str, Any]], baseline: str) -> list[dict[str, Any]]:
+    """The stages that differ from the write-up, each {"stage", "metrics", "why"}: its figures off by more than FAR
+    (the first stage by value, a later one by its ratio to the first) or moving the other way."""
+    other_way = {(d["metric"], s["stage"]) for d in directions for s in d["stages"] if s["writeup"] != s["perflab"]}
+    stages: dict[str, dict[str, Any]] = {}
+    for r in rows:
+        first = r["stage"] == baseline
+        far = far_apart(r["perflab"], r["writeup"]) if first else far_apart(r["perflab_ratio"], r["writeup_ratio"])
+        if far or (r["metric"], r["stage"]) in other_way:
+            stage = stages.setdefault(r["stage"], {"stage": r["stage"], "metrics": [], "why": r["why"]})
+            stage["metrics"].append(r["metric"])
+    return list(stages.values())
+
+
 def table(e: dict[str, Any], runs: list[dict[str, Any]], delta: float = stats.MIN_DELTA) -> dict[str, Any] | None:
-    """The write-up beside perflab for one cell: {"baseline_stage", "rows", "directions"}, or None when no
+    """The write-up beside perflab for one cell: {"baseline_stage", "rows", "directions", "differ"}, or None when no
     `[[writeup]]` names a variant that ran. rows: one per stage and figure: stage, variant, source, metric (the
     figure's key), unit, writeup, perflab and each side's ratio to the first stage's same figure (the first
     `[[writeup]]` of a variant that ran). directions: per metric, whether every later stage moved the same way
-    on both sides (a move within 1 ± δ is "about the same")."""
+    on both sides (a move within 1 ± δ is "about the same"). differ: the stages that differ (`differing`), with the
+    `why` of their `[[writeup]]` (None when it gives none)."""
     ran = {r["variant"] for r in runs}
     tables = [w for w in e.get("writeup", []) if w["variant"] in ran]
     if not tables:
@@ -67,7 +96,7 @@ def table(e: dict[str, Any], runs: list[dict[str, Any]], delta: float = stats.MI
             value = perflab_value(runs, w["variant"], key)
             base_figure = base["figures"].get(key)
             rows.append({"stage": w.get("stage", w["variant"]), "variant": w["variant"], "source": w["source"],
-                         "metric": key, "unit": unit(key), "writeup": figure, "perflab": value,
+                         "metric": key, "unit": unit(key), "writeup": figure, "perflab": value, "why": w.get("why"),
                          "writeup_ratio": ratio(figure, base_figure) if base_figure is not None else math.nan,
                          "perflab_ratio": ratio(value, perflab_value(runs, base["variant"], key)) if base_figure is not None else math.nan})
     directions = []
@@ -78,4 +107,6 @@ def table(e: dict[str, Any], runs: list[dict[str, Any]], delta: float = stats.MI
         if moves:
             directions.append({"metric": key, "agrees": all(w == p for _, w, p in moves),
                                "stages": [{"stage": s, "writeup": w, "perflab": p} for s, w, p in moves]})
-    return {"baseline_stage": base.get("stage", base["variant"]), "rows": rows, "directions": directions}
+    baseline = base.get("stage", base["variant"])
+    return {"baseline_stage": baseline, "rows": rows, "directions": directions,
+            "differ": differing(rows, directions, baseline)}

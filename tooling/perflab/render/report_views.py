@@ -10,7 +10,7 @@ from typing import Any
 from perflab.results import schema
 from perflab.analyse import writeup
 from perflab.render.report import cell_title, command_rows, controls_clause, md_table, median, reproduction_of, why
-from perflab.render.report_sections import figure_text, interval_text, ramp_section, times_text, writeup_section
+from perflab.render.report_sections import differ_text, figure_text, interval_text, ramp_section, times_text, writeup_section
 from perflab.results.units import a_to_b, fmt, label, nan, short
 
 
@@ -165,7 +165,8 @@ def stage_figures(figures: list[dict[str, Any]], side: str, first: bool) -> str:
 def case_study_markdown(result: dict[str, Any]) -> str:
     """The write-up beside perflab as docs/case-studies.md shows it (tooling/perflab/analyse/writeup.py's table, as the report's
     writeup section reads it): a row per stage, the write-up's section (in the head when every stage has the same),
-    its figures and perflab's medians, and under it, per metric, whether perflab moved the write-up's way."""
+    its figures and perflab's medians, and under it, per metric, whether perflab moved the write-up's way, and
+    each stage that differs with the file's reason."""
     tables = [(cell, t) for cell in result["cells"]
               if (t := writeup.table(result["experiment"], cell["runs"], cell.get("delta") or result.get("delta") or 0.03))]
     if not tables:
@@ -190,6 +191,8 @@ def case_study_markdown(result: dict[str, Any]) -> str:
         if same or differ:
             out.append(f"Against {w['baseline_stage']}, perflab moves the write-up's way in {', '.join(same) or 'no figure'}"
                        + (f"; not in {', '.join(differ)}" if differ else "") + ".")
+        if w["differ"]:
+            out.append("\n".join(f"- {differ_text(stage)}" for stage in w["differ"]))
     return "\n\n".join(out)
 
 

@@ -85,3 +85,40 @@ def test_the_docs_can_embed_the_write_up_beside_perflab_and_a_ramps_stages(build
     assert "| A-side | 100 | 1,000 |" in report_views.view(build.ramp_result(), "ramp")
     with pytest.raises(SystemExit, match="no cell has this section"):
         report_views.view(build.ramp_result(), "writeup")
+
+
+def test_a_stage_differs_when_a_figure_is_over_twice_off_and_carries_its_files_reason(build):
+    e = build.three_stage_experiment()
+    e["writeup"][2]["why"] = "the cache stage here reads twice"
+    t = writeup.table(e, build.three_stage_runs())
+    differ = {d["stage"]: d for d in t["differ"]}
+    # the first stage by value: p95 412 ms against 1,966 ms is 4.8x off
+    assert "p95" in differ["(1) naive"]["metrics"] and differ["(1) naive"]["why"] is None
+    # a later stage by its ratio to the first: p95 38/412 = 0.092x against 103/1966 = 0.052x is 1.8x: the same shape
+    assert "(2) batched" not in differ or "p95" not in differ["(2) batched"]["metrics"]
+    # (3): 40.55/412 = 0.098x against 90/1966 = 0.046x, 2.1x off
+    assert differ["(3) cached"]["metrics"] == ["p95"] and differ["(3) cached"]["why"] == "the cache stage here reads twice"
+
+
+def test_a_stage_that_moves_the_other_way_differs_even_within_twice():
+    e_rows = [{"stage": "(1)", "metric": "p95", "writeup": 100, "perflab": 100, "writeup_ratio": 1.0, "perflab_ratio": 1.0, "why": None},
+              {"stage": "(2)", "metric": "p95", "writeup": 90, "perflab": 110, "writeup_ratio": 0.9, "perflab_ratio": 1.1, "why": "x"}]
+    directions = [{"metric": "p95", "agrees": False, "stages": [{"stage": "(2)", "writeup": "lower", "perflab": "higher"}]}]
+    assert writeup.differing(e_rows, directions, "(1)") == [{"stage": "(2)", "metrics": ["p95"], "why": "x"}]
+    assert writeup.differing(e_rows, [], "(1)") == []
+
+
+@pytest.mark.parametrize("perflab, written, far", [(2.01, 1.0, True), (1.0, 2.01, True), (1.99, 1.0, False),
+                                                    (math.nan, 1.0, False), (0.0, 1.0, False)])
+def test_far_apart_is_over_twice_either_way_and_never_for_an_unknown(perflab, written, far):
+    assert writeup.far_apart(perflab, written) is far
+
+
+def test_the_report_gives_each_differing_stage_its_reason_or_says_none_is_given(build):
+    r = build.three_stage_result()
+    r["experiment"]["writeup"][0]["why"] = "the lab's machine is slower"
+    md = report.markdown(r)
+    assert "- (1) naive differs in p95" in md and ": the lab's machine is slower" in md
+    assert "- (3) cached differs in p95: no reason given yet ([[writeup]] why)" in md
+    view = report_views.case_study_markdown(r)
+    assert "- (3) cached differs in p95: no reason given yet" in view

@@ -11,6 +11,7 @@ from perflab.render import report
 from perflab.render import report_sections
 from perflab.render import report_views
 from perflab.results import units
+from perflab.analyse import writeup
 from perflab.render import publishing
 from perflab.results import store
 from perflab import runner
@@ -166,6 +167,16 @@ def test_every_file_that_names_an_aa_names_one_that_is_published():
         e = experiments.load(path.stem)
         for name in store.named_floors(e) if e["kind"] != "command" else []:
             assert (store.PUBLISHED / name / "result.json").is_file(), f"{path.name} names the A/A {name}: not published"
+
+
+@pytest.mark.parametrize("name", [p.name for p in store.published_folders()])
+def test_every_published_stage_that_differs_from_its_write_up_says_why(name):
+    r = store.load_published(name)
+    for cell in r["cells"]:
+        t = writeup.table(r["experiment"], cell["runs"], cell.get("delta") or 0.03)
+        unexplained = [d["stage"] for d in (t["differ"] if t else []) if not d["why"]]
+        assert not unexplained, (f"docs/results/{name}: {', '.join(unexplained)} differ from the write-up with no reason: "
+                                 f"a why in experiments/{r['experiment']['name']}.toml's [[writeup]], then ./perflab ab --reanalyse {name}")
 
 
 def test_an_extending_file_records_what_it_extends_nearest_first():
