@@ -145,20 +145,41 @@ def store_and_render(ctx: Context, result: dict[str, Any], args: argparse.Namesp
     return 0 if result["verdict"]["ok"] else 1
 
 
+REFRESHED = ("writeup",)  # what a re-analysis takes from this checkout's experiment file, beside [primary] floors
+
+
+def refresh_from_file(e: dict[str, Any]) -> None:
+    """What --reanalyse takes from the experiment's file as this checkout has it: the A/A results it names for its
+    floors (`[primary] floors`, run after the result was) and the write-up's figures and reasons (`[[writeup]]`,
+    facts about the write-up, not about the run). The run's setting, variants and load stay as they ran."""
+    if not (experiments.DIR / f"{e['name']}.toml").exists():
+        return
+    current = experiments.load(e["name"])
+    for key in REFRESHED:
+        if key in current:
+            e[key] = current[key]
+    if current["primary"].get("floors"):
+        e["primary"]["floors"] = current["primary"]["floors"]
+
+
 def reanalyse(name: str) -> int:
     """--reanalyse: a published result's statistics recomputed from its runs by this checkout (the comparisons at δ
-    as a run would get it now, an A/A's calibration, the power check, the verdict), for when the statistics changed
-    after it ran; REPORT.md and the charts follow, report.html keeps its run's analysis."""
+    as a run would get it now, from the floors its file names now, an A/A's calibration, the power check, the
+    verdict, the write-up beside it), for when the statistics, the floors or the write-up's figures changed after it
+    ran; REPORT.md and the charts follow, report.html keeps its run's analysis."""
     result = store.load_published(name)
     if schema.is_command(result):
         raise SystemExit(f"--reanalyse {name}: a command experiment's result (its rows are the benchmark's own "
                          f"figures, with no statistics of perflab's to recompute): rerun it, ./perflab ab {name}")
     e = result["experiment"]
     aa = bool(result.get("calibration"))
+    if not aa:
+        refresh_from_file(e)
     per_profile = {} if aa else delta_for(e, argparse.Namespace(delta=None))[2]
     for cell in result["cells"]:
         cell["delta"] = per_profile.get(cell["profile"], cell.get("delta", stats.MIN_DELTA))
         cell["comparisons"] = comparison.compare(e, cell["runs"], cell["delta"])
+    attach_writeups(e, result["cells"])
     if aa:
         result["calibration"] = comparison.calibrate(e, result["cells"])
         for c in result["calibration"]:

@@ -163,3 +163,21 @@ def test_a_command_experiments_reset_runs_after_it_and_a_failed_one_is_said(tmp_
 def test_reanalysing_a_command_result_is_refused_by_name():
     with pytest.raises(SystemExit, match="--reanalyse route-jmh: a command experiment's result"):
         runner.reanalyse("route-jmh")
+
+
+def test_a_reanalysis_takes_the_files_floors_and_write_up_but_keeps_the_run_as_it_ran(tmp_path, monkeypatch):
+    from perflab.plan import experiment as experiments
+    monkeypatch.setattr(experiments, "DIR", tmp_path)
+    (tmp_path / "t.toml").write_text(
+        '[[variant]]\nlabel = "before"\n[[variant]]\nlabel = "after"\n[load]\nscript = "k6/transfer.js"\nrate = 99\n'
+        '[primary]\nmetric = "p95"\nfloors = "t-aa"\n'
+        '[[writeup]]\nvariant = "after"\nstage = "(2)"\nsource = "004, s"\nfigures = { p95 = 10 }\nwhy = "a reason"\n')
+    snapshot = {"name": "t", "primary": {"metric": "p95"}, "load": {"rate": 50}, "variants": [{"label": "before"}],
+                "writeup": [{"variant": "after", "stage": "(2)", "source": "004, s", "figures": {"p95": 11}}]}
+    runner.refresh_from_file(snapshot)
+    assert snapshot["primary"]["floors"] == "t-aa"
+    assert snapshot["writeup"][0]["why"] == "a reason" and snapshot["writeup"][0]["figures"] == {"p95": 10}
+    assert snapshot["load"] == {"rate": 50} and snapshot["variants"] == [{"label": "before"}]  # the run's setting stays
+    gone = {"name": "no-such-file", "primary": {"metric": "p95"}}
+    runner.refresh_from_file(gone)
+    assert gone == {"name": "no-such-file", "primary": {"metric": "p95"}}

@@ -121,6 +121,9 @@ def load(name: str) -> dict[str, Any]:
     return e
 
 
+WHY_MAX = 240  # a [[writeup]]'s why: one line of a table's notes
+
+
 def check_comparisons(e: dict[str, Any], where: str) -> None:
     """The keys that say what is compared with what, checked with a readable message: each variant's `against`,
     `[load] ramp` and the `[slo]` a ramp is judged by (check_ramp), the `[setting]` that chose it, `[primary]
@@ -154,6 +157,10 @@ def check_comparisons(e: dict[str, Any], where: str) -> None:
         bad = [k for k, v in figures.items() if not isinstance(v, (int, float)) or isinstance(v, bool)]
         if bad:
             raise SystemExit(f"{where}: {table} figures {', '.join(map(repr, bad))}: a number each")
+        why = w.get("why")
+        if why is not None and (not isinstance(why, str) or not why.strip() or "\n" in why or len(why) > WHY_MAX):
+            raise SystemExit(f"{where}: {table} why = {why!r}: one line (at most {WHY_MAX} characters), the reason "
+                             "perflab's figures differ from the write-up's where they do")
 
 
 def check_ramp(e: dict[str, Any], where: str) -> None:

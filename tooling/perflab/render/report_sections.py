@@ -84,20 +84,35 @@ def times_text(x: float) -> str:
     return "–" if nan(x) else f"{ratio_text(x)}×"
 
 
+NO_WHY = "no reason given yet ([[writeup]] why)"
+
+
+def differ_text(stage: dict[str, Any]) -> str:
+    """One stage that differs from the write-up (writeup.differing), in a line: the figures and the file's reason."""
+    return f"{stage['stage']} differs in {', '.join(map(short, stage['metrics']))}: {stage['why'] or NO_WHY}"
+
+
 def writeup_section(result: dict[str, Any], cell: dict[str, Any]) -> dict[str, Any] | None:
-    """The write-up's figures beside perflab's (tooling/perflab/analyse/writeup.py), each stage's ratio to the first on both sides, and
-    one line per metric: does the direction agree."""
+    """The write-up's figures beside perflab's (tooling/perflab/analyse/writeup.py), each stage's ratio on both sides to the
+    first stage, or to the stage it is set against when one is (a column then names it),
+    one line per metric: does the direction agree, and one per stage that differs, with the file's reason."""
     t = writeup.table(result["experiment"], cell["runs"], cell.get("delta") or result.get("delta") or 0.03)
     if not t:
         return None
+    mixed = writeup.stage_over_stage(t)
     rows = [(r["stage"], r["variant"], short(r["metric"]), figure_text(r["writeup"], r["metric"], r["unit"], written=True),
-             figure_text(r["perflab"], r["metric"], r["unit"]), times_text(r["writeup_ratio"]), times_text(r["perflab_ratio"]))
+             figure_text(r["perflab"], r["metric"], r["unit"]),
+             *([writeup.stage_number(r["over"]) if r["over"] != r["stage"] else "–"] if mixed else []),
+             times_text(r["writeup_ratio"]), times_text(r["perflab_ratio"]))
             for r in t["rows"]]
     agree = [short(d["metric"]) for d in t["directions"] if d["agrees"]]
     notes = [f"direction agrees at every stage: {', '.join(agree)}"] if agree else []
     notes += [f"{short(d['metric'])}: direction disagrees ("
               + "; ".join(f"{s['stage']}: write-up {s['writeup']}, perflab {s['perflab']}" for s in d["stages"]) + ")"
               for d in t["directions"] if not d["agrees"]]
+    notes += [differ_text(stage) for stage in t["differ"]]
     notes += [f"sources: " + "; ".join(dict.fromkeys(r["source"] for r in t["rows"]))]
+    ratios = ("set against", "write-up / that stage", "perflab / that stage") if mixed else (
+        f"write-up / {t['baseline_stage']}", f"perflab / {t['baseline_stage']}")
     return {"title": "The write-up beside perflab", "head": ("stage", "variant", "metric", "write-up", "perflab (median)",
-            f"write-up / {t['baseline_stage']}", f"perflab / {t['baseline_stage']}"), "rows": rows, "notes": notes}
+            *ratios), "rows": rows, "notes": notes}

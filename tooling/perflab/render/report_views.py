@@ -10,7 +10,7 @@ from typing import Any
 from perflab.results import schema
 from perflab.analyse import writeup
 from perflab.render.report import cell_title, command_rows, controls_clause, md_table, median, reproduction_of, why
-from perflab.render.report_sections import figure_text, interval_text, ramp_section, times_text, writeup_section
+from perflab.render.report_sections import differ_text, figure_text, interval_text, ramp_section, times_text, writeup_section
 from perflab.results.units import a_to_b, fmt, label, nan, short
 
 
@@ -152,20 +152,27 @@ def section_view(result: dict[str, Any],
 SEED_FILE = re.compile(r"^\d{3}(?:_[0-9a-f]+\.txt)?,\s*")  # a [[writeup]] source's file name: the section is what a reader needs
 
 
-def stage_figures(figures: list[dict[str, Any]], side: str, first: bool) -> str:
+def stage_figures(figures: list[dict[str, Any]], side: str, first: bool, named: bool = False) -> str:
     """A stage's figures on one side ("writeup", as written, or "perflab"), each later stage's with its ratio to
-    the first stage's, a unit they share said once, at the end: "mean 22.21 (0.045×), p95 103 (0.052×) ms"."""
+    the stage it is set against (named when `named`: "(3.26× over (2))"), a unit they share said once, at the end:
+    "mean 22.21 (0.045×), p95 103 (0.052×) ms"."""
     units = {r["unit"] for r in figures if r["metric"] != "error_rate"}
     shared = units.pop() if len(units) == 1 else None
+
+    def ratio(r: dict[str, Any]) -> str:
+        if first or nan(r[f"{side}_ratio"]):
+            return ""
+        return f" ({times_text(r[f'{side}_ratio'])}{' over ' + writeup.stage_number(r['over']) if named else ''})"
     text = ", ".join(f"{short(r['metric'])} {figure_text(r[side], r['metric'], None if shared else r['unit'], written=side == 'writeup')}"
-                     + ("" if first or nan(r[f"{side}_ratio"]) else f" ({times_text(r[f'{side}_ratio'])})") for r in figures)
+                     + ratio(r) for r in figures)
     return text + (f" {shared}" if shared else "")
 
 
 def case_study_markdown(result: dict[str, Any]) -> str:
     """The write-up beside perflab as docs/case-studies.md shows it (tooling/perflab/analyse/writeup.py's table, as the report's
     writeup section reads it): a row per stage, the write-up's section (in the head when every stage has the same),
-    its figures and perflab's medians, and under it, per metric, whether perflab moved the write-up's way."""
+    its figures and perflab's medians, and under it, per metric, whether perflab moved the write-up's way, and
+    each stage that differs with the file's reason."""
     tables = [(cell, t) for cell in result["cells"]
               if (t := writeup.table(result["experiment"], cell["runs"], cell.get("delta") or result.get("delta") or 0.03))]
     if not tables:
@@ -176,9 +183,10 @@ def case_study_markdown(result: dict[str, Any]) -> str:
         for r in w["rows"]:
             stages.setdefault(r["stage"], []).append(r)
         sections = list(dict.fromkeys(SEED_FILE.sub("", r["source"]) for r in w["rows"]))
+        named = writeup.stage_over_stage(w)
         rows = [(stage, *([] if len(sections) == 1 else [SEED_FILE.sub("", figures[0]["source"])]),
-                 stage_figures(figures, "writeup", stage == w["baseline_stage"]),
-                 stage_figures(figures, "perflab", stage == w["baseline_stage"])) for stage, figures in stages.items()]
+                 stage_figures(figures, "writeup", stage == w["baseline_stage"], named),
+                 stage_figures(figures, "perflab", stage == w["baseline_stage"], named)) for stage, figures in stages.items()]
         head = ("stage", f"write-up: {sections[0]}") if len(sections) == 1 else ("stage", "section", "write-up")
         if len(tables) > 1:
             out.append(f"**{cell_title(cell)}**")
@@ -188,8 +196,11 @@ def case_study_markdown(result: dict[str, Any]) -> str:
                                                        for s in d["stages"] if s["writeup"] != s["perflab"]) + ")"
                   for d in w["directions"] if not d["agrees"]]
         if same or differ:
-            out.append(f"Against {w['baseline_stage']}, perflab moves the write-up's way in {', '.join(same) or 'no figure'}"
+            against = "Stage over stage" if named else f"Against {w['baseline_stage']}"
+            out.append(f"{against}, perflab moves the write-up's way in {', '.join(same) or 'no figure'}"
                        + (f"; not in {', '.join(differ)}" if differ else "") + ".")
+        if w["differ"]:
+            out.append("\n".join(f"- {differ_text(stage)}" for stage in w["differ"]))
     return "\n\n".join(out)
 
 

@@ -27,6 +27,7 @@ def test_each_stage_sets_perflabs_median_beside_the_write_ups_figure_with_both_r
 
 def test_direction_agrees_when_every_later_stage_moves_the_same_way_on_both_sides(build):
     e = build.three_stage_experiment()
+    del e["variants"][2]["against"]  # every stage against the first
     e["writeup"][2]["figures"]["p95"] = 2500  # the write-up's stage 3 is slower than its first; perflab's is not
     t = writeup.table(e, build.three_stage_runs())
     by_metric = {d["metric"]: d for d in t["directions"]}
@@ -45,8 +46,11 @@ def test_the_report_shows_the_write_up_beside_perflab_and_each_direction(build):
     r = build.three_stage_result()
     md = report.markdown(r)
     assert "### The write-up beside perflab" in md
-    assert "| (2) batched | B-side | p95 | 103 ms | 38.0 ms | 0.052× | 0.092× |" in md
-    assert "- direction agrees at every stage: p95" in md
+    # C-side is set against B-side: its ratios are to that stage, and a column names it
+    assert "| stage | variant | metric | write-up | perflab (median) | set against | write-up / that stage | perflab / that stage |" in md
+    assert "| (2) batched | B-side | p95 | 103 ms | 38.0 ms | (1) | 0.052× | 0.092× |" in md
+    assert "| (3) cached | C-side | p95 | 90 ms | 40.5 ms | (2) | 0.87× | 1.07× |" in md
+    assert "- direction agrees at every stage: mean" in md
     assert "- sources: seed.md, 1단계; seed.md, 2단계; seed.md, 3단계" in md
     assert "The write-up beside perflab" in html_page.html(r) and "The write-up beside perflab" in report.text(r)
 
@@ -81,7 +85,44 @@ def test_a_shape_metric_in_ms_is_given_in_ms_and_a_ratio_without_a_unit():
 def test_the_docs_can_embed_the_write_up_beside_perflab_and_a_ramps_stages(build):
     table = report_views.view(build.three_stage_result(), "writeup")
     assert table.startswith("| stage | variant | metric | write-up | perflab (median) |")
-    assert "\n- direction agrees at every stage: p95" in table and "./perflab ab x" in table
+    assert "\n- direction agrees at every stage: mean" in table and "./perflab ab x" in table
     assert "| A-side | 100 | 1,000 |" in report_views.view(build.ramp_result(), "ramp")
     with pytest.raises(SystemExit, match="no cell has this section"):
         report_views.view(build.ramp_result(), "writeup")
+
+
+def test_a_stage_differs_when_a_figure_is_over_twice_off_and_carries_its_files_reason(build):
+    e = build.three_stage_experiment()
+    e["writeup"][2]["why"] = "the cache stage here reads twice"
+    t = writeup.table(e, build.three_stage_runs())
+    differ = {d["stage"]: d for d in t["differ"]}
+    # the first stage by value: p95 412 ms against 1,966 ms is 4.8x off
+    assert "p95" in differ["(1) naive"]["metrics"] and differ["(1) naive"]["why"] is None
+    # a later stage by its ratio to the first: p95 38/412 = 0.092x against 103/1966 = 0.052x is 1.8x: the same shape
+    assert "(2) batched" not in differ or "p95" not in differ["(2) batched"]["metrics"]
+    # (3), set against (2): 40.55/38 = 1.07x against 90/103 = 0.87x, within 2x but the other way
+    assert differ["(3) cached"]["metrics"] == ["p95"] and differ["(3) cached"]["why"] == "the cache stage here reads twice"
+
+
+def test_a_stage_that_moves_the_other_way_differs_even_within_twice():
+    e_rows = [{"stage": "(1)", "over": "(1)", "metric": "p95", "writeup": 100, "perflab": 100, "writeup_ratio": 1.0, "perflab_ratio": 1.0, "why": None},
+              {"stage": "(2)", "over": "(1)", "metric": "p95", "writeup": 90, "perflab": 110, "writeup_ratio": 0.9, "perflab_ratio": 1.1, "why": "x"}]
+    directions = [{"metric": "p95", "agrees": False, "stages": [{"stage": "(2)", "writeup": "lower", "perflab": "higher"}]}]
+    assert writeup.differing(e_rows, directions) == [{"stage": "(2)", "metrics": ["p95"], "why": "x"}]
+    assert writeup.differing(e_rows, []) == []
+
+
+@pytest.mark.parametrize("perflab, written, far", [(2.01, 1.0, True), (1.0, 2.01, True), (1.99, 1.0, False),
+                                                    (math.nan, 1.0, False), (0.0, 1.0, False)])
+def test_far_apart_is_over_twice_either_way_and_never_for_an_unknown(perflab, written, far):
+    assert writeup.far_apart(perflab, written) is far
+
+
+def test_the_report_gives_each_differing_stage_its_reason_or_says_none_is_given(build):
+    r = build.three_stage_result()
+    r["experiment"]["writeup"][0]["why"] = "the lab's machine is slower"
+    md = report.markdown(r)
+    assert "- (1) naive differs in p95" in md and ": the lab's machine is slower" in md
+    assert "- (3) cached differs in p95: no reason given yet ([[writeup]] why)" in md
+    view = report_views.case_study_markdown(r)
+    assert "- (3) cached differs in p95: no reason given yet" in view

@@ -80,6 +80,14 @@ def test_a_writeup_names_a_variant_a_source_and_known_figures(tmp_path, monkeypa
         load_text(tmp_path, monkeypatch, rest=WRITEUP.format(figures='{ p95 = "1,966" }'))
 
 
+@pytest.mark.parametrize("why", ['""', '"two\\nlines"', '"' + "x" * (experiments.WHY_MAX + 1) + '"', "3"])
+def test_a_writeups_why_is_one_line_of_text(tmp_path, monkeypatch, why):
+    e = load_text(tmp_path, monkeypatch, rest=WRITEUP.format(figures="{ p95 = 1 }") + 'why = "the link is slower"\n')
+    assert e["writeup"][0]["why"] == "the link is slower"
+    with pytest.raises(SystemExit, match=r"\[\[writeup\]\] 1 \(\(2\) batched\) why = .*: one line"):
+        load_text(tmp_path, monkeypatch, rest=WRITEUP.format(figures="{ p95 = 1 }") + f"why = {why}\n")
+
+
 def test_against_names_another_variant(tmp_path, monkeypatch):
     e = load_text(tmp_path, monkeypatch, variant='[[variant]]\nlabel = "control"\nagainst = "after"\nexpect = "any"')
     assert e["variants"][2]["against"] == "after"
