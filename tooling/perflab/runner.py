@@ -145,9 +145,6 @@ def store_and_render(ctx: Context, result: dict[str, Any], args: argparse.Namesp
     return 0 if result["verdict"]["ok"] else 1
 
 
-REFRESHED = ("writeup",)  # what a re-analysis takes from this checkout's experiment file, beside [primary] floors
-
-
 def refresh_from_file(e: dict[str, Any]) -> None:
     """What --reanalyse takes from the experiment's file as this checkout has it: the A/A results it names for its
     floors (`[primary] floors`, run after the result was) and the write-up's figures and reasons (`[[writeup]]`,
@@ -155,9 +152,8 @@ def refresh_from_file(e: dict[str, Any]) -> None:
     if not (experiments.DIR / f"{e['name']}.toml").exists():
         return
     current = experiments.load(e["name"])
-    for key in REFRESHED:
-        if key in current:
-            e[key] = current[key]
+    if "writeup" in current:
+        e["writeup"] = current["writeup"]
     if current["primary"].get("floors"):
         e["primary"]["floors"] = current["primary"]["floors"]
 

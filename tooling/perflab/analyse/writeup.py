@@ -56,7 +56,7 @@ def ratio(value: float, base: float | None) -> float:
 
 
 FAR = 2.0  # a figure "differs" when perflab's is more than this factor off the write-up's (the first stage's values,
-# a later stage's ratio to the first): the machines differ, so closer figures need no reason
+# a later stage's ratio to the stage it is set against): the machines differ, so closer figures need no reason
 
 
 def far_apart(perflab: float, writeup_: float) -> bool:
