@@ -562,3 +562,14 @@ def test_the_route_and_cold_start_data_sets_load_once_and_verify(fresh):
     code, out, _ = seed("coldstart", "--db", DB, *SIZE, "status", env=cold)
     assert (code, out) == (0, f"wallet: loaded in {DB} (1000 members, index unique)\n"
                               f"route: loaded in {DB} (universities 11,12, 300 routes each)\n")
+
+
+def test_route_positions_have_6_decimals_and_distances_2_and_the_check_counts_an_older_precision_as_missing(tmp_path):
+    seed_route.generate(tmp_path, [7], 400)
+    nodes = (tmp_path / "node.tsv").read_text().splitlines()
+    routes = (tmp_path / "route.tsv").read_text().splitlines()
+    assert len(routes) == 400
+    assert all(len(field.split(".")[1]) == 6 for line in nodes for field in line.split("\t")[2:4])
+    assert all(len(line.split("\t")[4].split(".")[1]) == 2 for line in routes)
+    sql = seed_route.present_sql("1,2", "50000")
+    assert "HAVING COUNT(*) = 50000 AND MAX(ABS(distance * 100 - ROUND(distance * 100))) < 1e-6" in sql

@@ -18,7 +18,8 @@ import org.springframework.stereotype.Component;
  * cheap and fair; after {@code concurrency-wait} the answer is 503 {@code routes-busy}. The permit covers the build
  * only, never the answer's write to the socket, which lasts as long as the client takes to read it: four slow readers
  * holding the four permits stalled every route read (issue 46, finding 6); {@link RouteReadsPerMember} bounds the
- * writes instead.
+ * writes instead. {@code concurrency = -1} removes the bound: the write-up's service had none, so its stages
+ * ({@code route-stages}) run without it, and {@code route-bulkhead} measures what it changes.
  * Metrics: {@code perflab_route_bulkhead_waiting}, {@code perflab_route_bulkhead_active}.
  */
 @Component
@@ -29,7 +30,8 @@ public class RouteBulkhead {
     private final Duration wait;
 
     RouteBulkhead(RouteKnobs knobs, MeterRegistry registry) {
-        this.size = knobs.concurrency() > 0 ? knobs.concurrency() : 2 * Runtime.getRuntime().availableProcessors();
+        this.size = knobs.unbounded() ? Integer.MAX_VALUE
+                : knobs.concurrency() > 0 ? knobs.concurrency() : 2 * Runtime.getRuntime().availableProcessors();
         this.permits = new Semaphore(size, true);
         this.wait = knobs.concurrencyWait();
         Gauge.builder("perflab.route.bulkhead.waiting", permits, Semaphore::getQueueLength)

@@ -66,10 +66,27 @@ class RouteController {
 
     /** Load and compress, under the bulkhead's permit: the CPU- and memory-heavy part, bounded. */
     private Built build(long univId) {
-        RouteGraph graph = new RouteGraph();
-        long version = loadTimer.record(() -> loader.load(univId, graph::add));
+        GraphSink sink = new GraphSink();
+        long version = loadTimer.record(() -> loader.load(univId, sink));
+        RouteGraph graph = sink.graph;
         List<RouteGraph.CoreRoute> cores = compressTimer.record(graph::coreRoutes);
         return new Built(univId, version, graph, cores);
+    }
+
+    /** Builds the graph batch by batch; a discard starts a new one. */
+    private static final class GraphSink implements RouteSink {
+
+        private RouteGraph graph = new RouteGraph();
+
+        @Override
+        public void accept(RouteBatch batch) {
+            graph.add(batch);
+        }
+
+        @Override
+        public void discard() {
+            graph = new RouteGraph();
+        }
     }
 
     /** Stream the answer, outside the permit: it lasts as long as the client takes to read it. */

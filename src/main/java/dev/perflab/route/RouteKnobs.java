@@ -20,10 +20,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param redisPoolSize   connections in the route cache's own Redis pool: big values never share a connection, and
  *                        at most this many big reads are in flight
  * @param redisTimeout    command timeout of that pool, and the longest wait for one of its connections
- * @param concurrency     route requests that build a graph at once (0 = twice the CPUs); the rest wait their turn
+ * @param concurrency     route requests that build a graph at once (0 = twice the CPUs, -1 = no limit, as the
+ *                        write-up's service had none); the rest wait their turn
  * @param concurrencyWait the longest such wait before a 503
  * @param memberConcurrency route reads one member may have in flight on an instance, their answers' writing
  *                        included (0 = no limit); one more is refused with 429 at once ({@link RouteReadsPerMember})
+ * @param cacheRead       how a cache hit is decoded: {@code together}, every batch decoded before the graph sees one
+ *                        (the seed's service: the whole university's objects live at once), or {@code per-batch}, each
+ *                        batch decoded and added to the graph before the next (one batch's objects at a time)
  */
 @ConfigurationProperties("perflab.route")
 public record RouteKnobs(
@@ -39,7 +43,8 @@ public record RouteKnobs(
         @DefaultValue("5s") Duration redisTimeout,
         @DefaultValue("0") int concurrency,
         @DefaultValue("60s") Duration concurrencyWait,
-        @DefaultValue("2") int memberConcurrency) {
+        @DefaultValue("2") int memberConcurrency,
+        @DefaultValue("together") CacheRead cacheRead) {
 
     public RouteKnobs {
         if (batchSize < 1) {
@@ -47,6 +52,9 @@ public record RouteKnobs(
         }
         if (redisPoolSize < 1) {
             throw new IllegalArgumentException("perflab.route.redis-pool-size must be at least 1");
+        }
+        if (concurrency < -1) {
+            throw new IllegalArgumentException("perflab.route.concurrency must be -1 (no limit), 0 (twice the CPUs) or more");
         }
         if (memberConcurrency < 0) {
             throw new IllegalArgumentException("perflab.route.member-concurrency must be 0 (no limit) or more");
@@ -56,6 +64,11 @@ public record RouteKnobs(
     /** Routes per cached value: everything in one value for {@code single}, else {@link #batchSize}. */
     public int routesPerKey() {
         return layout == Layout.SINGLE ? Integer.MAX_VALUE : batchSize;
+    }
+
+    /** Whether route requests build without any bound ({@code concurrency = -1}). */
+    public boolean unbounded() {
+        return concurrency == -1;
     }
 
     public enum Cache {
@@ -68,6 +81,10 @@ public record RouteKnobs(
 
     public enum Codec {
         JACKSON, FASTJSON2, FASTJSON2_JSONB, FORY
+    }
+
+    public enum CacheRead {
+        TOGETHER, PER_BATCH
     }
 
     public enum Writer {

@@ -3,12 +3,12 @@ package dev.perflab.route.after;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 
 import dev.perflab.route.RouteBatch;
 import dev.perflab.route.RouteKnobs;
 import dev.perflab.route.RouteLoader;
 import dev.perflab.route.RouteRepository;
+import dev.perflab.route.RouteSink;
 
 /**
  * {@code perflab.route.cache=redis}: cache-aside. Fast because a hit costs one indexed version query, two Redis
@@ -16,7 +16,10 @@ import dev.perflab.route.RouteRepository;
  * {@code perflab_route_phase_seconds{phase="load"}}; how fast decoding is depends on the codec
  * ({@code perflab_route_codec_seconds}). The version read from MariaDB on every request must match the cached
  * manifest and every batch, so a route change is never answered from stale or mixed batches. If Redis fails the
- * database answers (degraded) and Redis is left alone for a while.
+ * database answers (degraded) and Redis is left alone for a while. {@code perflab.route.cache-read} says whether a
+ * hit decodes every batch before the graph sees one ({@code together}, the seed's way: the whole university's
+ * decoded objects alive at once, which {@code jvm_gc_pause_seconds} shows under load) or feeds each batch to the
+ * graph as it is decoded ({@code per-batch}; a batch found unusable part-way discards what was fed).
  */
 final class CachedRouteLoader implements RouteLoader {
 
@@ -36,31 +39,40 @@ final class CachedRouteLoader implements RouteLoader {
     }
 
     @Override
-    public long load(long univId, Consumer<RouteBatch> sink) {
+    public long load(long univId, RouteSink sink) {
         long version = repository.version(univId).orElseThrow(() -> RouteRepository.unknownUniversity(univId));
         if (!gate.isOpen()) {
             metrics.degraded();
             return repository.stream(univId, knobs.batchSize(), sink);
         }
-        List<RouteBatch> cached;
+        List<RouteBatch> together = null;
+        boolean hit;
         try {
-            cached = store.read(univId, version);
+            if (knobs.cacheRead() == RouteKnobs.CacheRead.PER_BATCH) {
+                hit = store.readInto(univId, version, sink);
+            } else {
+                together = store.read(univId, version);
+                hit = together != null;
+            }
         } catch (RuntimeException e) {
+            sink.discard();
             gate.failed(e);
             metrics.degraded();
             return repository.stream(univId, knobs.batchSize(), sink);
         }
         gate.succeeded();
-        if (cached != null) {
+        if (hit) {
             metrics.hit();
-            cached.forEach(sink);
+            if (together != null) {
+                together.forEach(sink);
+            }
             return version;
         }
         metrics.miss();
         return loadAndStore(univId, sink);
     }
 
-    private long loadAndStore(long univId, Consumer<RouteBatch> sink) {
+    private long loadAndStore(long univId, RouteSink sink) {
         AtomicInteger stored = new AtomicInteger();
         AtomicLong routes = new AtomicLong();
         boolean[] failed = {false};

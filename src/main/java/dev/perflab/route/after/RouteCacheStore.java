@@ -16,6 +16,7 @@ import org.springframework.data.redis.serializer.RedisSerializer;
 import dev.perflab.route.RouteBatch;
 import dev.perflab.route.RouteCodec;
 import dev.perflab.route.RouteCodecException;
+import dev.perflab.route.RouteSink;
 
 /**
  * The cached batches of one university in Redis: a manifest GET, then one pipelined GET per batch key in a single
@@ -95,7 +96,10 @@ final class RouteCacheStore {
     private record Cached(Manifest manifest, List<byte[]> values) {
     }
 
-    /** The decoded batches of {@code version}, or null on a miss (a corrupt value is evicted first). */
+    /**
+     * {@code cache-read=together}: every batch of {@code version} decoded before the graph sees one, as the seed's
+     * service read them, or null on a miss (a corrupt value is evicted first).
+     */
     List<RouteBatch> read(long univId, long version) {
         Cached cached = readCached(univId, version);
         if (cached == null) {
@@ -120,6 +124,42 @@ final class RouteCacheStore {
         }
         metrics.decodedRequest(System.nanoTime() - started, bytes);
         return batches;
+    }
+
+    /**
+     * {@code cache-read=per-batch}: the cached batches of {@code version} decoded one at a time, each fed to
+     * {@code sink} before the next is decoded, so that one batch's objects are alive at once rather than the whole
+     * university's (and each raw value is let go once decoded). False on a miss, found before the first batch or
+     * part-way (a corrupt value, evicted, or one of another version), after {@link RouteSink#discard()}.
+     */
+    boolean readInto(long univId, long version, RouteSink sink) {
+        Cached cached = readCached(univId, version);
+        if (cached == null) {
+            return false;
+        }
+        List<byte[]> values = cached.values();
+        long decoding = 0;
+        long bytes = 0;
+        long routes = 0;
+        for (int i = 0; i < values.size(); i++) {
+            long started = System.nanoTime();
+            RouteBatch batch = decode(univId, i, values.get(i));
+            decoding += System.nanoTime() - started;
+            if (batch == null || batch.version() != version) {
+                sink.discard();
+                return false;
+            }
+            bytes += values.get(i).length;
+            routes += batch.routes().size();
+            values.set(i, null);
+            sink.accept(batch);
+        }
+        if (routes != cached.manifest().routes()) {
+            sink.discard();
+            return false;
+        }
+        metrics.decodedRequest(decoding, bytes);
+        return true;
     }
 
     private RouteBatch decode(long univId, int index, byte[] value) {

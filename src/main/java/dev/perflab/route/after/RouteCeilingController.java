@@ -16,6 +16,7 @@ import org.springframework.web.bind.annotation.RestController;
 import dev.perflab.route.RouteLoader;
 import dev.perflab.route.RouteBulkhead;
 import dev.perflab.route.RouteRepository;
+import dev.perflab.route.RouteSink;
 
 /**
  * The ceiling harness: {@code GET /api/universities/{univId}/routes/cached-bytes} does what a cache hit does
@@ -55,7 +56,7 @@ class RouteCeilingController {
         long version = repository.version(univId).orElseThrow(() -> RouteRepository.unknownUniversity(univId));
         List<byte[]> values = store.readRaw(univId, version);
         if (values == null) { // fill the cache once, as the routes endpoint would
-            version = loader.load(univId, batch -> { });
+            version = loader.load(univId, RouteSink.ignoring());
             values = store.readRaw(univId, version);
         }
         response.setContentType(MediaType.APPLICATION_OCTET_STREAM_VALUE);

@@ -1,14 +1,12 @@
 package dev.perflab.route.before;
 
-import java.util.function.Consumer;
-
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Component;
 
-import dev.perflab.route.RouteBatch;
 import dev.perflab.route.RouteKnobs;
 import dev.perflab.route.RouteLoader;
 import dev.perflab.route.RouteRepository;
+import dev.perflab.route.RouteSink;
 
 /**
  * {@code perflab.route.cache=off}: every request streams the university's 50,000 routes (joined with their
@@ -28,7 +26,7 @@ class DatabaseRouteLoader implements RouteLoader {
     }
 
     @Override
-    public long load(long univId, Consumer<RouteBatch> sink) {
+    public long load(long univId, RouteSink sink) {
         return repository.stream(univId, knobs.batchSize(), sink);
     }
 }
