@@ -20,7 +20,12 @@ final class RouteFixture {
     static final int CORE_ROUTES = 5;
     /** The route id offset of the direct A-B route: a core route of its own, whose distance tests change. */
     static final long DIRECT_ROUTE = 4;
-    private static final AtomicLong VERSIONS = new AtomicLong(System.currentTimeMillis());
+    /**
+     * Each fixture's version, a step apart: a test's route changes bump the version by one each, and the next
+     * fixture's version must not meet one of them, or a cached copy of the changed routes would pass for it.
+     */
+    private static final long VERSION_STEP = 1_000;
+    private static final AtomicLong VERSIONS = new AtomicLong(System.currentTimeMillis() * VERSION_STEP);
 
     private final JdbcTemplate jdbc;
     private final TransactionTemplate transaction;
@@ -39,7 +44,7 @@ final class RouteFixture {
     }
 
     private long write(long univId) {
-        long version = VERSIONS.incrementAndGet();
+        long version = VERSIONS.addAndGet(VERSION_STEP);
         jdbc.update("DELETE FROM route WHERE univ_id = ?", univId);
         jdbc.update("DELETE FROM node WHERE univ_id = ?", univId);
         jdbc.update("DELETE FROM university WHERE id = ?", univId);
