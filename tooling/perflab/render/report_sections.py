@@ -95,7 +95,10 @@ def differ_text(stage: dict[str, Any]) -> str:
 def writeup_section(result: dict[str, Any], cell: dict[str, Any]) -> dict[str, Any] | None:
     """The write-up's figures beside perflab's (tooling/perflab/analyse/writeup.py), each stage's ratio on both sides to the
     first stage, or to the stage it is set against when one is (a column then names it),
-    one line per metric: does the direction agree, and one per stage that differs, with the file's reason."""
+    one line per metric: does the direction agree, and one per stage that differs, with the file's reason. None for
+    an A/A: its twin is no stage of the case study."""
+    if result.get("calibration"):
+        return None
     t = writeup.table(result["experiment"], cell["runs"], cell.get("delta") or result.get("delta") or 0.03)
     if not t:
         return None

@@ -7,6 +7,7 @@ import pytest
 from perflab.analyse import comparison
 from perflab.render import html_page
 from perflab.render import report
+from perflab.render import report_sections
 from perflab.render import report_views
 from perflab.analyse import writeup
 
@@ -53,6 +54,13 @@ def test_the_report_shows_the_write_up_beside_perflab_and_each_direction(build):
     assert "- direction agrees at every stage: mean" in md
     assert "- sources: seed.md, 1단계; seed.md, 2단계; seed.md, 3단계" in md
     assert "The write-up beside perflab" in html_page.html(r) and "The write-up beside perflab" in report.text(r)
+
+
+def test_an_aa_report_leaves_the_write_up_out_its_twin_is_no_stage(build):
+    r = build.three_stage_result()
+    assert report_sections.writeup_section(r, r["cells"][0]) is not None
+    r["calibration"] = [{"profile": "localhost", "metric": "p95"}]  # what an A/A's result carries
+    assert report_sections.writeup_section(r, r["cells"][0]) is None
 
 
 def test_a_variant_with_against_is_compared_with_that_variant_and_the_report_says_so(build):
