@@ -158,6 +158,13 @@ def refresh_from_file(e: dict[str, Any]) -> None:
         e["primary"]["floors"] = current["primary"]["floors"]
 
 
+def refresh_margin(e: dict[str, Any], result: dict[str, Any]) -> dict[str, float]:
+    """δ as a run of this checkout would get it from the file's floors: the result's δ and where it comes from (the
+    report's header names them, so a reader sees which A/A set it) and each profile's, returned."""
+    result["delta"], result["delta_source"], per_profile = delta_for(e, argparse.Namespace(delta=None))
+    return per_profile
+
+
 def reanalyse(name: str) -> int:
     """--reanalyse: a published result's statistics recomputed from its runs by this checkout (the comparisons at δ
     as a run would get it now, from the floors its file names now, an A/A's calibration, the power check, the
@@ -169,9 +176,10 @@ def reanalyse(name: str) -> int:
                          f"figures, with no statistics of perflab's to recompute): rerun it, ./perflab ab {name}")
     e = result["experiment"]
     aa = bool(result.get("calibration"))
+    per_profile: dict[str, float] = {}
     if not aa:
         refresh_from_file(e)
-    per_profile = {} if aa else delta_for(e, argparse.Namespace(delta=None))[2]
+        per_profile = refresh_margin(e, result)
     for cell in result["cells"]:
         cell["delta"] = per_profile.get(cell["profile"], cell.get("delta", stats.MIN_DELTA))
         cell["comparisons"] = comparison.compare(e, cell["runs"], cell["delta"])
