@@ -572,4 +572,5 @@ def test_route_positions_have_6_decimals_and_distances_2_and_the_check_counts_an
     assert all(len(field.split(".")[1]) == 6 for line in nodes for field in line.split("\t")[2:4])
     assert all(len(line.split("\t")[4].split(".")[1]) == 2 for line in routes)
     sql = seed_route.present_sql("1,2", "50000")
-    assert "HAVING COUNT(*) = 50000 AND MAX(ABS(distance * 100 - ROUND(distance * 100))) < 1e-6" in sql
+    assert "HAVING COUNT(*) = 50000 AND MAX(ABS(distance * 100 - ROUND(distance * 100))) < 1e-6)" in sql
+    assert "HAVING COUNT(*) = 50000) AS complete" in seed_route.present_sql("1,2", "50000", precise=False)

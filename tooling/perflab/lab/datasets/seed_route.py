@@ -151,13 +151,14 @@ def generate(out: str | pathlib.Path, univs: list[int], routes: int) -> None:
 
 # ---- SQL ----
 
-def present_sql(univs: str, routes: str) -> str:
-    """The cheap check: how many of the universities have their routes, at this generator's precision (a count and
-    one pass over the distances each: an older data set, with distances of 17 digits, counts as missing)."""
+def present_sql(univs: str, routes: str, precise: bool = True) -> str:
+    """The cheap check: how many of the universities have their routes, at this generator's precision unless
+    `precise` is False (a count and one pass over the distances each: an older data set, with distances of 17
+    digits, counts as missing)."""
     scale = 10 ** DISTANCE_DECIMALS
+    precision = f" AND MAX(ABS(distance * {scale} - ROUND(distance * {scale}))) < 1e-6" if precise else ""
     return (f"SELECT COUNT(*) FROM (SELECT univ_id FROM route WHERE univ_id IN ({univs}) GROUP BY univ_id\n"
-            f"    HAVING COUNT(*) = {routes} AND MAX(ABS(distance * {scale} - ROUND(distance * {scale}))) < 1e-6)"
-            " AS complete")
+            f"    HAVING COUNT(*) = {routes}{precision}) AS complete")
 
 
 def delete_sql(univs: str) -> str:
@@ -195,14 +196,18 @@ class Route:
         self.lab, self.univs, self.routes = lab, univs, routes
         self.what = f"universities {univs}, {routes} routes each"
 
-    def present(self) -> bool:
-        return self.lab.value(present_sql(self.univs, self.routes)) == str(len(self.univs.split(",")))
+    def present(self, precise: bool = True) -> bool:
+        return self.lab.value(present_sql(self.univs, self.routes, precise)) == str(len(self.univs.split(",")))
 
     def ensure(self) -> None:
         if self.lab.schema_current() and self.present():
             self.lab.say(f"route data set: in place in {self.lab.db} ({self.what})")
             return
-        self.lab.say(f"route data set: not in {self.lab.db}, or of an older precision; loading it (once)")
+        if self.lab.schema_current() and self.present(precise=False):
+            self.lab.say(f"route data set: in {self.lab.db} at an older precision (distances of 17 digits, not "
+                         f"{DISTANCE_DECIMALS} decimals); reloading it (once)")
+        else:
+            self.lab.say(f"route data set: not in {self.lab.db}; loading it (once)")
         self.load()
 
     def load(self) -> None:

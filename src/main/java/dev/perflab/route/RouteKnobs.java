@@ -26,8 +26,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param memberConcurrency route reads one member may have in flight on an instance, their answers' writing
  *                        included (0 = no limit); one more is refused with 429 at once ({@link RouteReadsPerMember})
  * @param cacheRead       how a cache hit is decoded: {@code together}, every batch decoded before the graph sees one
- *                        (the seed's service: the whole university's objects live at once), or {@code per-batch}, each
- *                        batch decoded and added to the graph before the next (one batch's objects at a time)
+ *                        (perflab's first way: the whole university's objects alive at once), or {@code per-batch}, each
+ *                        batch decoded and added to the graph before the next (one batch's objects at a time, as the write-up's Eden
+ *                        check counts them)
  */
 @ConfigurationProperties("perflab.route")
 public record RouteKnobs(

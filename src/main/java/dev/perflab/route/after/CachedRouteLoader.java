@@ -17,7 +17,7 @@ import dev.perflab.route.RouteSink;
  * ({@code perflab_route_codec_seconds}). The version read from MariaDB on every request must match the cached
  * manifest and every batch, so a route change is never answered from stale or mixed batches. If Redis fails the
  * database answers (degraded) and Redis is left alone for a while. {@code perflab.route.cache-read} says whether a
- * hit decodes every batch before the graph sees one ({@code together}, the seed's way: the whole university's
+ * hit decodes every batch before the graph sees one ({@code together}, perflab's first way: the whole university's
  * decoded objects alive at once, which {@code jvm_gc_pause_seconds} shows under load) or feeds each batch to the
  * graph as it is decoded ({@code per-batch}; a batch found unusable part-way discards what was fed).
  */

@@ -97,8 +97,7 @@ final class RouteCacheStore {
     }
 
     /**
-     * {@code cache-read=together}: every batch of {@code version} decoded before the graph sees one, as the seed's
-     * service read them, or null on a miss (a corrupt value is evicted first).
+     * {@code cache-read=together}: every batch of {@code version} decoded before the graph sees one, or null on a miss (a corrupt value is evicted first).
      */
     List<RouteBatch> read(long univId, long version) {
         Cached cached = readCached(univId, version);
