@@ -35,6 +35,15 @@ def test_a_smoke_may_run_on_another_machine_profile():
     assert experiments.apply_smoke(e)["machine"] == "unlimited" and "machine" not in e["load"]
 
 
+def test_a_smoke_does_not_wait_for_the_apps_to_settle_unless_its_table_says_so():
+    e = experiments.load("route")
+    assert "settle" not in e["load"]
+    assert experiments.apply_smoke(e)["load"]["settle"] == "0s"
+    e = experiments.load("route")
+    e["smoke"]["settle"] = "5s"
+    assert experiments.apply_smoke(e)["load"]["settle"] == "5s"
+
+
 def test_chosen_variants_survive_the_smokes_own_choice():
     e = experiments.load("cold-start")
     experiments.only_variants(e, ["platform, warm-up off, JIT", "platform, warm-up on, JIT"])

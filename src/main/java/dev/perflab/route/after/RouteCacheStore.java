@@ -97,32 +97,23 @@ final class RouteCacheStore {
     }
 
     /**
-     * {@code cache-read=together}: every batch of {@code version} decoded before the graph sees one, or null on a miss (a corrupt value is evicted first).
+     * {@code cache-read=together}: every batch of {@code version} decoded before the graph sees one, or null on a miss
+     * (a corrupt value is evicted first). Every raw value stays alive until the last batch is decoded.
      */
     List<RouteBatch> read(long univId, long version) {
-        Cached cached = readCached(univId, version);
-        if (cached == null) {
-            return null;
-        }
-        List<byte[]> values = cached.values();
-        List<RouteBatch> batches = new ArrayList<>(values.size());
-        long started = System.nanoTime();
-        long bytes = 0;
-        long routes = 0;
-        for (int i = 0; i < values.size(); i++) {
-            RouteBatch batch = decode(univId, i, values.get(i));
-            if (batch == null || batch.version() != version) { // corrupt (evicted), or written for another version
-                return null;
+        List<RouteBatch> batches = new ArrayList<>();
+        RouteSink collecting = new RouteSink() {
+            @Override
+            public void accept(RouteBatch batch) {
+                batches.add(batch);
             }
-            bytes += values.get(i).length;
-            routes += batch.routes().size();
-            batches.add(batch);
-        }
-        if (routes != cached.manifest().routes()) {
-            return null;
-        }
-        metrics.decodedRequest(System.nanoTime() - started, bytes);
-        return batches;
+
+            @Override
+            public void discard() {
+                batches.clear();
+            }
+        };
+        return decodeInto(univId, version, collecting, false) ? batches : null;
     }
 
     /**
@@ -132,6 +123,14 @@ final class RouteCacheStore {
      * part-way (a corrupt value, evicted, or one of another version), after {@link RouteSink#discard()}.
      */
     boolean readInto(long univId, long version, RouteSink sink) {
+        return decodeInto(univId, version, sink, true);
+    }
+
+    /**
+     * Decodes the cached batches of {@code version} in order into {@code sink}; {@code letGo} drops each raw value
+     * once decoded. False on a miss or a batch that cannot be served, after {@link RouteSink#discard()}.
+     */
+    private boolean decodeInto(long univId, long version, RouteSink sink, boolean letGo) {
         Cached cached = readCached(univId, version);
         if (cached == null) {
             return false;
@@ -144,13 +143,15 @@ final class RouteCacheStore {
             long started = System.nanoTime();
             RouteBatch batch = decode(univId, i, values.get(i));
             decoding += System.nanoTime() - started;
-            if (batch == null || batch.version() != version) {
+            if (batch == null || batch.version() != version) { // corrupt (evicted), or written for another version
                 sink.discard();
                 return false;
             }
             bytes += values.get(i).length;
             routes += batch.routes().size();
-            values.set(i, null);
+            if (letGo) {
+                values.set(i, null);
+            }
             sink.accept(batch);
         }
         if (routes != cached.manifest().routes()) {
