@@ -236,11 +236,10 @@ def start_instances(ctx: Context, cell: dict[str, Any], by_label: dict[str, tupl
         took = ctx.lab.start_together(apps)
     log("  ready: " + ", ".join(f"{label} in {seconds:.1f} s" for label, seconds in took.items()))
     for label in order:
-        app, variant = by_label[label]
         if "app" in ctx.pins:
-            pinning.pin(app.pid(), ctx.pins["app"])
-        with ctx.timings.timing("warmup"):
-            procedures.warm_up(ctx, app, variant, load)
+            pinning.pin(by_label[label][0].pid(), ctx.pins["app"])
+    with ctx.timings.timing("warmup"):
+        procedures.warm_up_all(ctx, [by_label[label] for label in order], load)
     primers = int(load.get("primer", 0))  # true counts as 1
     for label in order:
         app, variant = by_label[label]

@@ -21,7 +21,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from perflab.plan import interleave
@@ -139,6 +139,18 @@ def warm_up(ctx: RunContext, app: App, variant: dict[str, Any], load: dict[str, 
     bare = network == "bare" and ctx.links
     with ctx.toxiproxy.bare(ctx.links) if bare else contextlib.nullcontext():
         k6io.run(load.get("warmup_script", load["script"]), app.url, env, f"{ctx.e['name']}-warmup", app.label)
+
+
+def warm_up_all(ctx: RunContext, apps: Sequence[tuple[App, dict[str, Any]]], load: dict[str, Any]) -> None:
+    """Every app's warm-up, in `apps`' order one by one; with [load] warmup_together (a smoke's default: it judges
+    no time) all at once, unless they run bare (warmup_network = "bare" lifts the shared proxies' toxics)."""
+    if not load.get("warmup_together") or load.get("warmup_network") == "bare" or len(apps) < 2:
+        for app, variant in apps:
+            warm_up(ctx, app, variant, load)
+        return
+    with concurrent.futures.ThreadPoolExecutor(len(apps)) as pool:
+        for done in [pool.submit(warm_up, ctx, app, variant, load) for app, variant in apps]:
+            done.result()
 
 
 def primer_run(ctx: RunContext, app: App, variant: dict[str, Any], load: dict[str, Any], cell: dict[str, Any],

@@ -246,9 +246,9 @@ def assign_redis_dbs(e: dict[str, Any]) -> dict[str, Any]:
 
 def apply_smoke(e: dict[str, Any]) -> dict[str, Any]:
     """--smoke: the experiment's [smoke] table overrides rounds, load and sweep for a short deterministic run; its
-    `env` adds to [load] env, every other key of it replaces [load]'s. A smoke does not wait for the apps to settle
-    after the warm-ups (settle "0s" unless its table sets one): settling evens out the first round's timing, and a
-    smoke judges no time."""
+    `env` adds to [load] env, every other key of it replaces [load]'s. A smoke judges no time, so what only evens
+    out the variants' timing is off unless its table sets it: the apps warm up all at once (warmup_together) and
+    do not wait to settle afterwards (settle "0s")."""
     smoke = e.get("smoke", {})
     e["rounds"] = smoke.get("rounds", 1)
     e["max_rounds"] = e["rounds"]
@@ -257,7 +257,7 @@ def apply_smoke(e: dict[str, Any]) -> dict[str, Any]:
         return e
     if "only" in smoke and not e.get("variants_chosen"):  # --variant overrides the smoke's choice
         e["variants"] = [v for v in e["variants"] if v["label"] in smoke["only"]]
-    e["load"]["settle"] = "0s"
+    e["load"].update(settle="0s", warmup_together=True)
     for key, value in smoke.items():
         if key in ("rounds", "profiles", "values", "command", "only"):
             continue

@@ -25,6 +25,36 @@ def test_settle_waits_for_every_process_in_one_window_and_reports_the_busy_one()
     assert settled["gone"] == {"seconds": 0.0, "quiet": True}
 
 
+def _recording_warm_ups(monkeypatch, timeout):
+    """procedures.warm_up replaced by one that records its app and whether the other warm-up ran at the same time
+    (both met at a barrier of two within `timeout` seconds; once broken, every later one is alone at once)."""
+    import threading
+    at_once = threading.Barrier(2, timeout=timeout)
+    warmed = []
+
+    def warm_up(ctx, app, variant, load):
+        try:
+            at_once.wait()
+            warmed.append((app, "together"))
+        except threading.BrokenBarrierError:
+            warmed.append((app, "alone"))
+    monkeypatch.setattr(procedures, "warm_up", warm_up)
+    return warmed
+
+
+def test_a_smokes_warm_ups_run_at_once(monkeypatch):
+    warmed = _recording_warm_ups(monkeypatch, timeout=30)
+    procedures.warm_up_all(None, [("a", {}), ("b", {})], {"warmup": "4s", "warmup_together": True})
+    assert sorted(warmed) == [("a", "together"), ("b", "together")]
+
+
+def test_warm_ups_run_one_by_one_in_order_unless_together_and_never_together_bare(monkeypatch):
+    for load in ({"warmup": "4s"}, {"warmup": "4s", "warmup_together": True, "warmup_network": "bare"}):
+        warmed = _recording_warm_ups(monkeypatch, timeout=0.5)
+        procedures.warm_up_all(None, [("b", {}), ("a", {})], load)
+        assert warmed == [("b", "alone"), ("a", "alone")]
+
+
 class FakeApp:
     """An app on a local HTTP server: POST /login answers 200 and counts one opened connection per login whose
     body names a user of the 3000s (the first request after the idle period); /actuator/prometheus shows the count."""

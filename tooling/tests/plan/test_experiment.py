@@ -35,13 +35,15 @@ def test_a_smoke_may_run_on_another_machine_profile():
     assert experiments.apply_smoke(e)["machine"] == "unlimited" and "machine" not in e["load"]
 
 
-def test_a_smoke_does_not_wait_for_the_apps_to_settle_unless_its_table_says_so():
+def test_a_smoke_warms_its_apps_at_once_and_does_not_wait_for_them_to_settle_unless_its_table_says_so():
     e = experiments.load("route")
-    assert "settle" not in e["load"]
-    assert experiments.apply_smoke(e)["load"]["settle"] == "0s"
+    assert "settle" not in e["load"] and "warmup_together" not in e["load"]
+    load = experiments.apply_smoke(e)["load"]
+    assert load["settle"] == "0s" and load["warmup_together"] is True
     e = experiments.load("route")
-    e["smoke"]["settle"] = "5s"
-    assert experiments.apply_smoke(e)["load"]["settle"] == "5s"
+    e["smoke"].update(settle="5s", warmup_together=False)
+    load = experiments.apply_smoke(e)["load"]
+    assert load["settle"] == "5s" and load["warmup_together"] is False
 
 
 def test_chosen_variants_survive_the_smokes_own_choice():
