@@ -84,13 +84,14 @@ def phase_seconds(timed: Sequence[Mapping[str, Any]], name: str) -> int | None:
 
 
 def peak_memory(samples: Iterable[Mapping[str, Any]], project: str = PROJECT) -> dict[str, int]:
-    """Each service's largest memory use over the `docker stats` samples, in bytes, largest first."""
+    """Each service's largest memory use over the `docker stats` samples, in bytes, largest first (a container
+    stopping reads `-- / --`: no sample)."""
     peaks: dict[str, int] = {}
     for sample in samples:
         service = service_of(str(sample["Name"]), project)
-        if service is not None:
-            used = bytes_of(str(sample["MemUsage"]).split("/")[0])
-            peaks[service] = max(peaks.get(service, 0), used)
+        used = str(sample["MemUsage"]).split("/")[0]
+        if service is not None and SIZE.match(used):
+            peaks[service] = max(peaks.get(service, 0), bytes_of(used))
     return dict(sorted(peaks.items(), key=lambda item: (-item[1], item[0])))
 
 
@@ -109,17 +110,18 @@ def container_seconds(inspected: Sequence[Mapping[str, Any]] | None) -> float | 
 
 
 def images(inspected: Sequence[Mapping[str, Any]] | None, started: datetime.datetime) -> list[dict[str, Any]]:
-    """Each image of the project (`docker image inspect`): its name, size, creation time and whether this run
-    built it (created after the run started)."""
+    """Each image of the project (`docker image inspect`, an image named twice once): its name, size, creation
+    time and whether this run built it (created after the run started)."""
+    unique = {image["Id"]: image for image in inspected or []}.values()
     return [{"name": (image.get("RepoTags") or [image["Id"][:19]])[0], "bytes": int(image["Size"]),
              "created": str(image["Created"]), "built_during_run": moment(str(image["Created"])) >= started}
-            for image in inspected or []]
+            for image in unique]
 
 
 def cache(before: Sequence[Mapping[str, Any]] | None, project: str = PROJECT) -> dict[str, Any]:
     """The image cache as the run found it: which of the compose file's images existed before anything was built
     (the project's own builds, app and seed, are `<project>-<service>`)."""
-    names = sorted((image.get("RepoTags") or [""])[0] for image in before or [])
+    names = sorted({(image.get("RepoTags") or [""])[0] for image in before or []})
     own = [n for n in names if n.startswith(f"{project}-")]
     return {"images_present_before_run": names, "app_images_present_before_run": own}
 

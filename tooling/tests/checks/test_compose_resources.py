@@ -44,10 +44,10 @@ def test_docker_timestamps_keep_their_nanoseconds_to_the_microsecond():
     assert costs.moment("2026-11-20T08:00:00Z").tzinfo is not None
 
 
-def test_peak_memory_is_each_service_s_largest_sample_largest_first_others_left_out(result):
+def test_peak_memory_is_each_service_s_largest_sample_largest_first_others_and_stopping_ones_left_out(result):
     assert result["memory_peak_bytes"] == {"mariadb": round(1.25 * 2**30), "app": 712 * MIB, "seed": round(301.5 * MIB),
                                            "k6": round(48.2 * MIB), "secrets": 0}
-    assert result["memory_samples"] == 7
+    assert result["memory_samples"] == 8
     assert result["memory_peak_sum_bytes"] == sum(result["memory_peak_bytes"].values())
 
 
