@@ -11,7 +11,7 @@
 # What the lab costs is captured on the way (docker's JSON: `docker stats` every few seconds from `up` to the end of
 # the k6 loads, the seed container's start and finish, the images, `docker system df`) into .perflab/compose-lab/ and
 # printed at the end (tooling/perflab/checks/compose_resources.py). PERFLAB_COMPOSE_PUBLISH=docs/results/compose-lab
-# also times a first build of the app images without cache and a next `up` with the volumes kept, and writes
+# also times a first build of the app images without cache and a next `up` after `down` (no -v), and writes
 # result.json and REPORT.md there (docs/docker.md shows them).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -176,7 +176,8 @@ in_ns ./perflab python -m perflab.checks.promql_check --variant after --require-
 capture_disk
 
 if [ -n "$PUBLISH" ]; then
-  # the next `up`: images built, the data sets in the volumes (the seed finds them in place)
+  # the next `up` after `down` without -v: the images are built; MariaDB's data is in an anonymous volume (its image's
+  # VOLUME), which a new container does not reuse, so the seed loads the data sets again
   phase "down, volumes kept"
   dc down --timeout 20
   phase "next up --wait (volumes kept)"

@@ -126,17 +126,38 @@ def cache(before: Sequence[Mapping[str, Any]] | None, project: str = PROJECT) ->
     return {"images_present_before_run": names, "app_images_present_before_run": own}
 
 
+def project_containers(engine_df: Mapping[str, Any], project: str = PROJECT) -> list[Mapping[str, Any]]:
+    return [c for c in engine_df.get("Containers") or []
+            if (c.get("Labels") or {}).get("com.docker.compose.project") == project]
+
+
+def project_volumes(engine_df: Mapping[str, Any], project: str = PROJECT) -> dict[str, int]:
+    """Bytes of each volume the project's containers mount: a named one by its compose name, an anonymous one (an
+    image's VOLUME, e.g. MariaDB's /var/lib/mysql) as service:path."""
+    sizes = {v["Name"]: int(v["UsageData"]["Size"]) for v in engine_df.get("Volumes") or []}
+    named = {v["Name"]: v["Labels"]["com.docker.compose.volume"] for v in engine_df.get("Volumes") or []
+             if "com.docker.compose.volume" in (v.get("Labels") or {})}
+    found: dict[str, int] = {}
+    for container in project_containers(engine_df, project):
+        service = container["Labels"].get("com.docker.compose.service", "?")
+        for mount in container.get("Mounts") or []:
+            if mount.get("Type") == "volume" and mount.get("Name") in sizes:
+                found[named.get(mount["Name"], f"{service}:{mount['Destination']}")] = sizes[mount["Name"]]
+    return dict(sorted(found.items()))
+
+
 def disk(engine_df: Mapping[str, Any] | None, project: str = PROJECT) -> dict[str, Any]:
     """Bytes on the engine's disk (the Engine API's /system/df, what `docker system df` reads): every image's
-    layers (shared ones once), the project's volumes, the build cache."""
+    layers (shared ones once), the volumes and writable layers of the project's containers, the build cache."""
     if not engine_df:
         return {}
-    volumes = {v["Name"]: int(v["UsageData"]["Size"]) for v in engine_df.get("Volumes") or []
-               if (v.get("Labels") or {}).get("com.docker.compose.project") == project}
-    cached = sum(int(c.get("Size", 0)) for c in engine_df.get("BuildCache") or [])
+    volumes = project_volumes(engine_df, project)
     layers = int(engine_df.get("LayersSize", 0))
-    return {"images_bytes": layers, "volumes_bytes": sum(volumes.values()), "volumes": dict(sorted(volumes.items())),
-            "build_cache_bytes": cached, "total_bytes": layers + sum(volumes.values()) + cached}
+    written = sum(int(c.get("SizeRw") or 0) for c in project_containers(engine_df, project))
+    cached = sum(int(c.get("Size", 0)) for c in engine_df.get("BuildCache") or [])
+    return {"images_bytes": layers, "volumes_bytes": sum(volumes.values()), "volumes": volumes,
+            "containers_bytes": written, "build_cache_bytes": cached,
+            "total_bytes": layers + sum(volumes.values()) + written + cached}
 
 
 def system_df(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -207,8 +228,9 @@ def time_view(result: Mapping[str, Any]) -> list[str]:
              else "first `up` of a fresh project: started with the data sets loaded")
     rows = [(first, duration(result["first_up_seconds"])),
             ("of which the seed service (migrations and data sets)", duration(result["seed_seconds"])),
-            ("next `up`: images built, data kept in the volumes", duration(result["next_up_seconds"])),
-            ("of which the seed service (finds the data in place)", duration(result["seed_next_seconds"]))]
+            ("next `up`, after `docker compose down` (no `-v`): images built, a new database",
+             duration(result["next_up_seconds"])),
+            ("of which the seed service (loads the data sets again)", duration(result["seed_next_seconds"]))]
     rows += [(f"phase: {p['name']}", duration(p["seconds"])) for p in result["phases"]]
     return [*table(("step", "time"), rows), "",
             f"Built during the run: {', '.join(f'`{n}`' for n in built) or 'none'}; present before it: "
@@ -226,10 +248,11 @@ def memory_view(result: Mapping[str, Any]) -> list[str]:
 def disk_view(result: Mapping[str, Any]) -> list[str]:
     used = result["disk"]
     rows = [("images (every layer once)", size(used.get("images_bytes"))),
-            ("the project's volumes (data sets, metrics)", size(used.get("volumes_bytes"))),
+            ("the project's volumes (MariaDB's data sets, Prometheus' metrics)", size(used.get("volumes_bytes"))),
+            ("the containers' own writes", size(used.get("containers_bytes"))),
             ("build cache", size(used.get("build_cache_bytes"))),
             ("together", size(used.get("total_bytes")))]
-    rows += [(f"image `{i['name']}`", size(i["bytes"])) for i in result["images"]]
+    rows += [(f"image `{i['name']}` (with the layers it shares)", size(i["bytes"])) for i in result["images"]]
     return table(("what", "disk"), rows)
 
 
