@@ -126,3 +126,10 @@ def test_a_docs_block_naming_a_compose_lab_result_renders_its_view(tmp_path, mon
     costs.write(result, tmp_path / "compose-lab")
     assert publishing.render_block("compose-lab", "disk") == costs.view(result, "disk")
 
+
+def test_the_committed_report_is_what_its_result_renders():
+    result = json.loads((PUBLISHED / "result.json").read_text())
+    assert costs.is_compose_lab(result)
+    assert (PUBLISHED / "REPORT.md").read_text() == costs.report_markdown(result), (
+        "docs/results/compose-lab/REPORT.md: ./perflab python -m perflab.checks.compose_resources rewrites it "
+        "from a capture")
