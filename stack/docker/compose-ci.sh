@@ -8,6 +8,11 @@
 # Expects the native stack's tools (stack/native.sh up, earlier in .ci/run). Usage: stack/docker/compose-ci.sh
 # PERFLAB_DOCKER_KEEP=1 leaves the project and the engine up afterwards (to look around:
 #   eval "$(stack/docker/engine.sh env)"; docker compose ps).
+# What the lab costs is captured on the way (docker's JSON: `docker stats` every few seconds from `up` to the end of
+# the k6 loads, the seed container's start and finish, the images, `docker system df`) into .perflab/compose-lab/ and
+# printed at the end (tooling/perflab/checks/compose_resources.py). PERFLAB_COMPOSE_PUBLISH=docs/results/compose-lab
+# also times a first build of the app images without cache and a next `up` after `down` (no -v), and writes
+# result.json and REPORT.md there (docs/docker.md shows them).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
@@ -15,10 +20,18 @@ cd "$ROOT"
 # compose against this engine only, as a CLI plugin of our DOCKER_CONFIG (lib.sh); the project's .env as usual
 dc() { dk compose --project-directory "$ROOT" "$@"; }
 
+PUBLISH=${PERFLAB_COMPOSE_PUBLISH:-}
+CAPTURE=$ROOT/.perflab/compose-lab   # what the run cost, as docker printed it (compose_resources.py reads it)
+run_started=$(date +%s)
+rm -rf "$CAPTURE" && mkdir -p "$CAPTURE"
+
 phase_name="" phase_began=$SECONDS
 timings=()
 phase() {
-  [ -n "$phase_name" ] && timings+=("$(printf '%-28s %4s s' "$phase_name" "$((SECONDS - phase_began))")")
+  if [ -n "$phase_name" ]; then
+    timings+=("$(printf '%-28s %4s s' "$phase_name" "$((SECONDS - phase_began))")")
+    printf '{"name": "%s", "seconds": %d}\n' "$phase_name" "$((SECONDS - phase_began))" >>"$CAPTURE/phases.jsonl"
+  fi
   phase_name=$1 phase_began=$SECONDS
   [ -n "$phase_name" ] && say "== $phase_name"
   return 0
@@ -38,9 +51,42 @@ diagnose() {
   done < <(dc ps -a --format '{{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}}' 2>/dev/null)
 }
 
+# memory: `docker stats` of every container every few seconds, in the background until stop_sampling
+sampler=""
+start_sampling() {
+  ( while :; do dk stats --no-stream --format '{{json .}}' >>"$CAPTURE/stats.jsonl" 2>/dev/null || true; sleep 3; done ) &
+  sampler=$!
+}
+stop_sampling() {
+  if [ -n "$sampler" ]; then kill "$sampler" 2>/dev/null || true; wait "$sampler" 2>/dev/null || true; fi
+  sampler=""
+}
+
+# inspect_seed FILE: the seed container (one-shot) as docker inspect shows it: its start and finish
+# shellcheck disable=SC2046 # the container ids are words
+inspect_seed() { dk inspect $(dc ps -a -q seed) >"$CAPTURE/$1" 2>/dev/null || true; }
+
+# the project's images (docker image inspect), the engine's disk (docker system df; its bytes from the Engine API
+# /system/df, which docker system df reads)
+# shellcheck disable=SC2046 # the image names are words (an image not there, grafana's: left out, with an error)
+capture_images() { dk image inspect $(dc --profile load config --images 2>/dev/null) >"$CAPTURE/$1" 2>/dev/null || true; }
+capture_disk() {
+  dk system df --format '{{json .}}' >"$CAPTURE/system-df.jsonl" || true
+  curl -s --unix-socket "$SOCKET" http://localhost/system/df >"$CAPTURE/engine-df.json" || true
+}
+
+# the figures (printed), and with PERFLAB_COMPOSE_PUBLISH result.json and REPORT.md there
+report_costs() {
+  [ -s "$CAPTURE/stats.jsonl" ] || { say "no resource figures: the run stopped before its loads"; return 0; }
+  say "what the compose lab cost:"
+  ./perflab python -m perflab.checks.compose_resources --capture "$CAPTURE" --started "$run_started" \
+    ${PUBLISH:+--out "$PUBLISH"} | sed 's/^/  /'
+}
+
 finish() {
   local code=$?
   trap - EXIT
+  stop_sampling
   phase "down"
   if [ "${PERFLAB_DOCKER_KEEP:-}" = 1 ]; then
     say "PERFLAB_DOCKER_KEEP=1: the project and the engine stay up"
@@ -50,6 +96,9 @@ finish() {
   fi
   phase ""
   say "phases:"; printf '  %s\n' "${timings[@]}"
+  if [ "$code" = 0 ]; then
+    report_costs || { [ -n "$PUBLISH" ] && code=1; say "compose-ci: the resource figures failed"; }
+  fi
   if [ "$code" = 0 ]; then say "compose-ci: passed"; else say "compose-ci: FAILED (exit code $code)"; fi
   exit "$code"
 }
@@ -62,6 +111,13 @@ phase "compose plugin"
 dc version
 phase "stand-in images"
 "$DOCKER_DIR/standins.sh" build
+capture_images images-before.json  # the image cache as the run found it
+
+if [ -n "$PUBLISH" ]; then
+  # what a machine that has the base images but never built the app pays on its first `up`
+  phase "app images built, no cache"
+  dc build --no-cache
+fi
 
 phase "compose up --wait --build"
 # every service but grafana (no stand-in); one-shot services too (compose waits for them to complete): `seed`
@@ -73,10 +129,13 @@ export PERFLAB_JVM_OPTS="-Dperflab.login.client=keep-alive -Dperflab.login.keep-
 mapfile -t services < <(dc config --services | grep -vx grafana)
 say "services: ${services[*]}; SPRING_PROFILES_ACTIVE=$SPRING_PROFILES_ACTIVE PERFLAB_JVM_OPTS=$PERFLAB_JVM_OPTS"
 dc down -v --remove-orphans --timeout 10 >/dev/null 2>&1 || true  # a fresh project: no state of an earlier run
+start_sampling
 if ! dc up --detach --build --wait --wait-timeout 900 "${services[@]}"; then
   diagnose "docker compose up --wait failed"; exit 1
 fi
 dc ps
+inspect_seed seed.json
+capture_images images.json
 say "what compose's seed service loaded:"
 dc logs --no-color --no-log-prefix seed | grep -E '^\[data set|loaded|in place' | sed 's/^/  /'
 
@@ -104,6 +163,8 @@ for script in "-e MODE=fixed -e RATE=50 -e DURATION=10s /scripts/transfer.js" "-
   awk -v f="${failed:-100}" 'BEGIN { exit !(f < 1) }' || { echo "$summary" | tail -n 30 >&2; diagnose "k6 $script: ${failed:-?} % failed (1 % allowed)"; exit 1; }
 done
 
+stop_sampling
+
 phase "Grafana dashboards' PromQL"
 ./perflab python -c pass  # the runner's Python environment, made on the host (PyPI is out of the namespace's reach)
 # the k6 loads above as one run window (tooling/perflab/measure/runwindow.py), as the runner publishes its rounds' (it does not drive compose
@@ -112,3 +173,16 @@ in_ns ./perflab python -m perflab.measure.runwindow publish --since "$loads_bega
   --profile compose --prometheus http://127.0.0.1:9090
 # every expression of every dashboard must return data from compose's Prometheus (--require-all)
 in_ns ./perflab python -m perflab.checks.promql_check --variant after --require-all --prometheus http://127.0.0.1:9090
+capture_disk
+
+if [ -n "$PUBLISH" ]; then
+  # the next `up` after `down` without -v: the images are built; MariaDB's data is in an anonymous volume (its image's
+  # VOLUME), which a new container does not reuse, so the seed loads the data sets again
+  phase "down, volumes kept"
+  dc down --timeout 20
+  phase "next up --wait (volumes kept)"
+  if ! dc up --detach --wait --wait-timeout 900 "${services[@]}"; then
+    diagnose "the next docker compose up --wait failed"; exit 1
+  fi
+  inspect_seed seed-next.json
+fi

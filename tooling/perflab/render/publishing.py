@@ -1,13 +1,14 @@
 """Publishing a result as people read it: a run folder's REPORT.md and report.html (with its cells' JFR analyses),
 a published result's charts and the screenshot of its report, and the tables README.md and docs/ regenerate from
 the published results (`./perflab ab --tables`). Storage (results/store.py) keeps the data; this renders from it."""
+import json
 import os
 import pathlib
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from perflab.checks import doclint
+from perflab.checks import compose_resources, doclint
 from perflab.paths import ROOT
 from perflab.render import charts, html_page, report, report_views
 from perflab.results import schema, store
@@ -75,8 +76,12 @@ def regenerate_published(folders: Sequence[pathlib.Path] | None = None) -> list[
 def render_block(name: str, view: str | None) -> str:
     """A results block's body. A block may name an experiment before its first publication: its body then says
     how to publish it, with no figure (`./perflab ab --tables` lists such blocks: unpublished_blocks)."""
-    if not (store.PUBLISHED / name / "result.json").exists():
+    path = store.PUBLISHED / name / "result.json"
+    if not path.exists():
         return f"Not published yet: `./perflab ab {name} --publish {name}`, then `./perflab ab --tables`.\n"
+    plain = json.loads(path.read_text())
+    if compose_resources.is_compose_lab(plain):  # what the compose lab costs (stack/docker/compose-ci.sh), no experiment
+        return compose_resources.view(plain, view)
     return report_views.view(store.load_published(name), view or "verdict").rstrip("\n") + "\n"
 
 
