@@ -24,20 +24,20 @@ LAYERS = {
     # the apps (a commit's build: refs), load balancers, proxies, load, secrets, CPU limits (machine); .env, the
     # services and the lab's processes (labenv); the data sets' loaders; compose's override files from the machine and
     # network profiles (compose_settings); the stack, the app instances and the transfer clients the suites run against
-    # (chaos_lab, chaos_clients); what compose's lab costs, from docker's output (compose_resources)
+    # (chaos_lab, chaos_clients)
     3: ("lab control", ["lab.labenv", "lab.foreground", "lab.machine", "lab.pinning", "lab.appctl", "lab.aotcache",
                         "lab.lbctl", "lab.launcher", "lab.lb", "lab.network", "lab.labsecrets", "measure.k6io",
                         "measure.prom", "lab.refs", "lab.datasets.seedlib", "lab.datasets.seedclone",
                         "lab.datasets.innodb_locks", "lab.datasets.seed_wallet", "lab.datasets.seed_wallet_redis",
                         "lab.datasets.seed_route", "lab.compose_settings", "checks.chaos_lab", "checks.chaos_clients",
-                        "measure.runwindow", "checks.compose_resources"]),
+                        "measure.runwindow"]),
     # one run: its window, its load shape, its profile; lab.seam: the seam the runner reaches the lab through
     4: ("measurement", ["measure.app_metrics", "lab.seam", "measure.procedures", "measure.jfr", "measure.jfr_diff",
                         "measure.flame"]),
     # every variant against the baseline, the because sentence, checks, verdict; lifetimes planned from a pilot
     5: ("analysis", ["analyse.comparison", "analyse.writeup", "plan.lifetimes"]),
-    # text, tables, SVG, report.html (and its picture)
-    6: ("rendering", ["render.report", "render.report_sections", "render.report_views", "render.charts_svg",
+    # text, tables, SVG, report.html (and its picture); what compose's lab costs, from docker's output, in tables
+    6: ("rendering", ["checks.compose_resources", "render.report", "render.report_sections", "render.report_views", "render.charts_svg",
                       "render.charts_ratio", "render.charts_load", "render.charts_start", "render.charts_bars",
                       "render.charts", "render.html_page", "render.screenshot"]),
     7: ("publishing", ["render.publishing", "checks.doclint"]),  # reports, charts and the docs' tables from stored results

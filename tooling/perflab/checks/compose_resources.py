@@ -11,15 +11,13 @@ import argparse
 import datetime
 import json
 import math
-import os
 import pathlib
-import platform
 import re
-import subprocess
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from perflab.paths import ROOT
+from perflab.lab import labenv, refs
+from perflab.render import report
 
 KIND = "compose-lab"
 VERSION = 1
@@ -166,17 +164,6 @@ def system_df(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
              "reclaimable": r["Reclaimable"], "size_bytes": bytes_of(str(r["Size"]))} for r in rows]
 
 
-def machine() -> dict[str, Any]:
-    """Cores, memory and OS of the machine that ran it."""
-    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    return {"cores": os.cpu_count(), "memory_gb": round(memory / GIB, 1),
-            "os": platform.freedesktop_os_release().get("PRETTY_NAME", "")}
-
-
-def commit_of(root: pathlib.Path = ROOT) -> str:
-    return subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True).stdout.strip()
-
-
 def document(capture: pathlib.Path, started: datetime.datetime, commit: str, date: str) -> Document:
     """result.json from a capture folder (what compose-ci.sh wrote: phases.jsonl, stats.jsonl, images-before.json,
     images.json, seed.json, seed-next.json, system-df.jsonl, engine-df.json)."""
@@ -185,7 +172,7 @@ def document(capture: pathlib.Path, started: datetime.datetime, commit: str, dat
     peaks = peak_memory(samples)
     build, up, next_up = (phase_seconds(timed, n) for n in (NO_CACHE_BUILD, FIRST_UP, NEXT_UP))
     return {
-        "kind": KIND, "version": VERSION, "commit": commit, "date": date, "machine": machine(), "command": COMMAND,
+        "kind": KIND, "version": VERSION, "commit": commit, "date": date, "machine": labenv.machine(), "command": COMMAND,
         "images_from": "stand-ins built here from Debian packages (stack/docker/standins.sh), not Docker Hub",
         "phases": timed,
         "first_up_seconds": None if up is None else up + (build or 0),
@@ -217,10 +204,6 @@ def duration(value: float | None) -> str:
     return f"{value:.0f} s" if value < 120 else f"{value / 60:.1f} min"
 
 
-def table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
-    return [f"| {' | '.join(header)} |", f"|{'---|' * len(header)}", *(f"| {' | '.join(r)} |" for r in rows)]
-
-
 def time_view(result: Mapping[str, Any]) -> list[str]:
     built = [i["name"] for i in result["images"] if i["built_during_run"]]
     built_first = any(p["name"] == NO_CACHE_BUILD for p in result["phases"])
@@ -232,7 +215,7 @@ def time_view(result: Mapping[str, Any]) -> list[str]:
              duration(result["next_up_seconds"])),
             ("of which the seed service (loads the data sets again)", duration(result["seed_next_seconds"]))]
     rows += [(f"phase: {p['name']}", duration(p["seconds"])) for p in result["phases"]]
-    return [*table(("step", "time"), rows), "",
+    return [report.md_table(("step", "time"), rows), "",
             f"Built during the run: {', '.join(f'`{n}`' for n in built) or 'none'}; present before it: "
             f"{', '.join(f'`{n}`' for n in result['cache']['images_present_before_run']) or 'none'}."]
 
@@ -241,7 +224,7 @@ def memory_view(result: Mapping[str, Any]) -> list[str]:
     rows = [(f"`{service}`", size(peak)) for service, peak in result["memory_peak_bytes"].items()]
     rows += [("all services together", size(result["memory_peak_sum_bytes"])),
              (f"to give Docker (the sum × {HEADROOM:g}, up to a whole GiB)", size(result["memory_to_give_bytes"]))]
-    return [*table(("service", "peak memory"), rows), "",
+    return [report.md_table(("service", "peak memory"), rows), "",
             f"From {result['memory_samples']} `docker stats` samples, from `up` to the end of the k6 loads."]
 
 
@@ -253,7 +236,7 @@ def disk_view(result: Mapping[str, Any]) -> list[str]:
             ("build cache", size(used.get("build_cache_bytes"))),
             ("together", size(used.get("total_bytes")))]
     rows += [(f"image `{i['name']}` (with the layers it shares)", size(i["bytes"])) for i in result["images"]]
-    return table(("what", "disk"), rows)
+    return [report.md_table(("what", "disk"), rows)]
 
 
 VIEWS = {"time": time_view, "memory": memory_view, "disk": disk_view}
@@ -307,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--commit", help="the commit measured (default: HEAD)")
     args = parser.parse_args(argv)
     started = datetime.datetime.fromtimestamp(args.started, datetime.timezone.utc)
-    result = document(args.capture, started, args.commit or commit_of(), started.isoformat(timespec="seconds"))
+    result = document(args.capture, started, args.commit or refs.resolve("HEAD").sha, started.isoformat(timespec="seconds"))
     print(summary(result))
     if args.out:
         write(result, args.out)

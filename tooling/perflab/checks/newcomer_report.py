@@ -3,12 +3,11 @@ whether a stated duration agrees with a measurement, docs/results/newcomer/resul
 the committed one) and its REPORT.md."""
 import datetime
 import json
-import os
 import pathlib
-import re
 from typing import Any
 
 from perflab.checks.newcomer_steps import FIRST_INSIGHT_PAGE, README, WALKTHROUGHS
+from perflab.lab import labenv
 from perflab.paths import ROOT
 
 RESULT_DIR = ROOT / "docs" / "results" / "newcomer"
@@ -46,20 +45,6 @@ def consistent(stated: float, measured: float) -> bool:
     return measured <= 1.5 * stated and stated <= 3 * measured + 30
 
 
-def machine() -> dict[str, float | str | None]:
-    info: dict[str, float | str | None] = {"cores": os.cpu_count()}
-    try:
-        info["memory_gb"] = round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)
-    except (ValueError, OSError):
-        pass
-    try:
-        info["os"] = dict(re.findall(r'^(\w+)="?([^"\n]*)"?$', pathlib.Path("/etc/os-release").read_text(), re.M)) \
-            .get("PRETTY_NAME", "")
-    except OSError:
-        pass
-    return info
-
-
 def fmt_seconds(value: float | None) -> str:
     if value is None:
         return "–"
@@ -72,7 +57,7 @@ def result_document(commit: str, one_time: list[Record], records: list[Record], 
         "version": VERSION,
         "commit": commit,
         "date": date or datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
-        "machine": machine(),
+        "machine": labenv.machine(),
         "path": NEWCOMER_PATH,
         "one_time_seconds": round(sum(r["measured_seconds"] for r in one_time), 1) if one_time else None,
         "first_insight_seconds": insight,

@@ -304,3 +304,18 @@ class Process:
             terminate(pid, seconds, what or self.name)
         self.pid_file.unlink(missing_ok=True)
         return was_running
+
+
+def machine() -> dict[str, float | str | None]:
+    """This machine as a result records it: its cores, memory (GiB) and OS, each left out when it cannot be read."""
+    info: dict[str, float | str | None] = {"cores": os.cpu_count()}
+    try:
+        info["memory_gb"] = round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)
+    except (ValueError, OSError):
+        pass
+    try:
+        info["os"] = dict(re.findall(r'^(\w+)="?([^"\n]*)"?$', pathlib.Path("/etc/os-release").read_text(), re.M)) \
+            .get("PRETTY_NAME", "")
+    except OSError:
+        pass
+    return info
