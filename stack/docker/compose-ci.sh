@@ -15,6 +15,7 @@
 # result.json and REPORT.md there (docs/docker.md shows them).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+engine_exclusive "${BASH_SOURCE[0]}" "$@"  # one engine user at a time
 cd "$ROOT"
 
 # compose against this engine only, as a CLI plugin of our DOCKER_CONFIG (lib.sh); the project's .env as usual

@@ -38,6 +38,21 @@ apt_ensure() { # apt_ensure PACKAGE...: apt-get install what is missing
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+# engine_exclusive SCRIPT [ARGS...]: runs the calling script (again) holding the engine's lock, so that its users
+# (compose-ci.sh, testcontainers-ci.sh), each of which brings the engine up and takes it down at its end, run one at
+# a time: a second one waits for the first to end, at most PERFLAB_DOCKER_LOCK_WAIT s (1800). flock -o keeps the lock
+# with flock itself, never with dockerd or a container the script starts. Call it before any trap is set.
+ENGINE_LOCK=${PERFLAB_DOCKER_LOCK:-/run/perflab-docker.lock}
+engine_exclusive() {
+  if [ -n "${PERFLAB_ENGINE_HELD:-}" ]; then echo "$(basename "$1") (pid $$)" >"$ENGINE_LOCK"; return 0; fi
+  local wait=${PERFLAB_DOCKER_LOCK_WAIT:-1800} code=0
+  flock -n "$ENGINE_LOCK" true \
+    || say "the engine is in use ($(cat "$ENGINE_LOCK" 2>/dev/null || echo "holder unknown")): waiting for it, at most $wait s"
+  PERFLAB_ENGINE_HELD=1 flock -o -w "$wait" -E 75 "$ENGINE_LOCK" bash "$@" || code=$?
+  [ "$code" != 75 ] || die "the engine stayed in use for $wait s ($(cat "$ENGINE_LOCK" 2>/dev/null)): let it end, or stop it (stack/docker/engine.sh down)"
+  exit "$code"
+}
+
 # poll SECONDS WHAT CMD...: run CMD every 0.5 s until it succeeds; 1 after SECONDS
 poll() {
   local limit=$1 what=$2 i; shift 2

@@ -10,6 +10,7 @@
 # Usage: stack/docker/testcontainers-ci.sh [maven args]
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+engine_exclusive "${BASH_SOURCE[0]}" "$@"  # one engine user at a time
 cd "$ROOT"
 NS_STATE=${PERFLAB_DOCKER_NS_STATE:-/var/lib/perflab-docker-ns}
 
