@@ -1,7 +1,7 @@
 """./perflab test [maven args]: the unit and integration tests (./mvnw -B verify) on the JDK 25, the stack started
-first when a service they need is down (and no Docker engine serves Testcontainers), then the tooling's tests (pytest
-on tooling/tests, called in this process), and the test count. -Dperflab.python.skip=true leaves the tooling's tests
-out, -DskipTests both."""
+first when a service they need is down (and no Docker engine serves Testcontainers), the tooling's tests (pytest on
+tooling/tests) beside them, their output printed after Maven's, and the test count. -Dperflab.python.skip=true
+leaves the tooling's tests out, -DskipTests both."""
 import glob
 import os
 import subprocess
@@ -19,11 +19,27 @@ SERVICES = ("mariadb", "redis", "wiremock", "toxiproxy")
 SKIP_PYTHON = {"-Dperflab.python.skip=true", "-DskipTests", "-DskipTests=true"}
 
 
-def tooling_tests() -> int:
-    """The tooling's tests (tooling/tests), by pytest in this process: its exit code."""
-    import pytest
-    labenv.say("the tooling's tests: pytest tooling/tests")
-    return int(pytest.main(["-q", "-p", "no:cacheprovider", str(ROOT / "tooling")]))
+PYTEST_LOG = ROOT / ".perflab" / "pytest.log"
+
+
+def start_tooling_tests() -> subprocess.Popen[bytes]:
+    """The tooling's tests (pytest on tooling/tests) started beside Maven, their output to PYTEST_LOG: Maven's tests
+    keep about one of two cores busy (one test thread, the JIT beside it), pytest the other; their services do not
+    meet (pytest's seeding uses perflab_seedtest and Redis db 9, Maven's tests perflab_test* and db 0)."""
+    labenv.say(f"the tooling's tests: pytest tooling/tests, beside Maven (output: {PYTEST_LOG.relative_to(ROOT)})")
+    PYTEST_LOG.parent.mkdir(exist_ok=True)
+    with open(PYTEST_LOG, "wb") as log:
+        return subprocess.Popen([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(ROOT / "tooling")],
+                                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+
+
+def tooling_verdict(pytest_run: subprocess.Popen[bytes]) -> int:
+    """The tooling's tests waited for, their output printed: their exit code."""
+    code = pytest_run.wait()
+    labenv.say("the tooling's tests (pytest tooling/tests):")
+    sys.stdout.write(PYTEST_LOG.read_text(errors="replace"))
+    sys.stdout.flush()
+    return code
 
 
 def stack_for_tests() -> None:
@@ -65,12 +81,18 @@ def main(argv: list[str]) -> int:
                f"Redis db {os.environ.get('PERFLAB_TEST_REDIS_DB') or 'default'}")
     env = dict(os.environ, JAVA_HOME=jdk, PATH=f"{jdk}/bin:{os.environ['PATH']}",
                PERFLAB_TEST_SERVICES=os.environ.get("PERFLAB_TEST_SERVICES") or "auto")
-    code = subprocess.run(["./mvnw", "-B", "verify", *argv], cwd=ROOT, env=env).returncode
+    pytest_run = None if SKIP_PYTHON.intersection(argv) else start_tooling_tests()
+    try:
+        code = subprocess.run(["./mvnw", "-B", "verify", *argv], cwd=ROOT, env=env).returncode
+    except BaseException:  # stopped (Ctrl-C): no pytest left running
+        if pytest_run:
+            pytest_run.kill()
+        raise
     try:
         labenv.say(count(since))
     except (OSError, ET.ParseError) as e:
         print(f"perflab: could not count the tests: {e}", file=sys.stderr)
-    if not SKIP_PYTHON.intersection(argv):
-        code = code or tooling_tests()
+    if pytest_run:
+        code = tooling_verdict(pytest_run) or code
     labenv.say(f"./perflab test: {'passed' if code == 0 else 'FAILED'} in {int(time.monotonic() - began)} s")
     return code
