@@ -43,13 +43,24 @@ apt_ensure() { # apt_ensure PACKAGE...: apt-get install what is missing
 # a time: a second one waits for the first to end, at most PERFLAB_DOCKER_LOCK_WAIT s (1800). flock -o keeps the lock
 # with flock itself, never with dockerd or a container the script starts. Call it before any trap is set.
 ENGINE_LOCK=${PERFLAB_DOCKER_LOCK:-/run/perflab-docker.lock}
+# The script marks that it got the lock (PERFLAB_ENGINE_HELD names a file it writes to), so that its own exit code 75
+# is never taken for flock's "not within the wait".
 engine_exclusive() {
-  if [ -n "${PERFLAB_ENGINE_HELD:-}" ]; then echo "$(basename "$1") (pid $$)" >"$ENGINE_LOCK"; return 0; fi
-  local wait=${PERFLAB_DOCKER_LOCK_WAIT:-1800} code=0
+  if [ -n "${PERFLAB_ENGINE_HELD:-}" ]; then
+    echo "$(basename "$1") (pid $$)" >"$ENGINE_LOCK"
+    echo entered >"$PERFLAB_ENGINE_HELD"
+    return 0
+  fi
+  local wait=${PERFLAB_DOCKER_LOCK_WAIT:-1800} code=0 entered
+  entered=$(mktemp)
   flock -n "$ENGINE_LOCK" true \
     || say "the engine is in use ($(cat "$ENGINE_LOCK" 2>/dev/null || echo "holder unknown")): waiting for it, at most $wait s"
-  PERFLAB_ENGINE_HELD=1 flock -o -w "$wait" -E 75 "$ENGINE_LOCK" bash "$@" || code=$?
-  [ "$code" != 75 ] || die "the engine stayed in use for $wait s ($(cat "$ENGINE_LOCK" 2>/dev/null)): let it end, or stop it (stack/docker/engine.sh down)"
+  PERFLAB_ENGINE_HELD=$entered flock -o -w "$wait" -E 75 "$ENGINE_LOCK" bash "$@" || code=$?
+  if [ "$code" = 75 ] && [ ! -s "$entered" ]; then
+    rm -f "$entered"
+    die "the engine stayed in use for $wait s ($(cat "$ENGINE_LOCK" 2>/dev/null)): let it end, or stop it (stack/docker/engine.sh down)"
+  fi
+  rm -f "$entered"
   exit "$code"
 }
 

@@ -18,6 +18,7 @@ from perflab.lab import refs
 from perflab.measure import procedures
 from perflab.analyse import stats
 from perflab.plan.planner import delta_for, margin, points, rounds_text, warm_start
+from perflab.results import store
 
 from perflab.paths import ROOT
 
@@ -155,8 +156,29 @@ def prepare(e: dict[str, Any], args: argparse.Namespace, pins: dict[str, frozens
         f"machine {e['machine']}" + (f", {pinning.text(ctx.pins)}" if ctx.pins else "")
         + (f", sweep {e['sweep']['parameter']} over {e['sweep']['values']}" if e.get("sweep") else "")
         + f"; δ {100 * ctx.delta:.1f} % ({delta_source}) -> {out_dir}")
+    if not (args.aa or args.smoke or args.delta):
+        for line in calibrated_elsewhere(e, getattr(args, "floors", None)):
+            log(f"  note: {line}")
     ready_data_and_apps(ctx, e, args)
     return ctx, name, delta_source
+
+
+def calibrated_elsewhere(e: dict[str, Any], floors: list[str] | None) -> list[str]:
+    """What the run takes from a result measured on another machine, a line each: the A/A results whose noise
+    floors set δ, and the pilot its [setting] rule read (named, each with how to measure it again here)."""
+    lines = []
+    for name in store.named_floors(e, floors):
+        elsewhere = store.measured_elsewhere(store.aa_result(name)[0])
+        if elsewhere:
+            lines.append(f"δ's A/A {name} was measured on another machine: {elsewhere}; its noise floor may not hold "
+                         f"here (./perflab ab {e['name']} --aa --publish {name} measures it here)")
+    pilot_name = e.get("setting", {}).get("pilot")
+    pilot = store.published(pilot_name) if pilot_name else None
+    elsewhere = store.measured_elsewhere(pilot) if pilot else None
+    if elsewhere:
+        lines.append(f"the pilot that set this setting ({pilot_name}) was measured on another machine: {elsewhere}; "
+                     f"its figure may not hold here (./perflab ab {pilot_name} measures it here)")
+    return lines
 
 
 def ready_data_and_apps(ctx: Context, e: dict[str, Any], args: argparse.Namespace) -> None:

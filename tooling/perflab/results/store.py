@@ -6,6 +6,7 @@ charts and the docs' tables from what it stores."""
 import json
 import os
 import pathlib
+import platform
 import re
 import shutil
 from collections.abc import Mapping, Sequence
@@ -112,6 +113,24 @@ def named_floors(e: Mapping[str, Any], names: Sequence[str] | str | None = None)
     else the file's `[primary] floors` (a file that `extends` another inherits its list); [] when none is named."""
     given = names if names else e["primary"].get("floors", [])
     return [given] if isinstance(given, str) else list(given)
+
+
+def measured_elsewhere(result: Mapping[str, Any]) -> str | None:
+    """How the machine `result` was measured on differs from this one, as far as its record tells (the kernel build,
+    which names the virtual machine, and the cores), or None. A noise floor or a pilot's figure measured on another
+    machine may not hold on this one: the same commit's wallet pilot measured a cached transfer's connection time
+    2.5 times as long on the next virtual machine as on the one its published result came from."""
+    recorded = result.get("machine") or {}
+    here = {"os": platform.platform(), "cores": os.cpu_count()}
+    differs = [f"{key} {recorded[key]} (here {here[key]})" for key in here
+               if recorded.get(key) is not None and recorded[key] != here[key]]
+    return "; ".join(differs) or None
+
+
+def published(name: str) -> dict[str, Any] | None:
+    """The published result docs/results/<name>/result.json, or None when there is none."""
+    path = PUBLISHED / name / "result.json"
+    return schema.migrate(json.loads(path.read_text())) if path.is_file() else None
 
 
 def aa_result(name: str) -> tuple[dict[str, Any], str]:

@@ -19,6 +19,7 @@ engine_exclusive "${{BASH_SOURCE[0]}}" "$@"
 echo "entered $1" >>{log}
 read -r _ <"$2"  # holds the engine until the test writes to this FIFO
 echo "left $1" >>{log}
+exit "${{3:-0}}"  # the user's own exit code
 """
 
 
@@ -51,12 +52,13 @@ def stop_users():
             os.killpg(STARTED.pop().pid, signal.SIGKILL)
 
 
-def user(script: pathlib.Path, name: str, fifo: pathlib.Path, env: dict[str, str]) -> subprocess.Popen[str]:
-    """The user `name` started, its output into the file NAME.out beside its FIFO."""
+def user(script: pathlib.Path, name: str, fifo: pathlib.Path, env: dict[str, str],
+         exit_code: int = 0) -> subprocess.Popen[str]:
+    """The user `name` started, its output into the file NAME.out beside its FIFO; it ends with `exit_code`."""
     os.mkfifo(fifo)
     with open(fifo.with_name(f"{name}.out"), "w") as out:
-        STARTED.append(subprocess.Popen(["bash", str(script), name, str(fifo)], env=env, text=True, stdout=out,
-                                        stderr=subprocess.STDOUT, start_new_session=True))
+        STARTED.append(subprocess.Popen(["bash", str(script), name, str(fifo), str(exit_code)], env=env, text=True,
+                                        stdout=out, stderr=subprocess.STDOUT, start_new_session=True))
     return STARTED[-1]
 
 
@@ -95,3 +97,12 @@ def test_an_engine_user_that_waits_past_its_bound_fails_naming_the_holder_and_th
     assert "entered second" not in log.read_text()
     release(tmp_path / "first.fifo")
     assert first.wait(timeout=20) == 0
+
+
+def test_a_users_own_exit_code_75_is_its_own_not_a_wait_past_the_bound(tmp_path):
+    script, log, env = lab(tmp_path, wait="0")
+    only = user(script, "only", tmp_path / "only.fifo", env, exit_code=75)
+    until(lambda: "entered only" in log.read_text())
+    release(tmp_path / "only.fifo")
+    assert only.wait(timeout=20) == 75
+    assert "stayed in use" not in (tmp_path / "only.out").read_text()
