@@ -56,11 +56,9 @@ engine_exclusive() {
   flock -n "$ENGINE_LOCK" true \
     || say "the engine is in use ($(cat "$ENGINE_LOCK" 2>/dev/null || echo "holder unknown")): waiting for it, at most $wait s"
   PERFLAB_ENGINE_HELD=$entered flock -o -w "$wait" -E 75 "$ENGINE_LOCK" bash "$@" || code=$?
-  if [ "$code" = 75 ] && [ ! -s "$entered" ]; then
-    rm -f "$entered"
-    die "the engine stayed in use for $wait s ($(cat "$ENGINE_LOCK" 2>/dev/null)): let it end, or stop it (stack/docker/engine.sh down)"
-  fi
+  [ -s "$entered" ] || [ "$code" != 75 ] || code=timeout
   rm -f "$entered"
+  [ "$code" != timeout ] || die "the engine stayed in use for $wait s ($(cat "$ENGINE_LOCK" 2>/dev/null)): let it end, or stop it (stack/docker/engine.sh down)"
   exit "$code"
 }
 

@@ -166,15 +166,15 @@ def prepare(e: dict[str, Any], args: argparse.Namespace, pins: dict[str, frozens
 def calibrated_elsewhere(e: dict[str, Any], floors: list[str] | None) -> list[str]:
     """What the run takes from a result measured on another machine, a line each: the A/A results whose noise
     floors set δ, and the pilot its [setting] rule read (named, each with how to measure it again here)."""
-    lines = []
+    lines, here = [], identity()
     for name in store.named_floors(e, floors):
-        elsewhere = store.measured_elsewhere(store.aa_result(name)[0])
+        elsewhere = store.measured_elsewhere(store.aa_result(name)[0], here)
         if elsewhere:
             lines.append(f"δ's A/A {name} was measured on another machine: {elsewhere}; its noise floor may not hold "
                          f"here (./perflab ab {e['name']} --aa --publish {name} measures it here)")
     pilot_name = e.get("setting", {}).get("pilot")
     pilot = store.published(pilot_name) if pilot_name else None
-    elsewhere = store.measured_elsewhere(pilot) if pilot else None
+    elsewhere = store.measured_elsewhere(pilot, here) if pilot else None
     if elsewhere:
         lines.append(f"the pilot that set this setting ({pilot_name}) was measured on another machine: {elsewhere}; "
                      f"its figure may not hold here (./perflab ab {pilot_name} measures it here)")
@@ -218,6 +218,12 @@ def checkout_commit() -> str:
     return (commit or "unknown") + ("+changes" if dirty else "")
 
 
+def identity() -> dict[str, Any]:
+    """This machine as a result records it and another run compares it: its cores and its OS (the kernel build names
+    the virtual machine)."""
+    return {"cores": os.cpu_count(), "os": platform.platform()}
+
+
 def machine(env: dict[str, str]) -> dict[str, Any]:
     def first_line(command: list[str]) -> str:
         try:
@@ -226,9 +232,8 @@ def machine(env: dict[str, str]) -> dict[str, Any]:
         except Exception as error:  # a missing tool is recorded, not fatal
             return f"unavailable: {error}"
     mem = next((line.split()[1] for line in open("/proc/meminfo") if line.startswith("MemTotal")), "?")
-    return {"cores": os.cpu_count(), "memory_kb": int(mem) if mem.isdigit() else mem, "os": platform.platform(),
-            "commit": checkout_commit(), "python": platform.python_version(),
-            "load_before": os.getloadavg(),
+    return {**identity(), "memory_kb": int(mem) if mem.isdigit() else mem, "commit": checkout_commit(),
+            "python": platform.python_version(), "load_before": os.getloadavg(),
             "versions": {"java": first_line([os.path.join(os.environ.get("JAVA_HOME", "/usr"), "bin", "java"), "-version"]),
                          "k6": first_line([k6io.binary(), "version"]), "mariadb": first_line(["mariadb", "--version"]),
                          "redis": first_line(["redis-server", "--version"])}}

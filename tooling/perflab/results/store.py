@@ -6,7 +6,6 @@ charts and the docs' tables from what it stores."""
 import json
 import os
 import pathlib
-import platform
 import re
 import shutil
 from collections.abc import Mapping, Sequence
@@ -101,11 +100,18 @@ def reproduction(name: str, verdict: Mapping[str, Any]) -> dict[str, Any] | None
                                      verdict["cells"])
 
 
-def load_published(name: str) -> dict[str, Any]:
+def published(name: str) -> dict[str, Any] | None:
+    """The published result docs/results/<name>/result.json (read), or None when there is none."""
     path = PUBLISHED / name / "result.json"
-    if not path.exists():
-        raise SystemExit(f"no published result {name!r} ({path.relative_to(ROOT)}): ./perflab ab <experiment> --publish {name}")
-    return read(path)
+    return read(path) if path.exists() else None
+
+
+def load_published(name: str) -> dict[str, Any]:
+    result = published(name)
+    if result is None:
+        raise SystemExit(f"no published result {name!r} ({(PUBLISHED / name / 'result.json').relative_to(ROOT)}): "
+                         f"./perflab ab <experiment> --publish {name}")
+    return result
 
 
 def named_floors(e: Mapping[str, Any], names: Sequence[str] | str | None = None) -> list[str]:
@@ -115,22 +121,15 @@ def named_floors(e: Mapping[str, Any], names: Sequence[str] | str | None = None)
     return [given] if isinstance(given, str) else list(given)
 
 
-def measured_elsewhere(result: Mapping[str, Any]) -> str | None:
-    """How the machine `result` was measured on differs from this one, as far as its record tells (the kernel build,
-    which names the virtual machine, and the cores), or None. A noise floor or a pilot's figure measured on another
-    machine may not hold on this one: the same commit's wallet pilot measured a cached transfer's connection time
-    2.5 times as long on the next virtual machine as on the one its published result came from."""
+def measured_elsewhere(result: Mapping[str, Any], here: Mapping[str, Any]) -> str | None:
+    """How the machine `result` was measured on differs from `here` (this machine's identity, as its result records
+    it: the kernel build, which names the virtual machine, and the cores), or None. A noise floor or a pilot's figure
+    measured on another machine may not hold on this one: the same commit's wallet pilot measured a cached transfer's
+    connection time 2.5 times as long on the next virtual machine as on the one its published result came from."""
     recorded = result.get("machine") or {}
-    here = {"os": platform.platform(), "cores": os.cpu_count()}
     differs = [f"{key} {recorded[key]} (here {here[key]})" for key in here
                if recorded.get(key) is not None and recorded[key] != here[key]]
     return "; ".join(differs) or None
-
-
-def published(name: str) -> dict[str, Any] | None:
-    """The published result docs/results/<name>/result.json, or None when there is none."""
-    path = PUBLISHED / name / "result.json"
-    return schema.migrate(json.loads(path.read_text())) if path.is_file() else None
 
 
 def aa_result(name: str) -> tuple[dict[str, Any], str]:

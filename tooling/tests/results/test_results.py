@@ -232,14 +232,13 @@ def test_generated_results_are_at_most_a_quarter_of_the_tracked_lines():
     assert not tracked("docs/results/*.html"), "a published page is tracked: .gitignore keeps them out"
 
 
-def test_a_result_measured_on_another_virtual_machine_says_how_that_machine_differs(monkeypatch):
-    monkeypatch.setattr(store.platform, "platform", lambda: "Linux-6.18.44-fc-v782-x86_64-with-glibc2.36")
-    monkeypatch.setattr(store.os, "cpu_count", lambda: 2)
-    here = {"machine": {"os": "Linux-6.18.44-fc-v782-x86_64-with-glibc2.36", "cores": 2}}
+def test_a_result_measured_on_another_virtual_machine_says_how_that_machine_differs():
+    identity = {"os": "Linux-6.18.44-fc-v782-x86_64-with-glibc2.36", "cores": 2}
+    here = {"machine": dict(identity)}
     there = {"machine": {"os": "Linux-6.18.44-fc-v669-x86_64-with-glibc2.36", "cores": 4}}
-    assert store.measured_elsewhere(here) is None
-    assert store.measured_elsewhere({"machine": {}}) is None  # nothing recorded: nothing to compare
-    assert store.measured_elsewhere(there) == ("os Linux-6.18.44-fc-v669-x86_64-with-glibc2.36 "
+    assert store.measured_elsewhere(here, identity) is None
+    assert store.measured_elsewhere({"machine": {}}, identity) is None  # nothing recorded: nothing to compare
+    assert store.measured_elsewhere(there, identity) == ("os Linux-6.18.44-fc-v669-x86_64-with-glibc2.36 "
                                                "(here Linux-6.18.44-fc-v782-x86_64-with-glibc2.36); cores 4 (here 2)")
 
 
@@ -250,12 +249,11 @@ def test_a_run_names_each_floor_and_pilot_it_takes_from_another_machine_and_how_
     machines = {"wallet-aa": "vm-a", "wallet-pilot": "vm-b"}
     monkeypatch.setattr(store, "aa_result", lambda name: ({"machine": {"os": machines[name], "cores": 2}}, name))
     monkeypatch.setattr(store, "published", lambda name: {"machine": {"os": machines[name], "cores": 2}})
-    monkeypatch.setattr(store.os, "cpu_count", lambda: 2)
-    monkeypatch.setattr(store.platform, "platform", lambda: "vm-a")
+    monkeypatch.setattr(preparation, "identity", lambda: {"os": "vm-a", "cores": 2})
     assert preparation.calibrated_elsewhere(wallet, None) == [
         "the pilot that set this setting (wallet-pilot) was measured on another machine: os vm-b (here vm-a); its "
         "figure may not hold here (./perflab ab wallet-pilot measures it here)"]
-    monkeypatch.setattr(store.platform, "platform", lambda: "vm-b")
+    monkeypatch.setattr(preparation, "identity", lambda: {"os": "vm-b", "cores": 2})
     assert preparation.calibrated_elsewhere(wallet, None) == [
         "δ's A/A wallet-aa was measured on another machine: os vm-a (here vm-b); its noise floor may not hold here "
         "(./perflab ab wallet --aa --publish wallet-aa measures it here)"]
