@@ -30,6 +30,7 @@ from typing import Any, NoReturn
 
 from perflab.analyse import comparison
 from perflab.plan import experiment as experiments
+from perflab.plan import setting
 from perflab.lab import seam
 from perflab.results import schema
 from perflab.analyse import phases
@@ -39,7 +40,7 @@ from perflab.analyse import stats
 from perflab.analyse import writeup
 from perflab.measure.cells import measure_cells
 from perflab.plan.planner import commits_mode, delta_for, parse_args, plan
-from perflab.measure.preparation import Context, checkout_commit, machine, prepare
+from perflab.measure.preparation import Context, checkout_commit, identity, machine, prepare
 
 from perflab.paths import ROOT
 
@@ -84,12 +85,53 @@ def main(argv: list[str] | None = None) -> int:
     pins = plan(e, args)
     if pins is None:  # --plan: the lifetimes and rounds were the answer
         return 0
+    if not (args.smoke or args.base_url):
+        apply_setting(e, args)
+    ctx, result, name = measure(e, args, pins, "./perflab ab " + " ".join(
+        shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:])))
+    return store_and_render(ctx, result, args, name)
+
+
+def measure(e: dict[str, Any], args: argparse.Namespace, pins: dict[str, frozenset[int]],
+            command: str) -> tuple[Context, dict[str, Any], str]:
+    """The lab made ready, the cells measured and analysed: (the run's context, its result, its name)."""
     ctx, name, delta_source = prepare(e, args, pins)
     started, info = time.time(), machine(ctx.env)
     cells = measure_cells(ctx, e, args)
     result = analyse(ctx, e, args, cells, name=name, info=info, started=started, delta_source=delta_source,
-                     command="./perflab ab " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:])))
-    return store_and_render(ctx, result, args, name)
+                     command=command)
+    return ctx, result, name
+
+
+def apply_setting(e: dict[str, Any], args: argparse.Namespace) -> None:
+    """A [setting] rule's input measured on this machine when the published pilot's was not (plan/setting.py):
+    the pilot runs first, in full, and the file's rule on its figure sets this run's ramp. Refused when the pilot's
+    runs were not steady (its figure would be a JIT still compiling, not the time a transfer holds a connection)."""
+    pilot_name = setting.pilot_of(e)
+    where, why = setting.source(e, args.setting, identity())
+    if pilot_name is None or where == "published":
+        return
+    log(f"setting: the pilot {pilot_name} runs first, on this machine ({why}); its figure sets the ramp by the "
+        f"rule in experiments/{e['name']}.toml [setting] (--setting published keeps the file's {e['load']['ramp']})")
+    pilot_args = parse_args([pilot_name, *(["--out", str(pathlib.Path(args.out) / "pilot")] if args.out else []),
+                             *(["--no-jfr"] if args.no_jfr else [])])
+    pilot = experiments.load(pilot_name)
+    pilot_pins = plan(pilot, pilot_args) or {}
+    ctx, result, name = measure(pilot, pilot_args, pilot_pins, f"./perflab ab {pilot_name}")
+    store_and_render(ctx, result, pilot_args, name)
+    metric = e["setting"]["pilot_metric"]
+    seconds, unsteady = setting.figure(result, metric), setting.unsteady(result)
+    if seconds is None or unsteady:
+        raise SystemExit(f"setting: the pilot ({ctx.out_dir}) gives the rule no figure to read: "
+                         + ("; ".join(unsteady) + f" (lengthen [load] warmup in experiments/{pilot_name}.toml)"
+                            if unsteady else f"no run measured {metric!r}"))
+    targets = setting.apply(e, seconds, f"here, {ctx.out_dir.relative_to(ROOT) if ctx.out_dir.is_relative_to(ROOT) else ctx.out_dir}")
+    log(f"setting: {metric} {seconds:.4g} here -> ramp {targets} (the file's, from the published pilot: "
+        f"{e['setting']['applied']['file_ramp']})")
+    if args.publish:
+        target = publishing.publish(ctx.out_dir, pilot_name, result)
+        log(f"the pilot published to {target.relative_to(ROOT)}, beside this run: experiments/{e['name']}.toml's "
+            f"[load] ramp is now {targets} by its rule (tooling/tests/plan/test_experiment.py holds them equal)")
 
 
 def analyse(ctx: Context, e: dict[str, Any], args: argparse.Namespace, cells: list[dict[str, Any]], name: str,

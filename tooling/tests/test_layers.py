@@ -20,7 +20,8 @@ LAYERS = {
     # steady_state), and ramp (a ramped run's stages) with it
     1: ("model", ["paths", "results.records", "results.schema", "results.store", "results.units", "analyse.stats",
                   "analyse.stats_calibration", "analyse.ramp", "analyse.phases"]),
-    2: ("configuration", ["plan.experiment", "plan.interleave", "plan.duet"]),  # experiments/*.toml -> an experiment
+    2: ("configuration", ["plan.experiment", "plan.interleave", "plan.duet", "plan.setting"]),  # experiments/*.toml -> an experiment;
+    # a [setting] rule applied to a pilot's figure (plan.setting)
     # the apps (a commit's build: refs), load balancers, proxies, load, secrets, CPU limits (machine); .env, the
     # services and the lab's processes (labenv); the data sets' loaders; compose's override files from the machine and
     # network profiles (compose_settings); the stack, the app instances and the transfer clients the suites run against

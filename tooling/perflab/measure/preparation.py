@@ -173,11 +173,11 @@ def calibrated_elsewhere(e: dict[str, Any], floors: list[str] | None) -> list[st
             lines.append(f"δ's A/A {name} was measured on another machine: {elsewhere}; its noise floor may not hold "
                          f"here (./perflab ab {e['name']} --aa --publish {name} measures it here)")
     pilot_name = e.get("setting", {}).get("pilot")
-    pilot = store.published(pilot_name) if pilot_name else None
+    pilot = store.published(pilot_name) if pilot_name and "applied" not in e["setting"] else None
     elsewhere = store.measured_elsewhere(pilot, here) if pilot else None
     if elsewhere:
         lines.append(f"the pilot that set this setting ({pilot_name}) was measured on another machine: {elsewhere}; "
-                     f"its figure may not hold here (./perflab ab {pilot_name} measures it here)")
+                     f"its figure may not hold here (the default, --setting auto, measures it here first)")
     return lines
 
 

@@ -31,6 +31,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    "and its charts (*.svg), and the result tables in README.md and docs/")
     p.add_argument("--smoke", action="store_true", help="short, deterministic: the file's [smoke] settings; checks mechanisms and invariants, never a time")
     p.add_argument("--aa", action="store_true", help="A/A calibration: the candidate against itself; states the noise floor and the false-positive rate")
+    p.add_argument("--setting", default="auto", choices=("auto", "here", "published"),
+                   help="a [setting] rule's input (its pilot's figure): auto runs the pilot first on this machine when "
+                   "the published one ran elsewhere or is missing; here always; published keeps the file's ramp")
     p.add_argument("--variant", action="append", metavar="LABEL",
                    help="run only these variants (repeat it; at least two, the first kept is the baseline)")
     p.add_argument("--rounds", type=int, help="runs per variant (default: the file's, else 10)")

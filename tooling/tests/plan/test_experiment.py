@@ -219,16 +219,12 @@ def test_the_wallets_smoke_runs_short_plateaus_and_its_full_run_the_linear_ramp(
 
 
 def pilot_seconds_per_transfer(pilot: str, metric: str) -> float | None:
-    """The published pilot's mechanism for its variant (the median over its runs), or None before it is published."""
+    """The published pilot's figure for the rule (setting.figure, the runner's own reader), or None before it is
+    published."""
+    from perflab.plan import setting
     from perflab.results import store
-    path = store.PUBLISHED / pilot / "result.json"
-    if not path.exists():
-        return None
-    published = store.read(path)
-    label = published["experiment"]["variants"][0]["label"]
-    values = sorted(r["mechanism"][metric] for c in published["cells"] for r in c["runs"] if r["variant"] == label)
-    n = len(values)
-    return float(values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2)
+    published = store.published(pilot)
+    return None if published is None else setting.figure(published, metric)
 
 
 @pytest.mark.parametrize("name", [n for n in experiments.names() if experiments.load(n).get("setting", {}).get("pilot")])

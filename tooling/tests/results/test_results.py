@@ -252,7 +252,7 @@ def test_a_run_names_each_floor_and_pilot_it_takes_from_another_machine_and_how_
     monkeypatch.setattr(preparation, "identity", lambda: {"os": "vm-a", "cores": 2})
     assert preparation.calibrated_elsewhere(wallet, None) == [
         "the pilot that set this setting (wallet-pilot) was measured on another machine: os vm-b (here vm-a); its "
-        "figure may not hold here (./perflab ab wallet-pilot measures it here)"]
+        "figure may not hold here (the default, --setting auto, measures it here first)"]
     monkeypatch.setattr(preparation, "identity", lambda: {"os": "vm-b", "cores": 2})
     assert preparation.calibrated_elsewhere(wallet, None) == [
         "δ's A/A wallet-aa was measured on another machine: os vm-a (here vm-b); its noise floor may not hold here "

@@ -1,0 +1,106 @@
+"""A [setting] rule applied on the machine that runs it: where its input comes from, the ramp and scale it sets, and
+the runner's stage that runs the pilot first (with the measurement itself replaced by a result, so no load runs)."""
+import argparse
+
+import pytest
+
+from perflab import runner
+from perflab.plan import experiment as experiments
+from perflab.plan import setting
+from perflab.results import store
+
+METRIC = "connection time per transfer (s)"
+HERE = {"os": "vm-here", "cores": 2}
+
+
+def pilot_result(seconds, os_name="vm-here", steady=True):
+    runs = [{"variant": "wallet-after", "mechanism": {METRIC: s},
+             "steady": {"steady": steady, "reason": "latency falling by 40 % of the median: not steady, lengthen the warm-up"}}
+            for s in seconds]
+    return {"experiment": {"variants": [{"label": "wallet-after"}]}, "machine": {"os": os_name, "cores": 2},
+            "cells": [{"runs": runs}]}
+
+
+def test_the_rules_input_is_the_median_of_the_pilots_runs():
+    assert setting.figure(pilot_result([0.020, 0.010, 0.030]), METRIC) == 0.020
+    assert setting.figure(pilot_result([0.010, 0.020]), METRIC) == pytest.approx(0.015)
+    assert setting.figure(pilot_result([]), METRIC) is None
+
+
+def test_a_pilot_still_warming_up_is_named_run_by_run():
+    assert setting.unsteady(pilot_result([0.02], steady=True)) == []
+    assert setting.unsteady(pilot_result([0.02], steady=False)) == [
+        "wallet-after: latency falling by 40 % of the median: not steady, lengthen the warm-up"]
+
+
+def test_auto_measures_here_unless_the_published_pilot_ran_on_this_machine(monkeypatch):
+    wallet = experiments.load("wallet")
+    monkeypatch.setattr(store, "published", lambda name: pilot_result([0.01], os_name="vm-there"))
+    where, why = setting.source(wallet, "auto", HERE)
+    assert where == "here" and "os vm-there (here vm-here)" in why
+    monkeypatch.setattr(store, "published", lambda name: pilot_result([0.01]))
+    assert setting.source(wallet, "auto", HERE)[0] == "published"
+    monkeypatch.setattr(store, "published", lambda name: None)
+    assert setting.source(wallet, "auto", HERE) == ("here", "no wallet-pilot is published (docs/results/wallet-pilot)")
+    assert setting.source(wallet, "published", HERE) == ("published", "--setting published")
+
+
+def test_here_is_refused_for_an_experiment_whose_setting_reads_no_pilot():
+    with pytest.raises(SystemExit, match="--setting here: wallet-fixed has no \\[setting\\] pilot"):
+        setting.source(experiments.load("wallet-fixed"), "here", HERE)
+    assert setting.source(experiments.load("wallet-fixed"), "auto", HERE)[0] == "published"
+
+
+def test_the_files_rule_on_this_machines_figure_sets_the_ramp_and_the_littles_law_scale():
+    wallet = experiments.load("wallet")
+    file_ramp = list(wallet["load"]["ramp"])
+    targets = setting.apply(wallet, 0.0177, "here, results/x")
+    assert targets == wallet["load"]["ramp"] == [34, 68, 102, 136, 169]  # 3 / 0.0177 = 169.5/s, fractions 0.2 ... 1
+    [little] = [m for m in wallet["mechanism"] if m["name"] == "pool needed at the peak (Little's law)"]
+    assert little["scale"] == 169
+    assert wallet["setting"]["applied"] == {"pilot_figure": 0.0177, "measured": "here, results/x", "ramp": targets,
+                                            "file_ramp": file_ramp}
+
+
+def run_stage(monkeypatch, tmp_path, result, wanted="auto"):
+    """The runner's setting stage on the wallet, with the pilot's measurement replaced by `result`."""
+    measured = []
+
+    def measure(e, args, pins, command):
+        measured.append(e["name"])
+        return argparse.Namespace(out_dir=tmp_path / "pilot"), result, e["name"]
+    monkeypatch.setattr(runner, "measure", measure)
+    monkeypatch.setattr(runner, "store_and_render", lambda *a: 0)
+    monkeypatch.setattr(runner, "identity", lambda: HERE)
+    monkeypatch.setattr(store, "published", lambda name: pilot_result([0.010], os_name="vm-there"))
+    wallet = experiments.load("wallet")
+    runner.apply_setting(wallet, runner.parse_args(["wallet", "--setting", wanted]))
+    return wallet, measured
+
+
+def test_the_runner_runs_the_pilot_first_on_another_machine_and_takes_its_figure(monkeypatch, tmp_path):
+    wallet, measured = run_stage(monkeypatch, tmp_path, pilot_result([0.0177]))
+    assert measured == ["wallet-pilot"]
+    assert wallet["load"]["ramp"] == [34, 68, 102, 136, 169]
+
+
+def test_published_keeps_the_files_ramp_without_running_the_pilot(monkeypatch, tmp_path):
+    wallet, measured = run_stage(monkeypatch, tmp_path, pilot_result([0.0177]), wanted="published")
+    assert measured == [] and wallet["load"]["ramp"] == experiments.load("wallet")["load"]["ramp"]
+    assert "applied" not in wallet["setting"]
+
+
+def test_an_unsteady_pilot_stops_the_run_before_its_figure_sets_anything(monkeypatch, tmp_path):
+    with pytest.raises(SystemExit, match="lengthen \\[load\\] warmup in experiments/wallet-pilot.toml"):
+        run_stage(monkeypatch, tmp_path, pilot_result([0.0277], steady=False))
+
+
+def test_a_run_that_measured_its_pilot_here_does_not_name_the_published_one(monkeypatch):
+    from perflab.measure import preparation
+    wallet = experiments.load("wallet")
+    monkeypatch.setattr(store, "published", lambda name: pilot_result([0.01], os_name="vm-there"))
+    monkeypatch.setattr(preparation, "identity", lambda: HERE)
+    monkeypatch.setattr(store, "named_floors", lambda e, floors: [])
+    assert len(preparation.calibrated_elsewhere(wallet, None)) == 1
+    setting.apply(wallet, 0.0177, "here")
+    assert preparation.calibrated_elsewhere(wallet, None) == []
