@@ -252,3 +252,16 @@ def test_the_login_case_studys_link_is_its_rules_from_the_figures_written_before
     assert link == i["link_ms"] == 90
     [profile] = e["network"]["profiles"]
     assert network.profile(profile) == {"auth": {"latency_ms": link}}
+
+
+@pytest.mark.parametrize("name", [n for n in experiments.names()
+                                  if experiments.load(n).get("load", {}).get("warmup_env", {}).get("MODE") == "ramp"])
+def test_a_warm_up_ramp_of_the_transfer_script_lasts_the_warm_up(name):
+    """k6/transfer.js in MODE=ramp runs its own length, len(RAMP) x (RISE + STEP) seconds, whatever DURATION the
+    runner passes: a warm-up set longer than its ramp would end early (a pilot then measured a JIT still compiling)."""
+    from perflab.analyse import ramp
+    load = experiments.load(name)["load"]
+    env = load["warmup_env"]
+    assert load["script"] == "k6/transfer.js"
+    lasts = len(env["RAMP"].split(",")) * (int(env.get("RISE", 5)) + int(env.get("STEP", 15)))
+    assert lasts == ramp.seconds(load["warmup"]), f"{name}: warm-up {load['warmup']}, its ramp lasts {lasts} s"
