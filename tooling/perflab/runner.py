@@ -85,11 +85,13 @@ def main(argv: list[str] | None = None) -> int:
     pins = plan(e, args)
     if pins is None:  # --plan: the lifetimes and rounds were the answer
         return 0
-    if not (args.smoke or args.base_url):
-        apply_setting(e, args)
+    pilot = apply_setting(e, args) if not (args.smoke or args.base_url) else None
     ctx, result, name = measure(e, args, pins, "./perflab ab " + " ".join(
         shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:])))
-    return store_and_render(ctx, result, args, name)
+    code = store_and_render(ctx, result, args, name)
+    if pilot and args.publish:
+        publish_pilot(e, *pilot)
+    return code
 
 
 def measure(e: dict[str, Any], args: argparse.Namespace, pins: dict[str, frozenset[int]],
@@ -103,14 +105,15 @@ def measure(e: dict[str, Any], args: argparse.Namespace, pins: dict[str, frozens
     return ctx, result, name
 
 
-def apply_setting(e: dict[str, Any], args: argparse.Namespace) -> None:
+def apply_setting(e: dict[str, Any], args: argparse.Namespace) -> tuple[pathlib.Path, dict[str, Any]] | None:
     """A [setting] rule's input measured on this machine when the published pilot's was not (plan/setting.py):
     the pilot runs first, in full, and the file's rule on its figure sets this run's ramp. Refused when the pilot's
-    runs were not steady (its figure would be a JIT still compiling, not the time a transfer holds a connection)."""
+    runs were not steady (its figure would be a JIT still compiling, not the time a transfer holds a connection).
+    The pilot's run folder and result when it ran here, else None."""
     pilot_name = setting.pilot_of(e)
     where, why = setting.source(e, args.setting, identity())
     if pilot_name is None or where == "published":
-        return
+        return None
     log(f"setting: the pilot {pilot_name} runs first, on this machine ({why}); its figure sets the ramp by the "
         f"rule in experiments/{e['name']}.toml [setting] (--setting published keeps the file's {e['load']['ramp']})")
     pilot_args = parse_args([pilot_name, *(["--out", str(pathlib.Path(args.out) / "pilot")] if args.out else []),
@@ -128,10 +131,15 @@ def apply_setting(e: dict[str, Any], args: argparse.Namespace) -> None:
     targets = setting.apply(e, seconds, f"here, {ctx.out_dir.relative_to(ROOT) if ctx.out_dir.is_relative_to(ROOT) else ctx.out_dir}")
     log(f"setting: {metric} {seconds:.4g} here -> ramp {targets} (the file's, from the published pilot: "
         f"{e['setting']['applied']['file_ramp']})")
-    if args.publish:
-        target = publishing.publish(ctx.out_dir, pilot_name, result)
-        log(f"the pilot published to {target.relative_to(ROOT)}, beside this run: experiments/{e['name']}.toml's "
-            f"[load] ramp is now {targets} by its rule (tooling/tests/plan/test_experiment.py holds them equal)")
+    return ctx.out_dir, result
+
+
+def publish_pilot(e: dict[str, Any], out_dir: pathlib.Path, result: dict[str, Any]) -> None:
+    """The pilot a published run measured first, published beside it under its own name: the file's ramp must then
+    be the rule's on it (tooling/tests/plan/test_experiment.py holds them equal), which the last line says."""
+    target = publishing.publish(out_dir, e["setting"]["pilot"], result)
+    log(f"its pilot published to {target.relative_to(ROOT)}: set experiments/{e['name']}.toml's [load] ramp to "
+        f"{e['load']['ramp']} (the rule's on it) and each scale that follows the peak")
 
 
 def analyse(ctx: Context, e: dict[str, Any], args: argparse.Namespace, cells: list[dict[str, Any]], name: str,

@@ -352,6 +352,7 @@ def markdown(result: dict[str, Any]) -> str:
            f"- load: `{e['load'].get('script', '')}`, {e['load']['shape']} model, {load_text(e['load'])}; "
            f"{e['rounds']} round(s) per variant in balanced blocks (cap {e['max_rounds']})",
            f"- practical margin δ = {100 * result['delta']:.1f} % ({result['delta_source']}); unit of observation: one run"]
+    out += [f"- {line}" for line in setting_lines(e)]
     out += runwindow.markdown_lines(result)  # the dashboard at this run's time range
     controls = sorted({schema.who(x) for x in result["verdict"]["cells"] if x.get("expect") == "any"})
     if controls:
@@ -405,6 +406,22 @@ def controls_clause(r: dict[str, Any]) -> str:
     if r.get("controls_same") is None:
         return ""
     return " in its claimed cells; the controls " + ("repeat theirs too" if r["controls_same"] else "do not all repeat theirs")
+
+
+def setting_lines(e: dict[str, Any]) -> list[str]:
+    """How the run's ramp was chosen, when a [setting] rule chose it: the rule's input (the pilot's figure), where it
+    was measured (this run's machine, or the pilot published with the file), and the ramp it gave."""
+    rule = e.get("setting", {})
+    if not rule.get("pilot") or "ramp" not in e["load"]:
+        return []
+    ramp_text = " → ".join(str(r) for r in e["load"]["ramp"]) + "/s"
+    applied = rule.get("applied")
+    if applied:
+        return [f"setting: the ramp {ramp_text}, by the rule in [setting] on its pilot's {rule['pilot_metric']} "
+                f"{applied['pilot_figure']:.4g}, measured {applied['measured']} (the file's ramp, from the pilot "
+                f"published with it: {' → '.join(str(r) for r in applied['file_ramp'])}/s)"]
+    return [f"setting: the ramp {ramp_text}, by the rule in [setting] on the published pilot "
+            f"([{rule['pilot']}](../{rule['pilot']}/REPORT.md))"]
 
 
 def load_text(load: dict[str, Any]) -> str:

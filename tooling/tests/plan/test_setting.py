@@ -104,3 +104,27 @@ def test_a_run_that_measured_its_pilot_here_does_not_name_the_published_one(monk
     assert len(preparation.calibrated_elsewhere(wallet, None)) == 1
     setting.apply(wallet, 0.0177, "here")
     assert preparation.calibrated_elsewhere(wallet, None) == []
+
+
+def test_the_report_says_how_the_ramp_was_chosen_and_where_its_pilot_ran():
+    from perflab.render import report
+    wallet = experiments.load("wallet")
+    [published] = report.setting_lines(wallet)
+    assert published.startswith("setting: the ramp 60 → 120 → 180 → 240 → 300/s, by the rule in [setting] on the "
+                                 "published pilot ([wallet-pilot](../wallet-pilot/REPORT.md))")
+    setting.apply(wallet, 0.0177, "here, results/x/pilot")
+    assert report.setting_lines(wallet) == [
+        "setting: the ramp 34 → 68 → 102 → 136 → 169/s, by the rule in [setting] on its pilot's connection time per "
+        "transfer (s) 0.0177, measured here, results/x/pilot (the file's ramp, from the pilot published with it: "
+        "60 → 120 → 180 → 240 → 300/s)"]
+    assert report.setting_lines(experiments.load("wallet-fixed")) == []
+
+
+def test_a_pilot_measured_for_a_published_run_is_published_under_its_own_name(monkeypatch, tmp_path):
+    from perflab.render import publishing
+    published = []
+    monkeypatch.setattr(publishing, "publish", lambda out, name, result: published.append((out, name)) or
+                        store.PUBLISHED / name)
+    wallet = experiments.load("wallet")
+    runner.publish_pilot(wallet, tmp_path, pilot_result([0.0177]))
+    assert published == [(tmp_path, "wallet-pilot")]
