@@ -59,10 +59,11 @@ def source(e: Mapping[str, Any], wanted: str, here: Mapping[str, Any]) -> tuple[
     return "published", f"the published {name} was measured on this machine"
 
 
-def apply(e: dict[str, Any], seconds: float, where: str) -> list[int]:
+def apply(e: dict[str, Any], seconds: float, where: str, unsteady: list[str] | None = None) -> list[int]:
     """The file's rule on `seconds` (the pilot's figure): the ramp's targets, set in `e`, with each mechanism scaled
     by the ramp's peak (Little's law's connections busy at the peak) following it; the figure and where it was
-    measured recorded in `e["setting"]["applied"]`, which the result keeps. The new ramp."""
+    measured recorded in `e["setting"]["applied"]` (with the pilot's runs that were not steady, if any), which the
+    result keeps. The new ramp."""
     load = e["load"]
     old_ramp = list(load["ramp"])
     old_peak = max(old_ramp)
@@ -71,5 +72,6 @@ def apply(e: dict[str, Any], seconds: float, where: str) -> list[int]:
     for m in e.get("mechanism", []):
         if m.get("scale") == old_peak:
             m["scale"] = max(targets)
-    e["setting"]["applied"] = {"pilot_figure": seconds, "measured": where, "ramp": targets, "file_ramp": old_ramp}
+    e["setting"]["applied"] = {"pilot_figure": seconds, "measured": where, "ramp": targets, "file_ramp": old_ramp,
+                               **({"unsteady": unsteady} if unsteady else {})}
     return targets

@@ -419,7 +419,8 @@ def setting_lines(e: dict[str, Any]) -> list[str]:
     if applied:
         return [f"setting: the ramp {ramp_text}, by the rule in [setting] on its pilot's {rule['pilot_metric']} "
                 f"{applied['pilot_figure']:.4g}, measured {applied['measured']} (the file's ramp, from the pilot "
-                f"published with it: {' → '.join(str(r) for r in applied['file_ramp'])}/s)"]
+                f"published with it: {' → '.join(str(r) for r in applied['file_ramp'])}/s)"
+                + "".join(f"; the pilot's run was not steady: {reason}" for reason in applied.get("unsteady", []))]
     return [f"setting: the ramp {ramp_text}, by the rule in [setting] on the published pilot "
             f"([{rule['pilot']}](../{rule['pilot']}/REPORT.md))"]
 
