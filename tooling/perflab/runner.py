@@ -86,12 +86,24 @@ def main(argv: list[str] | None = None) -> int:
     if pins is None:  # --plan: the lifetimes and rounds were the answer
         return 0
     pilot = apply_setting(e, args) if not (args.smoke or args.base_url) else None
-    ctx, result, name = measure(e, args, pins, "./perflab ab " + " ".join(
-        shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:])))
+    ctx, result, name = measure(e, args, pins, command_text(argv if argv is not None else sys.argv[1:], args))
     code = store_and_render(ctx, result, args, name)
     if pilot and args.publish:
         publish_pilot(e, *pilot)
     return code
+
+
+def command_text(argv: list[str], args: argparse.Namespace) -> str:
+    """The command a result records: the run's own words, less a published run's --out (a folder of the machine it
+    ran on, which the repository must not point to)."""
+    words = list(argv)
+    if args.publish:
+        for i, word in reversed(list(enumerate(words))):
+            if word == "--out":
+                del words[i:i + 2]
+            elif word.startswith("--out="):
+                del words[i]
+    return "./perflab ab " + " ".join(shlex.quote(w) for w in words)
 
 
 def measure(e: dict[str, Any], args: argparse.Namespace, pins: dict[str, frozenset[int]],
@@ -127,8 +139,9 @@ def apply_setting(e: dict[str, Any], args: argparse.Namespace) -> tuple[pathlib.
     seconds, unsteady = setting.figure(result, metric), setting.unsteady(result)
     if seconds is None:
         raise SystemExit(f"setting: the pilot ({ctx.out_dir}) gives the rule no figure to read: no run measured {metric!r}")
-    out = ctx.out_dir.relative_to(ROOT) if ctx.out_dir.is_relative_to(ROOT) else ctx.out_dir
-    targets = setting.apply(e, seconds, f"here, {out}", unsteady)
+    where_text = (f"on this run's machine (published beside it as docs/results/{pilot_name})" if args.publish else
+                  f"on this run's machine ({ctx.out_dir})")
+    targets = setting.apply(e, seconds, where_text, unsteady)
     log(f"setting: {metric} {seconds:.4g} here -> ramp {targets} (the file's, from the published pilot: "
         f"{e['setting']['applied']['file_ramp']})")
     for reason in unsteady:

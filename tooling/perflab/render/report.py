@@ -417,12 +417,13 @@ def setting_lines(e: dict[str, Any]) -> list[str]:
     ramp_text = " → ".join(str(r) for r in e["load"]["ramp"]) + "/s"
     applied = rule.get("applied")
     if applied:
-        return [f"setting: the ramp {ramp_text}, by the rule in [setting] on its pilot's {rule['pilot_metric']} "
-                f"{applied['pilot_figure']:.4g}, measured {applied['measured']} (the file's ramp, from the pilot "
+        metric = rule["pilot_metric"]
+        return [f"setting: the ramp {ramp_text}, by the rule in [setting] on its pilot's {label(metric)} "
+                f"{fmt(applied['pilot_figure'], metric)}, measured {applied['measured']} (the file's ramp, from the pilot "
                 f"published with it: {' → '.join(str(r) for r in applied['file_ramp'])}/s)"
                 + "".join(f"; the pilot's run was not steady: {reason}" for reason in applied.get("unsteady", []))]
-    return [f"setting: the ramp {ramp_text}, by the rule in [setting] on the published pilot "
-            f"([{rule['pilot']}](../{rule['pilot']}/REPORT.md))"]
+    return [f"setting: the ramp {ramp_text}, by the rule in [setting] on the {rule['pilot']} result published "
+            f"when it ran"]
 
 
 def load_text(load: dict[str, Any]) -> str:

@@ -70,10 +70,17 @@ def copy_published(out_dir: str | os.PathLike[str], name: str) -> tuple[pathlib.
     target.mkdir(parents=True)
     for path in pathlib.Path(out_dir).iterdir():
         if path.name == "result.json":
-            (target / path.name).write_text(dump(schema.stamp(json.loads(path.read_text()))))
+            (target / path.name).write_text(dump(schema.stamp(without_run_folder(json.loads(path.read_text())))))
         elif path.name in KEEP or path.name.startswith("flame-"):
             shutil.copy2(path, target / path.name)
     return target, photographed
+
+
+def without_run_folder(result: dict[str, Any]) -> dict[str, Any]:
+    """A result as the repository keeps it: without --out's folder, a path of the machine it ran on."""
+    if isinstance(result.get("args"), dict) and result["args"].get("out"):
+        result["args"]["out"] = None
+    return result
 
 
 def published_folders() -> list[pathlib.Path]:

@@ -86,7 +86,7 @@ def test_the_runner_runs_the_pilot_first_on_another_machine_and_takes_its_figure
 
 def test_published_keeps_the_files_ramp_without_running_the_pilot(monkeypatch, tmp_path):
     wallet, measured = run_stage(monkeypatch, tmp_path, pilot_result([0.0177]), wanted="published")
-    assert measured == [] and wallet["load"]["ramp"] == experiments.load("wallet")["load"]["ramp"]
+    assert measured == [] and wallet["load"]["ramp"] == experiments.load("wallet")["load"]["ramp"] == [33, 66, 99, 132, 165]
     assert "applied" not in wallet["setting"]
 
 
@@ -119,14 +119,15 @@ def test_a_run_that_measured_its_pilot_here_does_not_name_the_published_one(monk
 def test_the_report_says_how_the_ramp_was_chosen_and_where_its_pilot_ran():
     from perflab.render import report
     wallet = experiments.load("wallet")
+    wallet["load"]["ramp"] = [60, 120, 180, 240, 300]
     [published] = report.setting_lines(wallet)
-    assert published.startswith("setting: the ramp 60 → 120 → 180 → 240 → 300/s, by the rule in [setting] on the "
-                                 "published pilot ([wallet-pilot](../wallet-pilot/REPORT.md))")
-    setting.apply(wallet, 0.0177, "here, results/x/pilot")
+    assert published == ("setting: the ramp 60 → 120 → 180 → 240 → 300/s, by the rule in [setting] on the "
+                         "wallet-pilot result published when it ran")
+    setting.apply(wallet, 0.0177, "on this run's machine (results/x/pilot)")
     assert report.setting_lines(wallet) == [
         "setting: the ramp 34 → 68 → 102 → 136 → 169/s, by the rule in [setting] on its pilot's connection time per "
-        "transfer (s) 0.0177, measured here, results/x/pilot (the file's ramp, from the pilot published with it: "
-        "60 → 120 → 180 → 240 → 300/s)"]
+        "transfer 17.7 ms, measured on this run's machine (results/x/pilot) (the file's ramp, from the pilot "
+        "published with it: 60 → 120 → 180 → 240 → 300/s)"]
     assert report.setting_lines(experiments.load("wallet-fixed")) == []
 
 
@@ -138,3 +139,23 @@ def test_a_pilot_measured_for_a_published_run_is_published_under_its_own_name(mo
     wallet = experiments.load("wallet")
     runner.publish_pilot(wallet, tmp_path, pilot_result([0.0177]))
     assert published == [(tmp_path, "wallet-pilot")]
+
+
+def test_a_published_run_records_its_command_without_the_folder_it_ran_in():
+    args = runner.parse_args(["wallet", "--publish", "wallet", "--out", "/somewhere/w"])
+    assert runner.command_text(["wallet", "--max-rounds", "3", "--publish", "wallet", "--out", "/somewhere/w"],
+                               args) == "./perflab ab wallet --max-rounds 3 --publish wallet"
+    assert runner.command_text(["wallet", "--out=/somewhere/w", "--publish", "wallet"], args) == \
+        "./perflab ab wallet --publish wallet"
+    unpublished = runner.parse_args(["wallet", "--out", "/somewhere/w"])
+    assert runner.command_text(["wallet", "--out", "/somewhere/w"], unpublished) == "./perflab ab wallet --out /somewhere/w"
+
+
+def test_a_published_result_keeps_no_run_folder(tmp_path, monkeypatch):
+    import json
+    monkeypatch.setattr(store, "PUBLISHED", tmp_path / "published")
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "result.json").write_text(json.dumps({**pilot_result([0.02]), "args": {"out": str(run), "aa": False}}))
+    target, _ = store.copy_published(run, "wallet-pilot")
+    assert json.loads((target / "result.json").read_text())["args"] == {"out": None, "aa": False}
