@@ -1,6 +1,6 @@
 """A `[setting]` applied on the machine that runs it: the file's ramp is the rule applied to the pilot published
 with it, which was measured on one machine; on another (or with none published) the rule's input is measured again
-here, by running the pilot first (the runner's run_pilot), and the ramp is the same rule applied to that figure.
+here, by running the pilot first (the runner's apply_setting), and the ramp is the same rule applied to that figure.
 
 `--setting auto` (the default) runs the pilot here when the published one was measured elsewhere or is missing;
 `here` always runs it; `published` keeps the file's ramp and says where its pilot ran. The rule itself (connections,
@@ -33,8 +33,9 @@ def figure(result: Mapping[str, Any], metric: str) -> float | None:
 
 
 def unsteady(result: Mapping[str, Any]) -> list[str]:
-    """Why a pilot's runs cannot feed the rule: each run whose latency still trended through its window (the JIT
-    still compiling, a cache still filling), with the runner's reason."""
+    """The pilot's runs whose latency still trended through their window (a JIT still compiling, a cache filling, the
+    senders' fresh tokens verified in the first seconds), each with the runner's reason: the run names them beside
+    the figure they gave."""
     return [f"{r['variant']}: {r['steady'].get('reason', 'not steady')}" for c in result["cells"] for r in c["runs"]
             if r.get("steady") and not r["steady"].get("steady", True)]
 
