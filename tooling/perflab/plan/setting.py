@@ -5,6 +5,8 @@ here, by running the pilot first (the runner's apply_setting), and the ramp is t
 `--setting auto` (the default) runs the pilot here when the published one was measured elsewhere or is missing;
 `here` always runs it; `published` keeps the file's ramp and says where its pilot ran. The rule itself (connections,
 fractions) is the file's, written before the run: only its input is this machine's."""
+import math
+import statistics
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,14 +24,11 @@ def pilot_of(e: Mapping[str, Any]) -> str | None:
 
 def figure(result: Mapping[str, Any], metric: str) -> float | None:
     """The rule's input from a pilot's result: the median of `metric` over the runs of its (only) variant; None when
-    no run measured it."""
+    no run measured it (a window with no transfer records NaN)."""
     label = result["experiment"]["variants"][0]["label"]
-    values = sorted(float(r["mechanism"][metric]) for c in result["cells"] for r in c["runs"]
-                    if r["variant"] == label and r.get("mechanism", {}).get(metric) is not None)
-    if not values:
-        return None
-    n = len(values)
-    return values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2
+    values = [float(v) for c in result["cells"] for r in c["runs"] if r["variant"] == label
+              for v in [r.get("mechanism", {}).get(metric)] if v is not None and not math.isnan(v)]
+    return statistics.median(values) if values else None
 
 
 def unsteady(result: Mapping[str, Any]) -> list[str]:

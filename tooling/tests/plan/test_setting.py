@@ -25,6 +25,7 @@ def test_the_rules_input_is_the_median_of_the_pilots_runs():
     assert setting.figure(pilot_result([0.020, 0.010, 0.030]), METRIC) == 0.020
     assert setting.figure(pilot_result([0.010, 0.020]), METRIC) == pytest.approx(0.015)
     assert setting.figure(pilot_result([]), METRIC) is None
+    assert setting.figure(pilot_result([float("nan")]), METRIC) is None
 
 
 def test_a_pilot_still_warming_up_is_named_run_by_run():
