@@ -121,8 +121,8 @@ def apply_setting(e: dict[str, Any], args: argparse.Namespace) -> tuple[pathlib.
     """A [setting] rule's input measured on this machine when the published pilot's was not (plan/setting.py):
     the pilot runs first, in full, and the file's rule on its figure sets this run's ramp. A pilot whose runs were
     not steady still sets it, named as such in the log and the report (on a slower machine the first seconds of
-    every run verify the senders' fresh tokens under the app's CPU share; no warm-up removes them). Refused when no
-    run measured the figure. The pilot's run folder and result when it ran here, else None."""
+    every run verify the senders' fresh tokens under the app's CPU share; no warm-up removes them). Refused when the
+    pilot broke its invariants (money created, say: its figure is of a wrong run) or no run measured the figure. The pilot's run folder and result when it ran here, else None."""
     pilot_name = setting.pilot_of(e)
     where, why = setting.source(e, args.setting, identity())
     if pilot_name is None or where == "published":
@@ -135,6 +135,10 @@ def apply_setting(e: dict[str, Any], args: argparse.Namespace) -> tuple[pathlib.
     pilot_pins = plan(pilot, pilot_args) or {}
     ctx, result, name = measure(pilot, pilot_args, pilot_pins, f"./perflab ab {pilot_name}")
     store_and_render(ctx, result, pilot_args, name)
+    if result["checks"]["failed"]:
+        raise SystemExit(f"setting: the pilot ({ctx.out_dir}) broke its invariants, so its figure does not set the "
+                         f"ramp: {'; '.join(result['checks']['failed'])}. Its REPORT.md says which run; "
+                         f"--setting published runs on the file's ramp instead")
     metric = e["setting"]["pilot_metric"]
     seconds, unsteady = setting.figure(result, metric), setting.unsteady(result)
     if seconds is None:

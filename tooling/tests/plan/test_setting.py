@@ -13,12 +13,12 @@ METRIC = "connection time per transfer (s)"
 HERE = {"os": "vm-here", "cores": 2}
 
 
-def pilot_result(seconds, os_name="vm-here", steady=True):
+def pilot_result(seconds, os_name="vm-here", steady=True, broken=()):
     runs = [{"variant": "wallet-after", "mechanism": {METRIC: s},
              "steady": {"steady": steady, "reason": "latency falling by 40 % of the median: not steady, lengthen the warm-up"}}
             for s in seconds]
     return {"experiment": {"variants": [{"label": "wallet-after"}]}, "machine": {"os": os_name, "cores": 2},
-            "cells": [{"runs": runs}]}
+            "cells": [{"runs": runs}], "checks": {"passed": 3 - len(broken), "failed": list(broken)}}
 
 
 def test_the_rules_input_is_the_median_of_the_pilots_runs():
@@ -99,6 +99,13 @@ def test_an_unsteady_pilot_still_sets_the_ramp_and_the_result_says_so(monkeypatc
     assert report.setting_lines(wallet)[0].endswith(
         "; the pilot's run was not steady: wallet-after: latency falling by 40 % of the median: not steady, "
         "lengthen the warm-up")
+
+
+def test_a_pilot_that_broke_an_invariant_stops_the_run_before_its_figure_sets_the_ramp(monkeypatch, tmp_path):
+    broken = "wallet-after: money conserved: total balance 99,990,000 != 100,000,000"
+    with pytest.raises(SystemExit, match="broke its invariants, so its figure does not set the ramp: wallet-after: "
+                                         "money conserved"):
+        run_stage(monkeypatch, tmp_path, pilot_result([0.0177], broken=[broken]))
 
 
 def test_a_pilot_that_measured_no_figure_stops_the_run(monkeypatch, tmp_path):
