@@ -30,7 +30,8 @@ LAYERS = {
                         "lab.lbctl", "lab.launcher", "lab.lb", "lab.network", "lab.labsecrets", "measure.k6io",
                         "measure.prom", "lab.refs", "lab.datasets.seedlib", "lab.datasets.seedclone",
                         "lab.datasets.innodb_locks", "lab.datasets.seed_wallet", "lab.datasets.seed_wallet_redis",
-                        "lab.datasets.seed_route", "lab.compose_settings", "checks.chaos_lab", "checks.chaos_clients",
+                        "lab.datasets.seed_route", "lab.compose_settings", "lab.composelab", "checks.chaos_lab",
+                        "checks.chaos_clients",
                         "measure.runwindow"]),
     # one run: its window, its load shape, its profile; lab.seam: the seam the runner reaches the lab through
     4: ("measurement", ["measure.app_metrics", "lab.seam", "measure.procedures", "measure.jfr", "measure.jfr_diff",

@@ -41,6 +41,12 @@ def quoted(text: str) -> str:
     return json.dumps(text)  # a JSON string is a YAML double-quoted scalar
 
 
+def memory_limit(jvm: list[str]) -> str | None:
+    """The container's memory for JVM flags that size the memory the JVM sees (the last -XX:MaxRAM), else None."""
+    max_ram = [m.group(1) for m in map(MAX_RAM.match, jvm) if m]
+    return max_ram[-1] if max_ram else None
+
+
 def machine_file(profile: dict[str, Any]) -> str | None:
     """compose/machine-NAME.yml's text, or None for a profile that limits nothing."""
     app, mariadb = profile["app"], profile["mariadb"]
@@ -48,12 +54,12 @@ def machine_file(profile: dict[str, Any]) -> str | None:
         return None
     memory = [flag for flag in app["jvm"] if machine.sizes_memory([flag])]
     other = [flag for flag in app["jvm"] if flag not in memory]
-    max_ram = [m.group(1) for m in map(MAX_RAM.match, app["jvm"]) if m]
+    memory_size = memory_limit(app["jvm"])
     lines = ["services:", "  app:"]
     if app["cpus"] is not None:
         lines.append(f"    cpus: {app['cpus']:g}")
-    if max_ram:
-        lines.append(f"    mem_limit: {max_ram[-1]}")
+    if memory_size:
+        lines.append(f"    mem_limit: {memory_size}")
     if app["jvm"]:
         lines.append("    environment:")
         if memory:

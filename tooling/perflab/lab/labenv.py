@@ -81,16 +81,16 @@ def mariadb_client_env() -> dict[str, str]:
 SERVICES = {  # name: (label, host variable, port variable, default port)
     "mariadb": ("MariaDB", "PERFLAB_DB_HOST", "PERFLAB_DB_PORT", "3306"),
     "redis": ("Redis", "PERFLAB_REDIS_HOST", "PERFLAB_REDIS_PORT", "6379"),
-    "wiremock": ("WireMock (the auth API stub)", None, "PERFLAB_WIREMOCK_PORT", "8089"),
-    "toxiproxy": ("Toxiproxy", None, "PERFLAB_TOXIPROXY_PORT", "8474"),
-    "prometheus": ("Prometheus", None, "PERFLAB_PROMETHEUS_PORT", "9090"),
+    "wiremock": ("WireMock (the auth API stub)", "PERFLAB_WIREMOCK_HOST", "PERFLAB_WIREMOCK_PORT", "8089"),
+    "toxiproxy": ("Toxiproxy", "PERFLAB_TOXIPROXY_HOST", "PERFLAB_TOXIPROXY_PORT", "8474"),
+    "prometheus": ("Prometheus", "PERFLAB_PROMETHEUS_HOST", "PERFLAB_PROMETHEUS_PORT", "9090"),
     "app": ("the app", None, "PERFLAB_APP_PORT", "8080"),
 }
 
 
 def service_address(service: str, environ: Mapping[str, str] | None = None) -> tuple[str, str]:
-    """(host, port) of mariadb, redis, wiremock, toxiproxy, prometheus or app; PERFLAB_*_PORT, PERFLAB_DB_HOST and
-    PERFLAB_REDIS_HOST override."""
+    """(host, port) of mariadb, redis, wiremock, toxiproxy, prometheus or app; PERFLAB_*_PORT and PERFLAB_*_HOST
+    override (natively every service is on 127.0.0.1; in the compose runner each is its service's name)."""
     environ = os.environ if environ is None else environ
     _, host_key, port_key, default = SERVICES[service]
     return (host_key and environ.get(host_key)) or "127.0.0.1", environ.get(port_key) or default
@@ -182,7 +182,10 @@ def native_bin() -> str:
 
 def ensure_secrets() -> None:
     """The app's secrets, generated once per checkout by stack/secrets.sh (PERFLAB_SECRETS_DIR, default
-    .perflab/secrets); every path that starts the app or signs a token goes through here."""
+    .perflab/secrets); every path that starts the app or signs a token goes through here. In the compose lab's
+    runner (PERFLAB_LAB=compose) compose's `secrets` service made them, in the volume it mounts read-only."""
+    if os.environ.get("PERFLAB_LAB") == "compose":
+        return
     run(["bash", ROOT / "stack" / "secrets.sh"])
 
 

@@ -19,6 +19,7 @@ import urllib.request
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from perflab.lab import labenv
 from perflab.paths import ROOT
 PROFILES_FILE = ROOT / "experiments" / "network.toml"
 # link -> (proxy name, listen port, .env key of the upstream port); a runner started with another PERFLAB_AB_PORT
@@ -30,6 +31,7 @@ _SUFFIX = f"-{_OFFSET}" if _OFFSET else ""
 LINKS = {"db": (f"ab-mariadb{_SUFFIX}", 24306 + _OFFSET, "PERFLAB_DB_PORT"),
          "redis": (f"ab-redis{_SUFFIX}", 27379 + _OFFSET, "PERFLAB_REDIS_PORT"),
          "auth": (f"ab-auth{_SUFFIX}", 28443 + _OFFSET, "PERFLAB_WIREMOCK_HTTPS_PORT")}
+UPSTREAM_SERVICE = {"db": "mariadb", "redis": "redis", "auth": "wiremock"}  # labenv's service behind each link
 
 
 def profiles() -> dict[str, Any]:
@@ -105,9 +107,20 @@ def port_holder(port: int) -> str:
 
 
 class Toxiproxy:
+    """The runner's proxies on the lab's Toxiproxy. Natively every part is on 127.0.0.1; in the compose lab Toxiproxy
+    is a container of its own (PERFLAB_TOXIPROXY_HOST), so its proxies listen on every interface of that container
+    and reach each service by its name (PERFLAB_DB_HOST, ...), and the app reaches them at Toxiproxy's name."""
+
     def __init__(self, env: Mapping[str, str]) -> None:
         self.env = env
-        self.api = f"http://127.0.0.1:{env['PERFLAB_TOXIPROXY_PORT']}"
+        self.host, port = labenv.service_address("toxiproxy", env)
+        self.api = f"http://{self.host}:{port}"
+        self.listen_host = "127.0.0.1" if self.host == "127.0.0.1" else "0.0.0.0"
+
+    def upstream(self, link: str) -> str:
+        """host:port of the service behind a link, as Toxiproxy reaches it."""
+        host, _ = labenv.service_address(UPSTREAM_SERVICE[link], self.env)
+        return f"{host}:{self.env[LINKS[link][2]]}"
 
     def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> bytes:
         data = json.dumps(body).encode() if body is not None else None
@@ -128,15 +141,15 @@ class Toxiproxy:
         that route the app through them. An empty profile removes the proxies and returns nothing."""
         options: list[str] = []
         args: list[str] = []
-        for link, (name, listen, upstream_key) in LINKS.items():
+        for link, (name, listen, _) in LINKS.items():
             self.call("DELETE", f"/proxies/{name}")
             if link not in links:
                 continue
             self.free_listen_port(listen)
-            self.create(name, listen, self.env[upstream_key])
+            self.create(name, listen, self.upstream(link))
             self.add_toxics(name, links[link])
             if link == "auth":
-                args.append(f"--perflab.login.auth-api.base-url=https://127.0.0.1:{listen}")
+                args.append(f"--perflab.login.auth-api.base-url=https://{self.host}:{listen}")
             else:
                 options += [f"--{link}-port", str(listen)]
         return options, args
@@ -147,10 +160,10 @@ class Toxiproxy:
             if other.get("listen", "").rsplit(":", 1)[-1] == str(listen):
                 self.call("DELETE", f"/proxies/{other['name']}")
 
-    def create(self, name: str, listen: int, upstream_port: str) -> None:
+    def create(self, name: str, listen: int, upstream: str) -> None:
         try:
-            self.call("POST", "/proxies", {"name": name, "listen": f"127.0.0.1:{listen}",
-                                           "upstream": f"127.0.0.1:{upstream_port}", "enabled": True})
+            self.call("POST", "/proxies", {"name": name, "listen": f"{self.listen_host}:{listen}",
+                                           "upstream": upstream, "enabled": True})
         except SystemExit as e:
             if "address already in use" not in str(e):
                 raise

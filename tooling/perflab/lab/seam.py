@@ -5,14 +5,18 @@ profile's proxies, and has the jar's AOT cache. The runner and the run shapes re
 (tooling/tests/test_layers.py checks it).
 
 NativeLab is this machine's native stack (stack/native.sh, the apps as local processes); RemoteLab is one whose apps
-already run elsewhere (--base-url), which the runner loads and reads but never starts, seeds or limits. A lab on
-Docker compose is another implementation of the same methods."""
+already run elsewhere (--base-url), which the runner loads and reads but never starts, seeds or limits; ComposeLab is
+Docker compose's, for a runner inside its network (PERFLAB_LAB=compose), each variant an app container; no image or
+compose service runs the runner there yet, so nothing sets PERFLAB_LAB=compose and ./perflab ab stays native. What a lab
+cannot run it refuses by name before anything starts (cannot_run)."""
+import os
 import subprocess
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol, cast, runtime_checkable
 
 from perflab.lab import aotcache
 from perflab.lab import appctl
+from perflab.lab import composelab
 from perflab.lab import labenv
 from perflab.lab import launcher
 from perflab.lab import machine
@@ -24,6 +28,8 @@ from perflab.lab import network
 class Lab(Protocol):
     """What the runner needs of a lab."""
     remote: bool  # its processes are not this machine's: no process CPU, JFR, pinning or MariaDB counters here
+
+    def cannot_run(self, e: dict[str, Any], pins: Mapping[str, Any]) -> str | None: ...
 
     def ensure_services(self, env: Mapping[str, str]) -> None: ...
 
@@ -65,6 +71,10 @@ class NativeLab:
 
     def __init__(self, say: Callable[[str], None] = print) -> None:
         self.say = say
+
+    def cannot_run(self, e: dict[str, Any], pins: Mapping[str, Any]) -> str | None:
+        """Why this lab cannot run the experiment (with these --pin cores), or None."""
+        return None
 
     def ensure_services(self, env: Mapping[str, str]) -> None:
         """Every service the runner needs, started (stack/native.sh up) when one is down, named. Refused while the
@@ -123,6 +133,13 @@ class RemoteLab(NativeLab):
         super().__init__(say)
         self.urls = list(urls)
 
+    def cannot_run(self, e: dict[str, Any], pins: Mapping[str, Any]) -> str | None:
+        if any(v.get("ref") for v in e["variants"]):
+            return "--base-url: a remote lab runs its own builds; a variant's ref needs a local lab"
+        if pins:
+            return "--pin: a remote lab's processes are not on this machine"
+        return None
+
     def ensure_services(self, env: Mapping[str, str]) -> None:
         pass
 
@@ -137,6 +154,67 @@ class RemoteLab(NativeLab):
         pass
 
 
+class ComposeLab(NativeLab):
+    """Docker compose's lab, for a runner in its network (PERFLAB_LAB=compose; no runner image sets it yet): compose's
+    services by their names, each variant an app container (lab/composelab.py) limited to its machine profile,
+    MariaDB's CPU share the engine's (docker update), the data commands run by the runner as natively."""
+
+    def cannot_run(self, e: dict[str, Any], pins: Mapping[str, Any]) -> str | None:
+        reasons = []
+        if pins:
+            reasons.append("--pin sets the cores of this machine's processes; the app containers' are the engine's")
+        if any(v.get("ref") for v in e["variants"]):
+            reasons.append("a variant built from a commit (ref) runs that commit's jar, which only the native lab builds")
+        if any(v.get("aot") for v in e["variants"]):
+            reasons.append("a variant that starts from the AOT cache (aot) needs the native lab's cache for its jar")
+        if e["load"].get("jfr"):
+            reasons.append("[load] jfr = true records the JVM from its launch with this machine's jcmd")
+        if e["load"]["shape"] == "capacity":
+            reasons.append("a capacity run reads the app process's CPU from this machine's /proc")
+        if not reasons:
+            return None
+        return (f"{e['name']} cannot run on the compose lab: {'; '.join(reasons)}. Run it on the native lab "
+                "(./perflab ab on a Debian or Ubuntu machine without the compose lab running)")
+
+    def ensure_services(self, env: Mapping[str, str]) -> None:
+        """Refused, naming each, when one of compose's services does not answer; app containers a killed run left
+        are removed."""
+        down = [f"{labenv.service_label(service)} at {host}:{port}" for service in ("mariadb", "redis", "wiremock", "toxiproxy")
+                for host, port in [labenv.service_address(service, env)] if not labenv.port_open(port, host, timeout=2)]
+        if down:
+            raise SystemExit(f"the compose lab's {', '.join(down)} did not answer: start the lab with docker compose "
+                             "up -d --wait (./perflab up), then run again")
+        for container in composelab.leftovers():
+            self.say(f"removing the app container {container} that an earlier run left")
+            composelab.docker("rm", "--force", container)
+
+    def apps(self, experiment: dict[str, Any], variants: list[dict[str, Any]], env: Mapping[str, str],
+             network_options: list[str], network_args: list[str]) -> list[launcher.App]:
+        return [composelab.ComposeApp(experiment, v, i, env, network_options, network_args)
+                for i, v in enumerate(variants)]
+
+    def start_together(self, apps: Sequence[app_metrics.WindowApp]) -> dict[str, float]:
+        made = [cast(launcher.App, app) for app in apps]  # made by apps() above
+        return launcher.start_at_once({app.label: app.start for app in made}, build_jar=False)
+
+    def hold_database(self, cpus: float | None, profile: str) -> bool | None:
+        mariadb = composelab.service_container("mariadb")
+        composelab.limit_cpus(mariadb, None)
+        return composelab.limit_cpus(mariadb, cpus) if cpus else None
+
+    def release_database(self) -> None:
+        composelab.limit_cpus(composelab.service_container("mariadb"), None)
+
+    def aot_cache_fresh(self) -> bool:
+        return False
+
+    def build_aot_cache(self) -> None:
+        raise SystemExit("the compose lab's apps start from compose's app image; the AOT cache is the native lab's")
+
+
 def for_run(base_urls: Iterable[str] | None, say: Callable[[str], None] = print) -> Lab:
-    """The lab a run measures in: the apps at `base_urls` when given, else this machine's native stack."""
-    return RemoteLab(base_urls, say) if base_urls else NativeLab(say)
+    """The lab a run measures in: the apps at `base_urls` when given, else compose's when the runner runs in it
+    (PERFLAB_LAB=compose), else this machine's native stack."""
+    if base_urls:
+        return RemoteLab(base_urls, say)
+    return ComposeLab(say) if os.environ.get("PERFLAB_LAB") == "compose" else NativeLab(say)

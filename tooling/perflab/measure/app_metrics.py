@@ -25,6 +25,7 @@ import threading
 import time
 from typing import Any, Literal, Protocol
 
+from perflab.lab import labenv
 from perflab.lab import launcher
 from perflab.lab import machine
 from perflab.measure import prom
@@ -91,7 +92,8 @@ def mariadb_status(env: dict[str, str], names: list[str]) -> dict[str, float]:
     if not names:
         return {}
     where = ",".join(f"'{n}'" for n in names)
-    out = subprocess.run(["mariadb", "-h127.0.0.1", f"-P{env['PERFLAB_DB_PORT']}", f"-u{env['PERFLAB_DB_USER']}",
+    host, port = labenv.service_address("mariadb", env)
+    out = subprocess.run(["mariadb", f"-h{host}", f"-P{port}", f"-u{env['PERFLAB_DB_USER']}",
                           "-N", "-B", "-e", f"SHOW GLOBAL STATUS WHERE Variable_name IN ({where})"],
                          capture_output=True, text=True, env={**os.environ, "MYSQL_PWD": env["PERFLAB_DB_PASSWORD"]}).stdout
     return {line.split("\t")[0]: float(line.split("\t")[1]) for line in out.splitlines() if "\t" in line}

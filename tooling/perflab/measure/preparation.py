@@ -16,6 +16,7 @@ from perflab.analyse import phases
 from perflab.lab import pinning
 from perflab.lab import refs
 from perflab.measure import procedures
+from perflab.measure import runwindow
 from perflab.analyse import stats
 from perflab.plan.planner import delta_for, margin, points, rounds_text, warm_start
 from perflab.results import store
@@ -87,8 +88,7 @@ class Context:
         # read), not the profiling that --no-jfr turns off
         self.launch_jfr = e["load"]["shape"] == "cold-start" and bool(e["load"].get("jfr"))
         self.dashboard: bool = observe and not args.smoke
-        prometheus = f"http://127.0.0.1:{env['PERFLAB_PROMETHEUS_PORT']}"
-        self.prometheus_rw = f"{prometheus}/api/v1/write" if observe and port_open(int(env["PERFLAB_PROMETHEUS_PORT"])) else None
+        self.prometheus_rw = runwindow.endpoint(env) if observe else None
         self.progress = Progress(0)  # the run's, once prepare knows how many runs it plans
         self.delta: float = stats.MIN_DELTA  # the smallest change a verdict calls real (main sets it)
         self.profile_delta: dict[str, float] = {}  # the same, per network profile (from the last A/A)
@@ -101,13 +101,6 @@ class Context:
         cell = copy.copy(self)
         cell.e, cell.links = e, links
         return cell
-
-
-def port_open(port: int) -> bool:
-    import socket
-    with socket.socket() as s:
-        s.settimeout(0.5)
-        return s.connect_ex(("127.0.0.1", port)) == 0
 
 
 def prepare(e: dict[str, Any], args: argparse.Namespace, pins: dict[str, frozenset[int]]) -> tuple[Context, str, str]:
@@ -126,16 +119,15 @@ def prepare(e: dict[str, Any], args: argparse.Namespace, pins: dict[str, frozens
         for v in e["variants"]:
             v.pop("seed", None), v.pop("reset", None)
         e["invariant"] = []
+    refused = the_lab.cannot_run(e, pins)
+    if refused:
+        raise SystemExit(refused)
     the_lab.ensure_services(env)
     if any(v.get("ref") for v in e["variants"]):
-        if args.base_url:
-            raise SystemExit("--base-url: a remote lab runs its own builds; a variant's ref needs a local lab")
         log("jars of the variants' commits:")
         refs.prepare(e, env.get("PERFLAB_DB_NAME", "perflab"))
     ctx = Context(e, args, env, out_dir, the_lab)
     ctx.pins = pins
-    if ctx.pins and args.base_url:
-        raise SystemExit("--pin: a remote lab's processes are not on this machine")
     if "load" in ctx.pins:
         os.environ[pinning.ENV] = ",".join(map(str, sorted(ctx.pins["load"])))
     if args.prometheus:

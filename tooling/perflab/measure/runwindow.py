@@ -33,6 +33,7 @@ import urllib.request
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
+from perflab.lab import labenv
 from perflab.paths import ROOT
 DASHBOARDS = ROOT / "grafana" / "dashboards"
 METRIC = "perflab_run_window"
@@ -120,12 +121,12 @@ def push(url: str, series: Sequence[tuple[Mapping[str, str], Sequence[tuple[floa
 
 def endpoint(env: Mapping[str, str]) -> str | None:
     """The remote-write receiver of the lab's Prometheus; None when nothing listens on its port."""
-    port = int(env.get("PERFLAB_PROMETHEUS_PORT") or "9090")
+    host, port = labenv.service_address("prometheus", env)
     try:
-        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        socket.create_connection((host, int(port)), timeout=1).close()
     except OSError:
         return None
-    return f"http://127.0.0.1:{port}/api/v1/write"
+    return f"http://{host}:{port}/api/v1/write"
 
 
 def labels_of(experiment: str, variant: str, round_no: int, profile: str) -> dict[str, str]:

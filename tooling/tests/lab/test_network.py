@@ -48,6 +48,9 @@ class FakeToxiproxy(BaseHTTPRequestHandler):
 
     def do_POST(self):
         proxy = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        if self.path.endswith("/toxics"):
+            self.answer(200, proxy)
+            return
         port = int(proxy["listen"].rsplit(":", 1)[-1])
         if port in self.held_ports or any(p["listen"] == proxy["listen"] for p in self.proxies.values()):
             self.answer(500, {"error": f"listen tcp {proxy['listen']}: bind: address already in use", "status": 500})
@@ -71,8 +74,26 @@ def toxiproxy():
 def test_a_proxy_left_on_the_runners_port_under_another_name_is_removed_before_its_own_is_made(toxiproxy):
     FakeToxiproxy.proxies["left-behind"] = {"name": "left-behind", "listen": "127.0.0.1:24306"}
     toxiproxy.free_listen_port(24306)
-    toxiproxy.create("ab-mariadb", 24306, 3306)
+    toxiproxy.create("ab-mariadb", 24306, "127.0.0.1:3306")
     assert list(FakeToxiproxy.proxies) == ["ab-mariadb"]
+
+
+def test_in_the_compose_lab_the_proxies_listen_in_toxiproxys_container_and_reach_each_service_by_its_name():
+    FakeToxiproxy.proxies = {}
+    server = ThreadingHTTPServer(("127.0.0.1", 0), FakeToxiproxy)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        env = {"PERFLAB_TOXIPROXY_HOST": "localhost", "PERFLAB_TOXIPROXY_PORT": str(server.server_address[1]),
+               "PERFLAB_DB_HOST": "mariadb", "PERFLAB_DB_PORT": "3306", "PERFLAB_REDIS_HOST": "redis",
+               "PERFLAB_REDIS_PORT": "6379", "PERFLAB_WIREMOCK_HOST": "wiremock", "PERFLAB_WIREMOCK_HTTPS_PORT": "8443"}
+        options, args = network.Toxiproxy(env).apply({"db": {"latency_ms": 1}, "auth": {"latency_ms": 90}})
+    finally:
+        server.shutdown()
+    db, auth = (FakeToxiproxy.proxies[network.LINKS[link][0]] for link in ("db", "auth"))
+    assert (db["listen"], db["upstream"]) == (f"0.0.0.0:{network.LINKS['db'][1]}", "mariadb:3306")
+    assert (auth["listen"], auth["upstream"]) == (f"0.0.0.0:{network.LINKS['auth'][1]}", "wiremock:8443")
+    assert options == ["--db-port", str(network.LINKS["db"][1])]
+    assert args == [f"--perflab.login.auth-api.base-url=https://localhost:{network.LINKS['auth'][1]}"]
 
 
 def test_the_runners_proxy_ports_lie_below_the_kernels_ephemeral_ports_so_no_outgoing_connection_holds_them():
@@ -107,7 +128,7 @@ def test_a_port_held_by_another_process_is_named_with_that_process_and_the_way_o
 def test_creating_a_proxy_on_a_held_port_fails_with_a_message_that_names_the_port_and_the_proxy(toxiproxy):
     FakeToxiproxy.held_ports.add(24306)
     with pytest.raises(SystemExit) as failure:
-        toxiproxy.create("ab-mariadb", 24306, 3306)
+        toxiproxy.create("ab-mariadb", 24306, "127.0.0.1:3306")
     assert "port 24306 for the runner's proxy ab-mariadb is held by another process" in str(failure.value)
     assert "PERFLAB_AB_PORT" in str(failure.value)
 

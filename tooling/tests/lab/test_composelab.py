@@ -1,0 +1,87 @@
+"""The compose lab's app containers as `docker run` gives them (read from the command line, no engine needed), the
+experiments it refuses by name, and which lab a run takes."""
+import pytest
+
+from perflab.lab import composelab
+from perflab.lab import seam
+from perflab.plan import experiment as experiments
+
+ENV = {"PERFLAB_DB_HOST": "mariadb", "PERFLAB_DB_PORT": "3306", "PERFLAB_REDIS_HOST": "redis",
+       "PERFLAB_REDIS_PORT": "6379", "PERFLAB_TOXIPROXY_HOST": "toxiproxy", "PERFLAB_TOXIPROXY_PORT": "8474",
+       "PERFLAB_DB_USER": "perflab", "PERFLAB_DB_PASSWORD": "not-on-the-command-line",
+       "PERFLAB_AUTH_API_URL": "https://toxiproxy:18443"}
+
+
+def environment(argv):
+    """The container's variables a `docker run` command line sets: {name: value}, a name alone mapped to None."""
+    pairs = [argv[i + 1] for i, arg in enumerate(argv) if arg == "--env"]
+    return {pair.split("=", 1)[0]: (pair.split("=", 1)[1] if "=" in pair else None) for pair in pairs}
+
+
+def option(argv, name):
+    return argv[argv.index(name) + 1] if name in argv else None
+
+
+def wallet_apps(network_options=(), network_args=()):
+    wallet = experiments.assign_redis_dbs(experiments.load("wallet"))
+    return [composelab.ComposeApp(wallet, v, i, ENV, network_options, network_args)
+            for i, v in enumerate(wallet["variants"])]
+
+
+def test_each_variant_is_a_container_limited_to_its_machine_profile_with_its_own_database_and_knobs():
+    naive = wallet_apps()[0]
+    argv = naive.run_argv()
+    assert argv[:2] == ["run", "--detach"] and option(argv, "--name") == "perflab-ab-8091"
+    assert naive.url == "http://perflab-ab-8091:8080"
+    assert option(argv, "--network") == composelab.NETWORK
+    assert option(argv, "--cpus") == "0.75" and option(argv, "--memory") == "1024m"  # seed-004-pool
+    variables = environment(argv)
+    assert variables["PERFLAB_DB_NAME"] == naive.database and variables["PERFLAB_DB_HOST"] == "mariadb"
+    assert "-Xmx512m" in variables["PERFLAB_HEAP"].split() and variables["PERFLAB_JVM_OPTS"] == ""
+    image = argv.index(composelab.IMAGE)
+    assert argv[image + 1:] == [f"--spring.data.redis.database={naive.redis_db}", *naive.variant["args"],
+                                f"--perflab.variant={naive.label}"]
+
+
+def test_the_database_password_reaches_the_container_by_name_never_on_the_command_line():
+    argv = wallet_apps()[0].run_argv()
+    assert environment(argv)["PERFLAB_DB_PASSWORD"] is None
+    assert not any("not-on-the-command-line" in arg for arg in argv)
+
+
+def test_a_network_profile_routes_the_app_through_the_runners_proxies_on_toxiproxy():
+    argv = wallet_apps(["--db-port", "24306", "--redis-port", "27379"])[0].run_argv()
+    variables = environment(argv)
+    assert (variables["PERFLAB_DB_HOST"], variables["PERFLAB_DB_PORT"]) == ("toxiproxy", "24306")
+    assert (variables["PERFLAB_REDIS_HOST"], variables["PERFLAB_REDIS_PORT"]) == ("toxiproxy", "27379")
+
+
+def test_extra_jvm_flags_of_one_start_come_after_the_variants_own():
+    flags = environment(wallet_apps()[0].run_argv(jvm_opts="-XX:+UseSerialGC"))["PERFLAB_HEAP"].split()
+    assert flags[-1] == "-XX:+UseSerialGC"
+
+
+def test_the_compose_lab_refuses_by_name_what_only_the_native_lab_can_run():
+    lab = seam.ComposeLab(say=lambda line: None)
+    assert lab.cannot_run(experiments.load("wallet"), {}) is None
+    refused = lab.cannot_run(experiments.load("wallet"), {"app": frozenset({0})})
+    assert refused.startswith("wallet cannot run on the compose lab: --pin")
+    cold = experiments.load("cold-start")
+    assert "a variant that starts from the AOT cache (aot)" in lab.cannot_run(cold, {})
+    assert "a capacity run reads the app process's CPU" in lab.cannot_run(experiments.load("wallet-capacity"), {})
+
+
+def test_a_run_takes_the_compose_lab_inside_compose_and_the_native_one_elsewhere(monkeypatch):
+    monkeypatch.setenv("PERFLAB_LAB", "compose")
+    assert type(seam.for_run(None)) is seam.ComposeLab
+    assert type(seam.for_run(["http://a", "http://b"])) is seam.RemoteLab
+    monkeypatch.delenv("PERFLAB_LAB")
+    assert type(seam.for_run(None)) is seam.NativeLab
+
+
+def test_a_commits_build_is_refused_when_its_container_would_start():
+    app = wallet_apps()[0]
+    app.options += ["--jar", "/somewhere/perflab.jar"]
+    with pytest.raises(SystemExit, match="a commit's build \\(ref\\) or the AOT cache \\(aot\\) needs the native lab"):
+        app.run_argv()
+
