@@ -122,7 +122,8 @@ def apply_setting(e: dict[str, Any], args: argparse.Namespace) -> tuple[pathlib.
     the pilot runs first, in full, and the file's rule on its figure sets this run's ramp. A pilot whose runs were
     not steady still sets it, named as such in the log and the report (on a slower machine the first seconds of
     every run verify the senders' fresh tokens under the app's CPU share; no warm-up removes them). Refused when the
-    pilot broke its invariants (money created, say: its figure is of a wrong run) or no run measured the figure. The pilot's run folder and result when it ran here, else None."""
+    pilot broke its invariants (money created, say: its figure is of a wrong run) or no run measured the figure. The
+    pilot's run folder and result when it ran here, else None."""
     pilot_name = setting.pilot_of(e)
     where, why = setting.source(e, args.setting, identity())
     if pilot_name is None or where == "published":

@@ -12,8 +12,6 @@ process is the engine's: the runner reads their metrics over HTTP but no process
 import os
 import subprocess
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -108,7 +106,7 @@ class ComposeApp(launcher.App):
         self.started_ms = int(began * 1000)
         deadline = time.monotonic() + appctl.READY_WITHIN
         while time.monotonic() < deadline:
-            if ready(self.url):
+            if appctl.ready(self.url, timeout=2):
                 return
             if not running(self.container):
                 raise SystemExit(f"the app container for {self.label} exited during startup:\n{logs(self.container)}")
@@ -127,14 +125,6 @@ class ComposeApp(launcher.App):
             self.log_file.parent.mkdir(parents=True, exist_ok=True)
             self.log_file.write_text(kept.stdout + kept.stderr)
         docker("rm", "--force", self.container)
-
-
-def ready(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{url}/actuator/health/readiness", timeout=2) as response:
-            return bool(response.status == 200)
-    except (OSError, urllib.error.URLError):
-        return False
 
 
 def running(container: str) -> bool:

@@ -198,9 +198,13 @@ class ComposeLab(NativeLab):
         return launcher.start_at_once({app.label: app.start for app in made}, build_jar=False)
 
     def hold_database(self, cpus: float | None, profile: str) -> bool | None:
+        """MariaDB's container held to the cell's share (docker update replaces a limit a killed run left), or its
+        limit removed without one (None)."""
         mariadb = composelab.service_container("mariadb")
-        composelab.limit_cpus(mariadb, None)
-        return composelab.limit_cpus(mariadb, cpus) if cpus else None
+        if not cpus:
+            composelab.limit_cpus(mariadb, None)
+            return None
+        return composelab.limit_cpus(mariadb, cpus)
 
     def release_database(self) -> None:
         composelab.limit_cpus(composelab.service_container("mariadb"), None)
