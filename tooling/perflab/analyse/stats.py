@@ -173,21 +173,39 @@ def ratio_intervals(a: FloatArray, b: FloatArray, confidence: float, n_resamples
     return low, high, fell_back
 
 
+def margins(delta: float) -> tuple[float, float]:
+    """The ratios a practical margin delta allows around 1: [1 / (1 + delta), 1 + delta].
+
+    Multiplicative, so a margin is the same size on both sides of 1 on a log scale: B/A = 1 / (1 + delta) is as far
+    from 1 as A/B = 1 + delta. An additive 1 - delta would reach 0 at delta = 100 % and call no reduction "better"
+    however large it is.
+    """
+    return 1 / (1 + delta), 1 + delta
+
+
+def reach(low: Any, high: Any) -> Any:
+    """How far an interval (low, high) of B/A reaches from 1, on margins()'s scale: the smallest delta whose
+    margins contain it, max(1 / low - 1, high - 1). Works on floats and on numpy arrays."""
+    return np.maximum(1 / np.asarray(low, dtype=float) - 1, np.asarray(high, dtype=float) - 1)
+
+
 def verdict(interval: tuple[float, float], lower_is_better: bool, delta: float = MIN_DELTA) -> str:
     """The verdict for the candidate B from an interval (low, high) of B/A and the practical margin delta.
 
-    - "better" / "worse": the whole interval lies beyond delta on one side (for lower_is_better, "better"
-      means high < 1 - delta and "worse" means low > 1 + delta; mirrored when higher is better);
-    - "no difference": the whole interval lies inside [1 - delta, 1 + delta];
+    With (lo, hi) = margins(delta):
+    - "better" / "worse": the whole interval lies beyond the margin on one side (for lower_is_better, "better"
+      means high < lo and "worse" means low > hi; mirrored when higher is better);
+    - "no difference": the whole interval lies inside [lo, hi];
     - "inconclusive": anything else, including an interval with NaN (no data).
     """
     low, high = interval
     if math.isnan(low) or math.isnan(high):
         return "inconclusive"
-    below, above = high < 1 - delta, low > 1 + delta
+    lo, hi = margins(delta)
+    below, above = high < lo, low > hi
     if below or above:
         return "better" if below == lower_is_better else "worse"
-    if 1 - delta <= low and high <= 1 + delta:
+    if lo <= low and high <= hi:
         return "no difference"
     return "inconclusive"
 

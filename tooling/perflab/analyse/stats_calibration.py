@@ -16,8 +16,9 @@ distinct rounds as a real run has: drawing with replacement adds ties, which mak
 inflate the noise floor (about +15 % at 10 rounds).
 
 noise_floor: the 95th percentile, over `analyses` analyses, of how far the interval reaches from 1,
-max(1 - low, high - 1). That is the smallest effect this machine can tell apart from noise with
-`rounds` rounds: 95 % of A/A intervals stay inside 1 +/- noise_floor, so with delta >= noise_floor
+stats.reach: max(1 / low - 1, high - 1), the margin's own multiplicative scale. That is the smallest effect this
+machine can tell apart from noise with `rounds` rounds: 95 % of A/A intervals stay inside stats.margins(noise_floor),
+[1 / (1 + noise_floor), 1 + noise_floor], so with delta >= noise_floor
 an A/A comparison says "no difference" about 95 % of the time, and only a change whose interval
 clears it is evidence. (The 95th percentile of |ratio - 1| alone would be about half as large and
 leave A/A verdicts "inconclusive" because the interval's own half-width is ignored.) For normal noise
@@ -47,7 +48,7 @@ import numpy as np
 from scipy import stats as sps
 
 from perflab.analyse.stats import (DEFAULT_ESTIMATOR, DEFAULT_SEED, ESTIMATORS, MIN_DELTA, MIN_INTERVAL_ROUNDS, MIN_ROUNDS, BoolArray,
-                   FloatArray, IntArray, compare, drop_missing, ratio_intervals, verdict)
+                   FloatArray, IntArray, compare, drop_missing, ratio_intervals, reach, verdict)
 
 
 def _draw(rng: np.random.Generator, pool: int, rounds: int, analyses: int, without_replacement: bool) -> IntArray:
@@ -132,7 +133,7 @@ def calibrate(a1: Sequence[float], a2: Sequence[float], rounds: int, lower_is_be
     valid = ~(np.isnan(low) | np.isnan(high))
     if not valid.any():
         raise ValueError("calibrate: no A/A analysis gave an interval (all values zero or NaN?)")
-    noise_floor = float(np.percentile(np.maximum(1 - low[valid], high[valid] - 1), 95))
+    noise_floor = float(np.percentile(reach(low[valid], high[valid]), 95))
     delta = max(min_delta, noise_floor)
     low2, high2, fell_back2 = _null_intervals(x, centred, rounds, analyses, rng, confidence, n_resamples, groups, estimator)
     verdicts = [verdict((lo, hi), lower_is_better, delta) for lo, hi in zip(low2, high2)]

@@ -45,10 +45,11 @@ def perflab_value(runs: list[dict[str, Any]], label: str, key: str) -> float:
 
 
 def direction(ratio: float | None, delta: float) -> str | None:
-    """Which way a stage moved from the first: "lower", "higher", or "about the same" (within 1 ± δ)."""
+    """Which way a stage moved from the first: "lower", "higher", or "about the same" (within stats.margins(δ))."""
     if ratio is None or math.isnan(ratio):
         return None
-    return "lower" if ratio < 1 - delta else "higher" if ratio > 1 + delta else "about the same"
+    lo, hi = stats.margins(delta)
+    return "lower" if ratio < lo else "higher" if ratio > hi else "about the same"
 
 
 def ratio(value: float, base: float | None) -> float:
@@ -108,7 +109,7 @@ def table(e: dict[str, Any], runs: list[dict[str, Any]], delta: float = stats.MI
     `[[writeup]]` names a variant that ran. rows: one per stage and figure: stage, variant, source, metric (the
     figure's key), unit, writeup, perflab, over (the stage it is set against: `bases`) and each side's ratio to that
     stage's same figure. directions: per metric, whether every later stage moved the same way on both sides (a move
-    within 1 ± δ is "about the same"). differ: the stages that differ (`differing`), with the `why` of their
+    within stats.margins(δ) is "about the same"). differ: the stages that differ (`differing`), with the `why` of their
     `[[writeup]]` (None when it gives none)."""
     ran = {r["variant"] for r in runs}
     tables = [w for w in e.get("writeup", []) if w["variant"] in ran]

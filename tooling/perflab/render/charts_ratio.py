@@ -4,6 +4,7 @@ value of a swept setting: where the candidate starts to win). Pure functions of 
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from perflab.analyse.stats import margins
 from perflab.render import report
 from perflab.results import units
 from perflab.render.charts_svg import (BAND, COLORS, GRID, INK, LOG_ABOVE, MUTED, VERDICT_COLORS, WIDTH, LegendItem, Point, Scale, Svg,
@@ -35,7 +36,7 @@ def ratio_scale(rows: Sequence[dict[str, Any]], rounds: bool, a: float, b: float
     """The B/A axis over every ratio, interval end, band edge (and round) of the rows, and 1."""
     values = [1.0]
     for r in rows:
-        values += [r["ratio"], *r["interval"], 1 - r["delta"], 1 + r["delta"]]
+        values += [r["ratio"], *r["interval"], *margins(r["delta"])]
         values += r.get("round_ratios", []) if rounds else []
     values = [v for v in values if finite(v) and v > 0] or [1.0]
     return scale_for(values, a, b, log=max(values) / min(values) > LOG_ABOVE)
@@ -94,7 +95,8 @@ def ratio_rows(rows: Sequence[dict[str, Any]], title: str, subtitle: str, rounds
             svg.line(16, y0, width - 16, y0, stroke=GRID)
         d = r["delta"]
         if finite(d):
-            svg.rect(scale(1 - d), y0 + 4, scale(1 + d) - scale(1 - d), step - 8, BAND, cls="band",
+            lo, hi = margins(d)
+            svg.rect(scale(lo), y0 + 4, scale(hi) - scale(lo), step - 8, BAND, cls="band",
                      tip=f"±δ {units.delta_text(d)}")
     svg.line(scale(1), top, scale(1), bottom, stroke=MUTED, width=1.5, dash="4 3", cls="unity")
     for i, r in enumerate(rows):
@@ -159,7 +161,7 @@ def sweep_scale(cells: Sequence[dict[str, Any]], a: float, b: float) -> Scale:
     for c in cells:
         for comparison in c["comparisons"]:
             r = comparison["primary"]
-            ratios += [r["ratio"], *r["interval"], 1 - r.get("delta", c.get("delta", 0)), 1 + r.get("delta", c.get("delta", 0))]
+            ratios += [r["ratio"], *r["interval"], *margins(r.get("delta", c.get("delta", 0)))]
     ratios = [v for v in ratios if finite(v) and v > 0]
     return scale_for(ratios, a, b, log=max(ratios) / min(ratios) > LOG_ABOVE)
 
@@ -233,7 +235,8 @@ def sweep(result: dict[str, Any], element_id: str | None = None) -> str | None:
     svg.rect(left, top, right - left, plot_height, "none", cls="plot")
     deltas = [(position(c["value"]), c["comparisons"][0]["primary"].get("delta", c.get("delta", 0))) for c in cells]
     deltas = [(left, deltas[0][1]), *deltas, (right, deltas[-1][1])]
-    svg.polygon([(x, ys(1 + d)) for x, d in deltas] + [(x, ys(1 - d)) for x, d in reversed(deltas)], BAND, cls="band")
+    svg.polygon([(x, ys(margins(d)[1])) for x, d in deltas] + [(x, ys(margins(d)[0])) for x, d in reversed(deltas)], BAND,
+                cls="band")
     y_axis(svg, ys, left, right, f"B/A of {metric}" + (", log" if ys.log else ""))
     svg.line(left, ys(1), right, ys(1), stroke=MUTED, width=1.5, dash="4 3", cls="unity")
     sweep_x_axis(svg, values, position, numeric, left, right, top + plot_height, parameter)

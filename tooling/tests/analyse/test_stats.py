@@ -248,7 +248,8 @@ def test_bca_interval_covers_the_true_ratio_about_95_percent_of_the_time():
     ((0.40, 0.60), True, "better"),
     ((1.10, 1.40), True, "worse"),
     ((0.98, 1.02), True, "no difference"),
-    ((0.97, 1.03), True, "no difference"),
+    ((0.971, 1.03), True, "no difference"),
+    ((0.97, 1.03), True, "inconclusive"),
     ((0.90, 1.05), True, "inconclusive"),
     ((0.95, 0.99), True, "inconclusive"),
     ((1.50, 2.00), False, "better"),
@@ -261,7 +262,22 @@ def test_verdict_needs_the_whole_interval_on_one_side_of_delta(interval, lower_i
 
 def test_verdict_uses_the_given_delta():
     assert stats.verdict((0.90, 0.95), True, delta=0.03) == "better"
-    assert stats.verdict((0.90, 0.95), True, delta=0.10) == "no difference"
+    assert stats.verdict((0.92, 0.95), True, delta=0.10) == "no difference"
+
+
+def test_a_margin_past_100_percent_still_lets_a_large_reduction_be_better():
+    # an A/A noise floor of 1,063 % (the wallet's cached stage at the edge of its CPU share): a twentyfold reduction
+    # still clears it, and a 2x one is within it; an additive 1 - delta would be below 0 and call neither better
+    assert stats.verdict((0.04, 0.06), True, delta=10.63) == "better"
+    assert stats.verdict((0.45, 0.55), True, delta=10.63) == "no difference"
+    assert stats.verdict((12.5, 14.0), True, delta=10.63) == "worse"
+
+
+def test_the_margin_is_as_wide_either_way_on_a_log_scale_and_reach_inverts_it():
+    low, high = stats.margins(0.25)
+    assert low == pytest.approx(1 / high) and high == 1.25
+    assert stats.reach(*stats.margins(0.4)) == pytest.approx(0.4)
+    assert stats.reach(0.5, 1.1) == pytest.approx(1.0), "halving reaches as far as doubling"
 
 
 # --- Holm ------------------------------------------------------------------------------------------------
@@ -288,7 +304,7 @@ def reference_noise_floor(sigma, rounds, experiments=150, seed=11):
     for i in range(experiments):
         low, high = stats.compare(noisy(rng, 100, sigma, rounds), noisy(rng, 100, sigma, rounds), True,
                                   seed=i, n_resamples=499)["interval"]
-        reach.append(max(1 - low, high - 1))
+        reach.append(max(1 / low - 1, high - 1))
     return float(np.percentile(reach, 95))
 
 
@@ -424,7 +440,7 @@ def test_the_noise_floor_includes_how_much_two_instances_differ():
     for i in range(100):
         x, y, _ = aa_with_instance_effects(rng, lifetimes=2, per_lifetime=5, instance_sd=0.08, round_sd=0.02)
         low, high = stats.compare(x, y, True, seed=i, n_resamples=499)["interval"]
-        reach.append(max(1 - low, high - 1))
+        reach.append(max(1 / low - 1, high - 1))
     reach = np.array(reach)
     assert np.mean(reach > by_lifetime["noise_floor"]) <= 0.12
     assert np.mean(reach > by_round["noise_floor"]) >= 0.2, "rounds of one lifetime are not independent"
