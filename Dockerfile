@@ -48,7 +48,9 @@ EXPOSE 8080
 # PERFLAB_JVM_OPTS: anything else.
 # --sun-misc-unsafe-memory-access=allow: fastjson2 and Fory (route codecs) use sun.misc.Unsafe, which JDK 25 warns on.
 ENV PERFLAB_HEAP="" PERFLAB_JVM_OPTS="" PERFLAB_AOT_OPTS=""
-ENTRYPOINT ["sh", "-c", "heap=$(sh /app/heap-preset.sh \"$SPRING_PROFILES_ACTIVE\"); exec java ${PERFLAB_HEAP:-$heap} --sun-misc-unsafe-memory-access=allow $PERFLAB_AOT_OPTS $PERFLAB_JVM_OPTS -jar /app/perflab.jar"]
+# arguments after the image name are the app's own (--perflab.login.client=pooled ...): the A/B runner's app
+# containers give each variant's knobs that way (tooling/perflab/lab/composelab.py)
+ENTRYPOINT ["sh", "-c", "heap=$(sh /app/heap-preset.sh \"$SPRING_PROFILES_ACTIVE\"); exec java ${PERFLAB_HEAP:-$heap} --sun-misc-unsafe-memory-access=allow $PERFLAB_AOT_OPTS $PERFLAB_JVM_OPTS -jar /app/perflab.jar \"$@\"", "perflab"]
 
 # compose's one-shot service `seed`: migrates the app's database (the app's migrate-only mode, MigrateOnly, from the
 # extracted jar) and loads the data sets with the tooling's perflab.lab.datasets.seeding (Python's standard library and the mariadb and redis-cli
@@ -72,6 +74,32 @@ ENV PERFLAB_APP_CLASSPATH=/app/perflab.jar PERFLAB_MIGRATIONS=filesystem:/app/db
 USER perflab
 ENTRYPOINT ["python3", "-m", "perflab.lab.datasets.seeding"]
 CMD ["defaults"]
+
+# The A/B runner as an image, for a host with only Docker (docs/docker.md): docker compose run --rm runner ab wallet
+# --smoke. The tooling and its pinned Python packages, k6 where the runner looks for it, the seed's mariadb and redis
+# clients, and the docker CLI, which starts each variant's app container (this file's default image, built by
+# compose as perflab-app) through the engine's socket that the runner service mounts. PIP_WHEELS names a folder of
+# the build context holding every wheel, for an engine that cannot reach PyPI (CI's: stack/docker/compose-ci.sh).
+FROM docker:27-cli AS docker-cli
+FROM seed AS runner
+USER root
+RUN python3 -m venv --help >/dev/null 2>&1 || { apt-get update && apt-get install -y --no-install-recommends \
+      python3-venv && rm -rf /var/lib/apt/lists/*; }
+WORKDIR /perflab
+COPY tooling/requirements.txt tooling/requirements-dev.txt tooling/requirements-installer.txt tooling/
+ARG PIP_WHEELS=
+RUN --mount=type=bind,target=/context \
+    python3 -m venv .perflab/venv \
+    && .perflab/venv/bin/pip install -q --no-cache-dir --disable-pip-version-check \
+         ${PIP_WHEELS:+--no-index --find-links /context/$PIP_WHEELS} \
+         -r tooling/requirements.txt -r tooling/requirements-dev.txt \
+    && cat tooling/requirements.txt tooling/requirements-dev.txt tooling/requirements-installer.txt \
+         > .perflab/venv/.requirements
+COPY --from=k6 /usr/bin/k6 /var/lib/perflab/bin/k6
+COPY --from=docker-cli /usr/local/bin/docker /usr/local/bin/docker
+COPY . .
+ENTRYPOINT ["./perflab"]
+CMD ["help"]
 
 FROM runtime AS app-aot
 COPY --from=aot-train /app /app

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # CI: the committed docker-compose.yml run for real, unmodified and without override files, on perflab's own
 # engine (stack/docker/engine.sh: dockerd in the network namespace perflab-docker) with stand-in images built
-# here (stack/docker/standins.sh). Every service but grafana (no stand-in) comes up with `up --wait --build`,
-# compose's own `seed` service loading the data sets, k6's smoke and each case study's script run briefly through
-# the `load` profile (each with under 1 % failed requests), and every Grafana dashboard's PromQL must return data
-# from compose's Prometheus. Then `down -v` and the engine down, also on failure (trap).
+# here (stack/docker/standins.sh). README's Docker path with this engine as the host's Docker (DOCKER_HOST):
+# `./perflab up` brings every service but grafana (no stand-in) up (`up --wait --build`, compose's own `seed` service
+# loading the data sets), `./perflab ab wallet --smoke` runs the wallet's smoke in compose's runner service (docker
+# compose run --build --rm runner ab wallet --smoke) and `./perflab down` stops the lab, none of them touching the
+# native stack. Between them, k6's smoke and each case study's script run briefly through the `load` profile (each
+# with under 1 % failed requests), and every Grafana dashboard's PromQL, the runner's run windows included, must
+# return data from compose's Prometheus. Then `down -v` and the engine down, also on failure (trap).
 # Expects the native stack's tools (stack/native.sh up, earlier in .ci/run). Usage: stack/docker/compose-ci.sh
 # PERFLAB_DOCKER_KEEP=1 leaves the project and the engine up afterwards (to look around:
 #   eval "$(stack/docker/engine.sh env)"; docker compose ps).
@@ -20,6 +23,29 @@ cd "$ROOT"
 
 # compose against this engine only, as a CLI plugin of our DOCKER_CONFIG (lib.sh); the project's .env as usual
 dc() { dk compose --project-directory "$ROOT" "$@"; }
+# on_engine CMD...: a command with this engine as the host's Docker (the default socket pointing at it, for this
+# command only), as a user's ./perflab sees theirs
+on_engine() { DOCKER_HOST=unix://$SOCKET "$@"; }
+# native_untouched: README's Docker path started and stopped no native service: each native server's pid file names
+# the process it named when this run began (CI's native stack serves the other steps meanwhile; ./perflab must
+# neither start nor stop it). The servers' pids, alive or not, from stack/native.sh's state directory
+native_pids() {
+  local dir=${PERFLAB_STATE:-/var/lib/perflab}/run file
+  for file in "$dir"/*.pid; do
+    [ -f "$file" ] || continue
+    if kill -0 "$(cat "$file")" 2>/dev/null; then printf '%s=%s ' "$(basename "$file" .pid)" "$(cat "$file")"; fi
+  done
+}
+native_before=$(native_pids)
+native_untouched() {
+  local now
+  now=$(native_pids)
+  if [ "$now" != "$native_before" ]; then
+    echo "compose-ci: the Docker path touched the native stack: its servers were [$native_before], now [$now]" >&2
+    exit 1
+  fi
+  say "the native stack as the run found it: [${now:-nothing running}]"
+}
 
 PUBLISH=${PERFLAB_COMPOSE_PUBLISH:-}
 CAPTURE=$ROOT/.perflab/compose-lab   # what the run cost, as docker printed it (compose_resources.py reads it)
@@ -131,14 +157,31 @@ mapfile -t services < <(dc config --services | grep -vx grafana)
 say "services: ${services[*]}; SPRING_PROFILES_ACTIVE=$SPRING_PROFILES_ACTIVE PERFLAB_JVM_OPTS=$PERFLAB_JVM_OPTS"
 dc down -v --remove-orphans --timeout 10 >/dev/null 2>&1 || true  # a fresh project: no state of an earlier run
 start_sampling
-if ! dc up --detach --build --wait --wait-timeout 900 "${services[@]}"; then
-  diagnose "docker compose up --wait failed"; exit 1
+# README's Docker path: ./perflab up with this engine as the host's Docker (DOCKER_HOST), which runs
+# docker compose up -d --build --wait; PERFLAB_COMPOSE_SERVICES leaves grafana out
+if ! on_engine env PERFLAB_COMPOSE_SERVICES="${services[*]}" ./perflab up; then
+  diagnose "./perflab up (docker compose up --wait) failed"; exit 1
 fi
+native_untouched
 dc ps
 inspect_seed seed.json
 capture_images images.json
 say "what compose's seed service loaded:"
 dc logs --no-color --no-log-prefix seed | grep -E '^\[data set|loaded|in place' | sed 's/^/  /'
+
+# the runner's app containers are not the lab's: left out of its memory figures
+stop_sampling
+phase "the A/B runner on compose: ./perflab ab wallet --smoke (docker compose run --build --rm runner ab wallet --smoke)"
+# README's Docker path again: with this engine as the host's Docker, ./perflab ab hands the run to compose's runner
+# service. Its image installs the Python packages from wheels fetched here (PyPI is out of the namespace's reach); it
+# starts each variant's app container through the engine's socket (DOCKER_HOST's, which it mounts)
+./perflab python -m pip download -q --disable-pip-version-check --only-binary=:all: -d "$ROOT/stack/docker/wheels" \
+  -r "$ROOT/tooling/requirements.txt" -r "$ROOT/tooling/requirements-dev.txt"
+if ! on_engine env PERFLAB_PIP_WHEELS=stack/docker/wheels ./perflab ab wallet --smoke; then
+  diagnose "the runner's wallet smoke on compose failed"; exit 1
+fi
+native_untouched
+start_sampling
 
 phase "k6 smoke (profile load)"
 # the smoke's thresholds fail the run when 1 % or more of its requests fail (http_req_failed rate<0.01)
@@ -149,7 +192,6 @@ if ! k6 -e DURATION=20s /scripts/smoke.js; then
 fi
 
 phase "k6: each case study's script, briefly"
-loads_began=$(date +%s)
 # short loads so that each case-study dashboard's mechanism has data: transfers (wallet), route reads (routes),
 # logins (login), the slow dependency; each must keep its failures under 1 % as well
 for script in "-e MODE=fixed -e RATE=50 -e DURATION=10s /scripts/transfer.js" "-e VUS=5 -e DURATION=10s /scripts/routes.js" \
@@ -168,13 +210,18 @@ stop_sampling
 
 phase "Grafana dashboards' PromQL"
 ./perflab python -c pass  # the runner's Python environment, made on the host (PyPI is out of the namespace's reach)
-# the k6 loads above as one run window (tooling/perflab/measure/runwindow.py), as the runner publishes its rounds' (it does not drive compose
-# yet): the dashboards' run-window annotation is checked with the rest
-in_ns ./perflab python -m perflab.measure.runwindow publish --since "$loads_began" --experiment compose-check --variant after \
-  --profile compose --prometheus http://127.0.0.1:9090
+# the runner's smoke above published its rounds' run windows to compose's Prometheus (tooling/perflab/measure/runwindow.py):
+# the dashboards' run-window annotation is checked with the rest
 # every expression of every dashboard must return data from compose's Prometheus (--require-all)
 in_ns ./perflab python -m perflab.checks.promql_check --variant after --require-all --prometheus http://127.0.0.1:9090
 capture_disk
+
+phase "./perflab down (DOCKER_HOST at this engine: docker compose down)"
+on_engine ./perflab down
+if [ -n "$(dc ps -q)" ]; then
+  diagnose "./perflab down left containers running"; exit 1
+fi
+native_untouched
 
 if [ -n "$PUBLISH" ]; then
   # the next `up` after `down` without -v: the images are built; MariaDB's data is in an anonymous volume (its image's

@@ -13,9 +13,10 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 SUITE=bookworm
-# one fat base for every stand-in: the servers, their clients, the healthchecks' tools and the seed's python3
-BASE_PACKAGES=(bash ca-certificates curl wget procps python3 mariadb-server mariadb-client redis-server redis-tools
-  prometheus)
+# one fat base for every stand-in: the servers, their clients, the healthchecks' tools, the seed's python3 and the
+# runner's venv
+BASE_PACKAGES=(bash ca-certificates curl wget procps python3 python3-venv mariadb-server mariadb-client redis-server
+  redis-tools prometheus)
 JDK=${PERFLAB_STANDIN_JDK:-/usr/lib/jvm/temurin-25-jdk-amd64}
 NATIVE_BIN=$("$ROOT/stack/native.sh" bin)
 NATIVE_LIB=$(dirname "$NATIVE_BIN")/lib
@@ -170,6 +171,7 @@ build() {
   standin prom/prometheus:v3.5.0 prometheus "$base"
   standin ghcr.io/shopify/toxiproxy:2.12.0 toxiproxy "$base" "toxiproxy=$(readlink -f "$NATIVE_BIN/toxiproxy-server")"
   standin grafana/k6:1.8.1 k6 "$base" "k6=$(readlink -f "$NATIVE_BIN/k6")"
+  standin docker:27-cli docker-cli "$base" "docker=$(readlink -f "$(command -v docker)")"
 }
 
 list() {

@@ -81,6 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.baseline or args.candidate:
         commits_mode(e, args)
     if e["kind"] == "command":
+        refused = seam.for_run(args.base_url).cannot_run(e, {})
+        if refused:
+            raise SystemExit(refused)
         return run_command_experiment(e, args)
     pins = plan(e, args)
     if pins is None:  # --plan: the lifetimes and rounds were the answer

@@ -47,13 +47,13 @@ def main(argv: list[str]) -> int:
     instances, args = split(argv)
     options = appctl.parse(args)
     os.environ.update(options.env)  # --port, --db ... hold for the stack, the data sets and the app alike
-    labenv.ensure_secrets()
     if labenv.docker_engine():
         if instances:
             die("--instances N runs on the native stack; with Docker compose, scale the lab on Kubernetes "
                 "(docs/scale-out.md)")
-        labup.up_compose(options.profile)
+        labup.up_compose(options.profile)  # compose makes its own secrets (its `secrets` service)
     else:
+        labenv.ensure_secrets()
         labup.up_native(options.profile, int(instances) if instances else None, args)
     labenv.say(f"app {options.url} | metrics {options.url}/actuator/prometheus | prometheus "
                f"http://127.0.0.1:{os.environ['PERFLAB_PROMETHEUS_PORT']}")

@@ -1,9 +1,8 @@
 """The compose lab's apps: each variant an app container of the image compose builds for its `app` service, started
 beside compose's services through the Docker engine, with the variant's preset and knobs, its machine profile as the
 container's CPU and memory limits and its network profile through compose's Toxiproxy. The runner that starts them
-is meant to run in compose's network too (PERFLAB_LAB=compose, lab/seam.py's ComposeLab), so that every part is
-reached by its service's name and nothing is published beyond the engine; the image that would run it there is not
-built yet. The app image passes its arguments to the app only once the Dockerfile's entry point does ("$@").
+runs in compose's network too (the `runner` service, PERFLAB_LAB=compose), so every part is reached by its service's
+name and nothing is published beyond the engine.
 
 The containers are named perflab-ab-8091, perflab-ab-8092, ... (the native instances' names), labelled perflab.ab,
 and removed when their run ends; `docker ps --filter label=perflab.ab` lists what a killed run left. Their JVM's

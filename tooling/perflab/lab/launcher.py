@@ -22,6 +22,8 @@ BASE_PORT = int(os.environ.get("PERFLAB_AB_PORT", "8091"))
 
 
 class App:
+    lab_database = True  # its database is on the lab's MariaDB, whose global counters the runner reads
+
     def __init__(self, experiment: dict[str, Any], variant: dict[str, Any], index: int, env: Mapping[str, str],
                  network_options: Iterable[str] = (), network_args: Iterable[str] = ()) -> None:
         self.variant = variant
@@ -129,6 +131,8 @@ class RemoteApp(App):
     """A variant that already runs elsewhere (a cluster: docs/scale-out.md): the runner loads it and reads its
     /actuator/prometheus, but neither starts nor stops it; process CPU, JFR and MariaDB counters are not read."""
 
+    lab_database = False  # the cluster's own database
+
     def __init__(self, experiment: dict[str, Any], variant: dict[str, Any], index: int, url: str) -> None:
         super().__init__(experiment, variant, index, {})
         self.url = url.rstrip("/")
@@ -192,11 +196,15 @@ def seeding_argv(command: str) -> list[str] | None:
 def seeding_variables() -> dict[str, str]:
     """What ./perflab seed sets before it loads (commands/seed.py): the secrets made once, PERFLAB_ROOT, APP_URL,
     PERFLAB_BIN (the native stack's tools), PERFLAB_APP_JAR (the app's jar, built when stale: a database that misses
-    a migration is migrated with it, in the loader's process) and PYTHONPATH (the loader is a module of this package)."""
+    a migration is migrated with it, in the loader's process; not in an image whose PERFLAB_APP_CLASSPATH holds the
+    app's classes) and PYTHONPATH (the loader is a module of this package)."""
     labenv.ensure_secrets()
+    found = {"PERFLAB_ROOT": str(ROOT), "APP_URL": appctl.url(), "PERFLAB_BIN": labenv.native_bin(),
+             "PYTHONPATH": str(ROOT / "tooling")}
+    if os.environ.get("PERFLAB_APP_CLASSPATH"):
+        return found  # an image that holds the app's classes (the seed's, the runner's): the loader migrates with them
     appctl.build_jar()
-    return {"PERFLAB_ROOT": str(ROOT), "APP_URL": appctl.url(), "PERFLAB_BIN": labenv.native_bin(),
-            "PERFLAB_APP_JAR": str(appctl.app_jar()), "PYTHONPATH": str(ROOT / "tooling")}
+    return {**found, "PERFLAB_APP_JAR": str(appctl.app_jar())}
 
 
 def data_process(command: str, environ: Mapping[str, str]) -> tuple[str | list[str], bool, Mapping[str, str]]:

@@ -6,8 +6,8 @@ profile's proxies, and has the jar's AOT cache. The runner and the run shapes re
 
 NativeLab is this machine's native stack (stack/native.sh, the apps as local processes); RemoteLab is one whose apps
 already run elsewhere (--base-url), which the runner loads and reads but never starts, seeds or limits; ComposeLab is
-Docker compose's, for a runner inside its network (PERFLAB_LAB=compose), each variant an app container; no image or
-compose service runs the runner there yet, so nothing sets PERFLAB_LAB=compose and ./perflab ab stays native. What a lab
+Docker compose's, the runner inside its network (compose's `runner` service sets PERFLAB_LAB=compose), each variant
+an app container. What a lab
 cannot run it refuses by name before anything starts (cannot_run)."""
 import os
 import subprocess
@@ -59,9 +59,10 @@ SERVICES = (("MariaDB", "PERFLAB_DB_PORT"), ("Redis", "PERFLAB_REDIS_PORT"), ("W
 
 
 COMPOSE_IN_THE_WAY = (
-    "the compose lab (./perflab up on Docker) is running: the A/B runner measures on the native stack, whose "
-    "MariaDB, Redis and Prometheus ports the compose lab's containers hold with their own credentials. Stop it with "
-    "./perflab down (docker compose down), then run ./perflab ab again; the runner does not drive the compose lab yet")
+    "the compose lab (./perflab up on Docker) is running, and this run asked for the native stack (PERFLAB_LAB=native), "
+    "whose MariaDB, Redis and Prometheus ports the compose lab's containers hold with their own credentials. Run it on "
+    "the compose lab (docker compose run --rm runner ab ..., what ./perflab ab does with Docker), or stop the compose "
+    "lab first with ./perflab down")
 
 
 class NativeLab:
@@ -134,7 +135,7 @@ class RemoteLab(NativeLab):
         self.urls = list(urls)
 
     def cannot_run(self, e: dict[str, Any], pins: Mapping[str, Any]) -> str | None:
-        if any(v.get("ref") for v in e["variants"]):
+        if any(v.get("ref") for v in e.get("variants", [])):
             return "--base-url: a remote lab runs its own builds; a variant's ref needs a local lab"
         if pins:
             return "--pin: a remote lab's processes are not on this machine"
@@ -155,11 +156,15 @@ class RemoteLab(NativeLab):
 
 
 class ComposeLab(NativeLab):
-    """Docker compose's lab, for a runner in its network (PERFLAB_LAB=compose; no runner image sets it yet): compose's
+    """Docker compose's lab, the runner in its network (the `runner` service sets PERFLAB_LAB=compose): compose's
     services by their names, each variant an app container (lab/composelab.py) limited to its machine profile,
     MariaDB's CPU share the engine's (docker update), the data commands run by the runner as natively."""
 
     def cannot_run(self, e: dict[str, Any], pins: Mapping[str, Any]) -> str | None:
+        if e.get("kind") == "command":
+            return (f"{e['name']} cannot run on the compose lab: its benchmark is a command of this machine's Maven "
+                    "and JDK (./mvnw), which the runner's image does not carry. Run it on the native lab (./perflab "
+                    "ab on a Debian or Ubuntu machine without the compose lab running)")
         reasons = []
         if pins:
             reasons.append("--pin sets the cores of this machine's processes; the app containers' are the engine's")

@@ -143,7 +143,7 @@ class Window:
         self.db_pid = mariadb_pid() if local else None
         self.redis_pid = stack_pid("redis") if local else None
         self.local = local
-        if not local:
+        if not getattr(self.app, "lab_database", local):  # a cluster's database: its counters are not the lab's
             self.status_names = []
         self.before = prom.scrape(self.app.url)
         self.limits_before = self._limits()
@@ -209,7 +209,8 @@ class Window:
         """The probe's process: `./perflab seed …` as the seeding module's own (launcher.data_process), any other
         command split into words as a shell splits them, without a shell."""
         command = self._probe_command(m)
-        argv, shell, environ = launcher.data_process(command, dict(os.environ))
+        # the app's own URL too: in compose's lab the app on {port} is a container, not this machine's 127.0.0.1
+        argv, shell, environ = launcher.data_process(command, dict(os.environ, PERFLAB_PROBE_APP_URL=self.app.url))
         return subprocess.Popen(shlex.split(command) if shell else argv, cwd=ROOT, env=environ, stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL, text=True)
 

@@ -6,6 +6,7 @@ import datetime
 import os
 import pathlib
 import platform
+import shutil
 import subprocess
 import time
 from typing import Any
@@ -204,7 +205,10 @@ def ready_line(variant: dict[str, Any], output: str, seconds: float) -> str:
 
 
 def checkout_commit() -> str:
-    """The checkout's short commit, "+changes" when tracked files differ from it."""
+    """The checkout's short commit, "+changes" when tracked files differ from it; in compose's runner, which has no
+    git, the host's (PERFLAB_COMMIT, set by ./perflab ab when it hands the run over; else "unknown")."""
+    if not shutil.which("git"):
+        return os.environ.get("PERFLAB_COMMIT") or "unknown"
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
     dirty = bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True).stdout.strip())
     return (commit or "unknown") + ("+changes" if dirty else "")

@@ -1,9 +1,12 @@
 """The compose lab's app containers as `docker run` gives them (read from the command line, no engine needed), the
 experiments it refuses by name, and which lab a run takes."""
+import os
+
 import pytest
 
 from perflab.lab import composelab
 from perflab.lab import seam
+from perflab.paths import ROOT
 from perflab.plan import experiment as experiments
 
 ENV = {"PERFLAB_DB_HOST": "mariadb", "PERFLAB_DB_PORT": "3306", "PERFLAB_REDIS_HOST": "redis",
@@ -69,6 +72,19 @@ def test_the_compose_lab_refuses_by_name_what_only_the_native_lab_can_run():
     cold = experiments.load("cold-start")
     assert "a variant that starts from the AOT cache (aot)" in lab.cannot_run(cold, {})
     assert "a capacity run reads the app process's CPU" in lab.cannot_run(experiments.load("wallet-capacity"), {})
+    assert "./mvnw" in lab.cannot_run(experiments.load("wallet-ceiling"), {})
+
+
+def test_a_command_experiment_is_refused_in_the_runner_before_its_command_runs(monkeypatch, tmp_path):
+    from perflab import runner
+    monkeypatch.setenv("PERFLAB_LAB", "compose")
+    ran = []
+    monkeypatch.setattr(runner, "run_command_experiment", lambda *a: ran.append(a) or 0)
+    with pytest.raises(SystemExit, match="parsing-jmh cannot run on the compose lab"):
+        runner.main(["parsing-jmh", "--smoke", "--out", str(tmp_path)])
+    assert ran == []
+    monkeypatch.setenv("PERFLAB_LAB", "native")
+    assert runner.main(["parsing-jmh", "--smoke", "--out", str(tmp_path)]) == 0 and len(ran) == 1
 
 
 def test_a_run_takes_the_compose_lab_inside_compose_and_the_native_one_elsewhere(monkeypatch):
@@ -85,3 +101,54 @@ def test_a_commits_build_is_refused_when_its_container_would_start():
     with pytest.raises(SystemExit, match="a commit's build \\(ref\\) or the AOT cache \\(aot\\) needs the native lab"):
         app.run_argv()
 
+
+def fake_docker(tmp_path, monkeypatch):
+    """A docker command on PATH that answers `info` and logs every command line it gets."""
+    log = tmp_path / "docker.log"
+    docker = tmp_path / "docker"
+    docker.write_text(f'#!/bin/sh\necho "$@" >> {log}\n')
+    docker.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    return log
+
+
+def test_with_a_docker_engine_an_experiments_run_goes_to_composes_runner(tmp_path, monkeypatch):
+    from perflab.commands import ab
+    log = fake_docker(tmp_path, monkeypatch)
+    monkeypatch.delenv("PERFLAB_LAB", raising=False)
+    assert ab.to_compose(["wallet", "--smoke"], os.environ)
+    assert not ab.to_compose(["--list"], os.environ)  # no run: it lists the files here
+    assert ab.main(["wallet", "--smoke"]) == 0
+    asked = log.read_text().splitlines()
+    assert asked[-2].endswith("compose --project-directory " + str(ROOT) + " build app")
+    assert asked[-1].endswith("--profile runner run --build --rm runner ab wallet --smoke")
+
+
+def test_perflab_lab_keeps_a_run_where_it_says(tmp_path, monkeypatch):
+    from perflab.commands import ab
+    fake_docker(tmp_path, monkeypatch)
+    for where in ("native", "compose"):
+        monkeypatch.setenv("PERFLAB_LAB", where)
+        assert not ab.to_compose(["wallet", "--smoke"], os.environ)
+
+
+def test_the_runner_mounts_the_socket_this_hosts_docker_talks_to():
+    from perflab.commands import ab
+    at = ab.runner_environment({"DOCKER_HOST": "unix:///run/other/docker.sock", "A": "1"})
+    assert at["PERFLAB_DOCKER_SOCKET"] == "/run/other/docker.sock" and at["A"] == "1"
+    given = {"DOCKER_HOST": "unix:///run/other/docker.sock", "PERFLAB_DOCKER_SOCKET": "/mine.sock"}
+    assert ab.runner_environment(given)["PERFLAB_DOCKER_SOCKET"] == "/mine.sock"
+    assert "PERFLAB_DOCKER_SOCKET" not in ab.runner_environment({"DOCKER_HOST": "tcp://10.0.0.1:2376"})
+    assert "PERFLAB_DOCKER_SOCKET" not in ab.runner_environment({})  # compose's default, /var/run/docker.sock
+
+
+def test_with_a_docker_engine_down_stops_compose_and_leaves_the_native_stack_alone(tmp_path, monkeypatch):
+    from perflab.commands import down
+    from perflab.lab import labenv
+    log = fake_docker(tmp_path, monkeypatch)
+    natively = []
+    monkeypatch.setattr(labenv, "native", lambda *a, **k: natively.append(a))
+    assert down.main([]) == 0
+    asked = [line.split() for line in log.read_text().splitlines()]
+    assert natively == [], "the native stack is not the lab ./perflab up took"
+    assert ["info"] in asked and any(words[-2:] == ["ps", "-q"] for words in asked)

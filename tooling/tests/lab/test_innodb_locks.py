@@ -96,6 +96,8 @@ def test_the_sessions_output_splits_into_its_thread_and_the_status():
     script = innodb_locks.session_script("db", "SELECT 1 FOR UPDATE")
     assert script.index("START TRANSACTION") < script.index("SELECT 1 FOR UPDATE") < script.index("SHOW ENGINE") \
         < script.index("ROLLBACK") < script.index("= @was")
+    untouched = innodb_locks.session_script("db", "SELECT 1 FOR UPDATE", toggle=False)  # compose's: on from its start
+    assert "SET GLOBAL" not in untouched and untouched.index("START TRANSACTION") < untouched.index("SHOW ENGINE")
 
 
 def test_the_transfer_knob_is_read_from_the_apps_variant_info():

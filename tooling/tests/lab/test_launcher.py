@@ -71,3 +71,19 @@ def test_a_seed_data_command_runs_as_the_loaders_process_and_anything_else_throu
     for command in ("./perflab seed wallet reset >/dev/null", "./perflab seed wallet verify; echo $?",
                     "scripts/alloc-count.sh", "./perflab app start"):
         assert launcher.data_process(command, {"A": "1"}) == (command, True, {"A": "1"}), command
+
+
+def test_in_an_image_with_the_apps_classes_a_data_command_builds_no_jar(monkeypatch):
+    """The runner's image (FROM the seed's) holds the app's classes (PERFLAB_APP_CLASSPATH) and no Maven: its data
+    commands migrate with those classes. Elsewhere the jar is built when stale and named to the loader."""
+    from perflab.lab import appctl, labenv
+    built = []
+    monkeypatch.setattr(appctl, "build_jar", lambda *a: built.append(1))
+    monkeypatch.setattr(labenv, "ensure_secrets", lambda *a, **k: None)
+    launcher.seeding_variables.cache_clear()
+    monkeypatch.setenv("PERFLAB_APP_CLASSPATH", "/app/perflab.jar")
+    assert "PERFLAB_APP_JAR" not in launcher.seeding_variables() and built == []
+    launcher.seeding_variables.cache_clear()
+    monkeypatch.delenv("PERFLAB_APP_CLASSPATH")
+    assert launcher.seeding_variables()["PERFLAB_APP_JAR"] == str(appctl.app_jar()) and built == [1]
+    launcher.seeding_variables.cache_clear()

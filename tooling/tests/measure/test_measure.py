@@ -30,18 +30,19 @@ def test_children_cpu_counts_the_child_reaped_inside_the_block_and_not_one_reape
     assert 0.4 <= cpu.seconds < 0.6 + 0.3  # its own 0.4 s and the interpreter's start, not the earlier 0.6 s
 
 
-def test_a_probe_command_gets_the_windows_seconds_and_the_apps_port_and_database():
+def test_a_probe_command_gets_the_windows_seconds_and_the_apps_port_database_and_url():
     class App:
-        port, database = 8131, "perflab_wallet_before"
-    probe = {"name": "p", "kind": "probe", "command": "echo seconds={seconds} port={port} db={database}"}
+        port, database, url = 8131, "perflab_wallet_before", "http://perflab-ab-8131:8080"
+    probe = {"name": "p", "kind": "probe",
+             "command": "sh -c 'echo seconds={seconds} port={port} db={database} url=$PERFLAB_PROBE_APP_URL'"}
     window = app_metrics.Window(App(), [probe], {}, 12)
     out, _ = window._start_probe(probe).communicate(timeout=10)
-    assert out.strip() == "seconds=8 port=8131 db=perflab_wallet_before"
+    assert out.strip() == "seconds=8 port=8131 db=perflab_wallet_before url=http://perflab-ab-8131:8080"
 
 
 def test_two_probes_of_one_command_run_it_once_and_both_read_its_output(tmp_path):
     class App:
-        port, database = 8131, "d"
+        port, database, url = 8131, "d", "http://127.0.0.1:8131"
     runs = tmp_path / "runs"
     command = f"sh -c 'echo run >> {runs}; echo gap_only=1 statement_ms=0.03'"
     probes = [{"name": "gaps", "kind": "probe", "command": command, "key": "gap_only"},

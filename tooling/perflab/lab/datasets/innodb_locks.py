@@ -15,6 +15,7 @@ statement_ms is the mean of ANALYZE's r_total_time_ms (optimization and executio
 Python standard library only, like the seeders."""
 import getpass
 import json
+import os
 import pathlib
 import re
 import subprocess
@@ -133,13 +134,14 @@ def statement_ms(document: dict[str, Any]) -> float:
     return milliseconds
 
 
-def session_script(db: str, sql: str) -> str:
+def session_script(db: str, sql: str, toggle: bool = True) -> str:
     """The one session: its thread id, innodb_status_output_locks on, the statement in a transaction, the status
-    after a marker line, rollback, the variable as it was."""
-    return (f"USE `{db}`;\nSELECT CONNECTION_ID();\nSET @was = @@GLOBAL.innodb_status_output_locks;\n"
-            "SET GLOBAL innodb_status_output_locks = ON;\nSTART TRANSACTION;\n"
-            f"{sql};\nSELECT '{MARK}';\nSHOW ENGINE INNODB STATUS;\nROLLBACK;\n"
-            "SET GLOBAL innodb_status_output_locks = @was;\n")
+    after a marker line, rollback, the variable as it was. toggle=False leaves the variable alone (compose's MariaDB
+    starts with it on, and its lab user may not set it)."""
+    on, back = ("SET @was = @@GLOBAL.innodb_status_output_locks;\nSET GLOBAL innodb_status_output_locks = ON;\n",
+                "SET GLOBAL innodb_status_output_locks = @was;\n") if toggle else ("", "")
+    return (f"USE `{db}`;\nSELECT CONNECTION_ID();\n{on}START TRANSACTION;\n"
+            f"{sql};\nSELECT '{MARK}';\nSHOW ENGINE INNODB STATUS;\nROLLBACK;\n{back}")
 
 
 def timing_script(db: str, sql: str, runs: int = RUNS) -> str:
@@ -161,14 +163,27 @@ def admin_socket() -> pathlib.Path:
     return pathlib.Path(state).parent / "run" / "mariadb.sock"
 
 
+def in_compose() -> bool:
+    """Whether this runs in compose's runner (PERFLAB_LAB=compose), whose MariaDB starts with
+    innodb_status_output_locks on and grants its lab user PROCESS (docker-compose.yml, stack/mariadb-init)."""
+    return os.environ.get("PERFLAB_LAB") == "compose"
+
+
 def admin(*args: str, script: str | None = None) -> str:
-    """The mariadb client as the native stack's administrator (the OS user over the socket, as stack/native.sh)."""
-    socket = admin_socket()
-    if not socket.exists():
-        raise SystemExit(f"perflab: no MariaDB socket at {socket}: the lock report reads InnoDB's status, which needs "
-                         "the native stack's administrator (PROCESS and SUPER); run it where ./perflab up started MariaDB")
-    done = subprocess.run(["mariadb", f"--socket={socket}", f"-u{getpass.getuser()}", *args], input=script,
-                          capture_output=True, text=True)
+    """The mariadb client as the native stack's administrator (the OS user over the socket, as stack/native.sh); in
+    compose's lab, its lab user over TCP (PROCESS is enough there)."""
+    if in_compose():
+        argv = ["mariadb", f"-h{os.environ.get('PERFLAB_DB_HOST', 'mariadb')}",
+                f"-P{os.environ.get('PERFLAB_DB_PORT', '3306')}", f"-u{os.environ.get('PERFLAB_DB_USER', 'perflab')}"]
+        environ = {**os.environ, "MYSQL_PWD": os.environ.get("PERFLAB_DB_PASSWORD", "")}
+    else:
+        socket = admin_socket()
+        if not socket.exists():
+            raise SystemExit(f"perflab: no MariaDB socket at {socket}: the lock report reads InnoDB's status, which "
+                             "needs the native stack's administrator (PROCESS and SUPER); run it where ./perflab up "
+                             "started MariaDB")
+        argv, environ = ["mariadb", f"--socket={socket}", f"-u{getpass.getuser()}"], dict(os.environ)
+    done = subprocess.run([*argv, *args], input=script, capture_output=True, text=True, env=environ)
     if done.returncode:
         raise SystemExit(f"perflab: the lock report's session failed: {done.stderr.strip()}")
     return done.stdout
@@ -184,8 +199,10 @@ def transfer_in(exposition: str) -> str | None:
 
 
 def transfer_of(port: int | str) -> str:
-    """The wallet.transfer knob of the app on `port`."""
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/actuator/prometheus", timeout=5) as response:
+    """The wallet.transfer knob of the app on `port`: at PERFLAB_PROBE_APP_URL when the runner's probe gives it (the
+    app's URL: in compose's lab a container's name), else on this machine."""
+    url = os.environ.get("PERFLAB_PROBE_APP_URL") or f"http://127.0.0.1:{port}"
+    with urllib.request.urlopen(f"{url}/actuator/prometheus", timeout=5) as response:
         transfer = transfer_in(response.read().decode())
     if transfer is None or transfer not in STATEMENTS:
         raise SystemExit(f"perflab: the app on port {port} reports no wallet.transfer knob")
@@ -197,7 +214,7 @@ def report(db: str, index: str, transfer: str, member: int) -> list[str]:
     sql = statement(transfer, member)
     members = f"member {member}" + (f" and {member + SECOND_MEMBER}" if transfer == "optimized" else "")
     for _attempt in range(ATTEMPTS):  # InnoDB's status is a snapshot: a list cut short misses the session once
-        thread_id, status = split_session_output(admin("-N", "-B", "-r", script=session_script(db, sql)))
+        thread_id, status = split_session_output(admin("-N", "-B", "-r", script=session_script(db, sql, toggle=not in_compose())))
         locks = parse(status, thread_id)
         if locks:
             break
