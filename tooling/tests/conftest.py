@@ -12,7 +12,11 @@ test may change):
 - build.ramp_experiment(also), build.ramped_run(label, i, p95, breaking, held_peak),
   build.ramp_result(b_breaking, b_held, a_breaking): a ramping open load with a breaking rate per run.
 
+`fake_docker(containers="")`: a `docker` first on PATH that logs its command lines (returns the log's path) and
+lists `containers` for `compose ... ps`.
+
 No test module imports another (test_layers checks it): what two of them share lives here."""
+import os
 import types
 
 import pytest
@@ -128,3 +132,17 @@ BUILDERS = types.SimpleNamespace(**{f.__name__: f for f in (
 def build():
     """The shared builders (this module's docstring lists them): each call builds a fresh experiment, run or result."""
     return BUILDERS
+
+
+@pytest.fixture
+def fake_docker(tmp_path, monkeypatch):
+    """A `docker` first on PATH that answers every command (`info` too), logs its arguments and lists `containers`
+    for `compose ... ps`; returns the log's path."""
+    def install(containers=""):
+        log = tmp_path / "docker.log"
+        docker = tmp_path / "docker"
+        docker.write_text(f'#!/bin/sh\necho "$@" >> {log}\ncase "$*" in *" ps "*) printf "{containers}" ;; esac\n')
+        docker.chmod(0o755)
+        monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+        return log
+    return install

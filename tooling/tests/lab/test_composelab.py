@@ -102,19 +102,9 @@ def test_a_commits_build_is_refused_when_its_container_would_start():
         app.run_argv()
 
 
-def fake_docker(tmp_path, monkeypatch):
-    """A docker command on PATH that answers `info` and logs every command line it gets."""
-    log = tmp_path / "docker.log"
-    docker = tmp_path / "docker"
-    docker.write_text(f'#!/bin/sh\necho "$@" >> {log}\n')
-    docker.chmod(0o755)
-    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
-    return log
-
-
-def test_with_a_docker_engine_an_experiments_run_goes_to_composes_runner(tmp_path, monkeypatch):
+def test_with_a_docker_engine_an_experiments_run_goes_to_composes_runner(tmp_path, monkeypatch, fake_docker):
     from perflab.commands import ab
-    log = fake_docker(tmp_path, monkeypatch)
+    log = fake_docker()
     monkeypatch.delenv("PERFLAB_LAB", raising=False)
     assert ab.to_compose(["wallet", "--smoke"], os.environ)
     assert not ab.to_compose(["--list"], os.environ)  # no run: it lists the files here
@@ -124,9 +114,9 @@ def test_with_a_docker_engine_an_experiments_run_goes_to_composes_runner(tmp_pat
     assert asked[-1].endswith("--profile runner run --build --rm runner ab wallet --smoke")
 
 
-def test_perflab_lab_keeps_a_run_where_it_says(tmp_path, monkeypatch):
+def test_perflab_lab_keeps_a_run_where_it_says(tmp_path, monkeypatch, fake_docker):
     from perflab.commands import ab
-    fake_docker(tmp_path, monkeypatch)
+    fake_docker()
     for where in ("native", "compose"):
         monkeypatch.setenv("PERFLAB_LAB", where)
         assert not ab.to_compose(["wallet", "--smoke"], os.environ)
@@ -142,10 +132,10 @@ def test_the_runner_mounts_the_socket_this_hosts_docker_talks_to():
     assert "PERFLAB_DOCKER_SOCKET" not in ab.runner_environment({})  # compose's default, /var/run/docker.sock
 
 
-def test_with_a_docker_engine_down_stops_compose_and_leaves_the_native_stack_alone(tmp_path, monkeypatch):
+def test_with_a_docker_engine_down_stops_compose_and_leaves_the_native_stack_alone(tmp_path, monkeypatch, fake_docker):
     from perflab.commands import down
     from perflab.lab import labenv
-    log = fake_docker(tmp_path, monkeypatch)
+    log = fake_docker()
     natively = []
     monkeypatch.setattr(labenv, "native", lambda *a, **k: natively.append(a))
     assert down.main([]) == 0

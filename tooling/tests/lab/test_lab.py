@@ -48,21 +48,11 @@ SERVICES_ENV = {"PERFLAB_DB_PORT": "3306", "PERFLAB_REDIS_PORT": "6379", "PERFLA
                 "PERFLAB_TOXIPROXY_PORT": "8474"}
 
 
-def fake_docker(tmp_path, monkeypatch, containers):
-    """A `docker` first on PATH that logs its arguments and lists `containers` for `compose ... ps`."""
-    log = tmp_path / "docker.log"
-    docker = tmp_path / "docker"
-    docker.write_text(f'#!/bin/sh\necho "$@" >> {log}\ncase "$*" in *" ps "*) printf "{containers}" ;; esac\n')
-    docker.chmod(0o755)
-    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
-    return log
-
-
-def test_the_runner_refuses_the_native_stack_while_the_compose_lab_holds_its_ports(tmp_path, monkeypatch):
+def test_the_runner_refuses_the_native_stack_while_the_compose_lab_holds_its_ports(tmp_path, monkeypatch, fake_docker):
     """Issue 48's collision: with the compose lab up, MariaDB, Redis and Prometheus answer on the native ports, so
     every port looks open and the runner would seed and measure compose's services with the native credentials.
     It stops instead, naming the compose lab and the command that stops it, and starts nothing."""
-    log = fake_docker(tmp_path, monkeypatch, "3f2a9c1d\\n")
+    log = fake_docker("3f2a9c1d\\n")
     started = []
     monkeypatch.setattr(seam.labenv, "port_open", lambda port, timeout=2.0: True)
     monkeypatch.setattr(seam.labenv, "native", lambda *args, **options: started.append(args))
@@ -73,8 +63,8 @@ def test_the_runner_refuses_the_native_stack_while_the_compose_lab_holds_its_por
     assert "compose --project-directory" in log.read_text() and "ps -q --status running" in log.read_text()
 
 
-def test_a_docker_without_the_compose_lab_running_leaves_the_native_stack_alone(tmp_path, monkeypatch):
-    fake_docker(tmp_path, monkeypatch, "")
+def test_a_docker_without_the_compose_lab_running_leaves_the_native_stack_alone(tmp_path, monkeypatch, fake_docker):
+    fake_docker("")
     monkeypatch.setattr(seam.labenv, "port_open", lambda port, timeout=2.0: True)
     said = []
     seam.NativeLab(said.append).ensure_services(SERVICES_ENV)
