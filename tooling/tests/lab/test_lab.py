@@ -1,6 +1,5 @@
 """The lab seam (tooling/perflab/lab/seam.py): both labs answer every method the runner calls, a remote lab's apps are the URLs given
 (never started, limited or seeded here), and the runner's services check names what is down."""
-import os
 
 import pytest
 
