@@ -31,7 +31,7 @@ def runner_environment(environ: Mapping[str, str]) -> dict[str, str]:
     given = {"PERFLAB_COMMIT": preparation.checkout_commit()}  # the runner has no git: the result's commit is this
     if socket.startswith("unix://") and not environ.get("PERFLAB_DOCKER_SOCKET"):
         given["PERFLAB_DOCKER_SOCKET"] = socket.removeprefix("unix://")
-    return {**environ, **given}
+    return {**labenv.compose_environ(environ), **given}
 
 
 def hand_to_compose(argv: list[str]) -> int:

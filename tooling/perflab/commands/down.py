@@ -13,9 +13,10 @@ SUMMARY = "stop the app (every instance and the load balancer) and the stack"
 
 def main(argv: list[str]) -> int:
     if labenv.docker_engine():  # ./perflab up took compose: the native stack is not this host's lab, left alone
-        listed = subprocess.run(labenv.compose("ps", "-q"), capture_output=True, text=True)
+        environ = labenv.compose_environ()
+        listed = subprocess.run(labenv.compose("ps", "-q"), capture_output=True, text=True, env=environ)
         if listed.stdout.strip():
-            labenv.run(labenv.compose("down"))
+            labenv.run(labenv.compose("down"), env=environ)
         labenv.say("compose lab stopped (docker compose down; its data stays in its volumes)")
         return 0
     lbctl.Balancer().down()

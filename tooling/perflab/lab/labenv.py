@@ -68,6 +68,21 @@ def load_env(root: str | os.PathLike[str] = ROOT,
         environ.setdefault(key, value)
     if not explicit and pathlib.Path(root) == ROOT:
         environ["PERFLAB_DB_PASSWORD"] = labsecrets.stored(labsecrets.MARIADB_PASSWORD)
+        environ[NATIVE_PASSWORD_MARK] = "1"
+    return environ
+
+
+NATIVE_PASSWORD_MARK = "PERFLAB_DB_PASSWORD_IS_NATIVE"  # load_env gave PERFLAB_DB_PASSWORD the native stack's secret
+
+
+def compose_environ(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment for a docker compose command: the caller's, without the native stack's generated database
+    password that load_env put there. Compose's lab keeps its own credentials (.env's, or the user's
+    PERFLAB_DB_PASSWORD): a compose command from ./perflab and one typed by hand then configure MariaDB alike, and
+    neither recreates it (with a new, empty data volume) for the other's password."""
+    environ = dict(os.environ if environ is None else environ)
+    if environ.pop(NATIVE_PASSWORD_MARK, None):
+        environ.pop("PERFLAB_DB_PASSWORD", None)
     return environ
 
 
@@ -155,7 +170,7 @@ def compose_lab_running(environ: Mapping[str, str] | None = None) -> bool:
     if not shutil.which("docker", path=environ.get("PATH")):
         return False
     try:
-        listed = subprocess.run(compose("ps", "-q", "--status", "running"), env=environ, capture_output=True,
+        listed = subprocess.run(compose("ps", "-q", "--status", "running"), env=compose_environ(environ), capture_output=True,
                                 text=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired):
         return False

@@ -52,8 +52,8 @@ def up_compose(profile: str) -> None:
     services = os.environ.get("PERFLAB_COMPOSE_SERVICES", "").split()
     labenv.say(f"Docker engine found: docker compose up ({' '.join(services) or 'every service'})")
     labenv.run(labenv.compose("up", "-d", "--build", "--wait", *services),
-               env=dict(os.environ, SPRING_PROFILES_ACTIVE=profile))
-    labenv.run(labenv.compose("ps"))
+               env=dict(labenv.compose_environ(), SPRING_PROFILES_ACTIVE=profile))
+    labenv.run(labenv.compose("ps"), env=labenv.compose_environ())
     labenv.say(f"k6: docker compose --profile load run --rm k6 run /scripts/smoke.js | Grafana "
                f"http://127.0.0.1:{os.environ['PERFLAB_GRAFANA_PORT']} (admin; its password: docker compose run "
                "--rm secrets cat /secrets/grafana-admin-password)")

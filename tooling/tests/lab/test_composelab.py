@@ -142,3 +142,17 @@ def test_with_a_docker_engine_down_stops_compose_and_leaves_the_native_stack_alo
     asked = [line.split() for line in log.read_text().splitlines()]
     assert natively == [], "the native stack is not the lab ./perflab up took"
     assert ["info"] in asked and any(words[-2:] == ["ps", "-q"] for words in asked)
+
+
+def test_compose_gets_its_own_database_password_not_the_native_stacks(tmp_path, monkeypatch):
+    """./perflab loads the native stack's generated password into its environment; a compose command it runs must
+    not pass that on, or compose configures MariaDB with it and the next compose command typed by hand (with .env's)
+    recreates MariaDB, its data with it. A password the user set is theirs for both."""
+    from perflab.lab import labenv, labsecrets
+    monkeypatch.setattr(labsecrets, "stored", lambda name: "native-generated")
+    generated = labenv.load_env(environ={"PATH": "/bin"})
+    assert generated["PERFLAB_DB_PASSWORD"] == "native-generated"
+    assert "PERFLAB_DB_PASSWORD" not in labenv.compose_environ(generated)
+    assert labenv.NATIVE_PASSWORD_MARK not in labenv.compose_environ(generated)
+    given = labenv.load_env(environ={"PATH": "/bin", "PERFLAB_DB_PASSWORD": "mine"})
+    assert labenv.compose_environ(given)["PERFLAB_DB_PASSWORD"] == "mine"
