@@ -41,8 +41,10 @@ class StackConsistencyTest {
     void composeHasTheWholeStackWithK6UnderTheLoadProfile() {
         assertThat(services().keySet()).containsExactlyInAnyOrder(
                 "app", "mariadb", "redis", "wiremock", "toxiproxy", "toxiproxy-config", "prometheus", "grafana", "k6",
-                "secrets", "stub-secrets", "seed");
+                "secrets", "stub-secrets", "seed", "runner");
         assertThat(service("k6").get("profiles")).isEqualTo(List.of("load"));
+        // the A/B runner starts only when asked (docker compose run --rm runner ...): it mounts the engine's socket
+        assertThat(service("runner").get("profiles")).isEqualTo(List.of("runner"));
         for (String name : List.of("app", "mariadb", "redis", "wiremock", "prometheus")) {
             assertThat(service(name)).as(name + " has a healthcheck").containsKey("healthcheck");
         }
