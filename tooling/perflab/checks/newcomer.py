@@ -20,12 +20,21 @@ step; (6) docs/results/newcomer/result.json and REPORT.md; the clone's app stopp
 keeps both). Exit 1 when a step failed or the first insight took more than FIRST_INSIGHT_LIMIT seconds.
 
 It takes the machine's lab over: it drops the data sets, and the clone's stack restarts WireMock with the clone's
-TLS key pair. Run it where nobody else uses the lab; the app's port must be free."""
+TLS key pair. Run it where nobody else uses the lab; the app's port must be free.
+
+--docker measures the Docker column: the same clone, on the Docker engine the caller's DOCKER_HOST (or the default
+socket) names, runs the first insight's steps only (the README's timed steps and the wallet walkthrough), where
+./perflab takes compose: `up` is `docker compose up --wait`, `ab` hands the run to compose's runner service. Its
+one-time install is the Python environment ./perflab itself runs in (with PERFLAB_PIP_WHEELS, also the wheels the
+runner's image installs from, for an engine without PyPI); compose's project is removed with its volumes first, so
+that the images' builds and the data sets' loads count; the clone's compose lab is stopped at the end. Its record
+is result.json's `docker`, a column of REPORT.md; the native record stays, and a native run keeps it."""
 import argparse
 import json
 import os
 import pathlib
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -37,8 +46,9 @@ from typing import Callable, Mapping
 from perflab.lab import labenv
 from perflab.lab import labsecrets
 from perflab.checks.newcomer_report import (FIRST_INSIGHT_LIMIT, NEWCOMER_PATH, RESULT_DIR, Record, consistent, exit_code,
-                             first_insight, fmt_seconds, merge_only, result_document, write_results)
-from perflab.checks.newcomer_steps import README, WALKTHROUGHS, DocFormatError, Step, load_pages, plan
+                             first_insight, fmt_seconds, merge_docker, merge_only, result_document, write_results)
+from perflab.checks.newcomer_steps import (README, WALKTHROUGHS, DocFormatError, Step, first_insight_plan, load_pages,
+                                           plan)
 
 from perflab.paths import ROOT
 Say = Callable[[str], None]  # where a line for the user goes
@@ -51,6 +61,10 @@ DATABASES = ["perflab", "perflab_wallet_before", "perflab_wallet_after"]
 # the Redis keys the data sets leave: the wallet cache, the route cache, the PIN and login guards' counts
 REDIS_PATTERNS = ["wallet:*", "route:*", "guess:*", "pin:*"]
 REDIS_DBS = range(16)
+# --docker: what names the engine and its compose plugin (DOCKER_*), and the two facts of a machine's engine that
+# ./perflab reads from PERFLAB_*: the services it has images for, and a wheel folder for an engine without PyPI
+DOCKER_ENV = ("DOCKER_HOST", "DOCKER_CONFIG", "DOCKER_CONTEXT", "DOCKER_CERT_PATH", "DOCKER_TLS_VERIFY",
+              "PERFLAB_COMPOSE_SERVICES", "PERFLAB_PIP_WHEELS")
 TAIL_LINES = 20
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -100,12 +114,13 @@ def step_timeout(stated: float) -> float:
 IN_RUN = "PERFLAB_NEWCOMER_RUN"
 
 
-def newcomer_env(base: Mapping[str, str], tmpdir: pathlib.Path) -> dict[str, str]:
+def newcomer_env(base: Mapping[str, str], tmpdir: pathlib.Path, docker: bool = False) -> dict[str, str]:
     """A new Debian user's environment: the default PATH, HOME kept, LANG=C.UTF-8, no JAVA_HOME, no CI, no PERFLAB_*
-    (only what a login shell carries, KEPT_ENV); TMPDIR is the run's own, so no cached seed files are found."""
+    (only what a login shell carries, KEPT_ENV; with docker, DOCKER_ENV too); TMPDIR is the run's own, so no cached
+    seed files are found."""
     env = {"PATH": NEWCOMER_PATH, "HOME": base.get("HOME", str(pathlib.Path.home())), "LANG": "C.UTF-8",
            "TMPDIR": str(tmpdir), IN_RUN: "1"}
-    env.update({k: base[k] for k in KEPT_ENV if k in base})
+    env.update({k: base[k] for k in KEPT_ENV + (DOCKER_ENV if docker else ()) if k in base})
     return env
 
 
@@ -127,6 +142,41 @@ def one_time_steps(docker: bool, jdk: str | None) -> list[tuple[str, str]]:
     steps.append(("Maven, its plugins and the dependencies",
                   (f"JAVA_HOME={jdk} " if jdk else "") + "./mvnw -q -B dependency:go-offline"))
     return steps
+
+
+def docker_one_time_steps(env: Mapping[str, str]) -> list[tuple[str, str]]:
+    """(title, command) of what the Docker path installs on the host: the Python environment ./perflab runs in, and,
+    when the engine has no PyPI (PERFLAB_PIP_WHEELS names a folder of the build context), the wheels its runner
+    image installs from, fetched on the host as stack/docker/compose-ci.sh does."""
+    steps = [("the Python environment (.perflab/venv)", "./perflab python -c 'import sys; print(sys.prefix)'")]
+    wheels = env.get("PERFLAB_PIP_WHEELS")
+    if wheels:
+        steps.append((f"the runner image's Python wheels, fetched on the host ({wheels}: the engine has no PyPI)",
+                      "./perflab python -m pip download -q --disable-pip-version-check --only-binary=:all: "
+                      f"-d {shlex.quote(wheels)} -r tooling/requirements.txt -r tooling/requirements-dev.txt"))
+    return steps
+
+
+def compose_down(clone: pathlib.Path, env: dict[str, str], why: str, say: Say) -> str:
+    """Remove compose's project (every profile's containers) with its volumes, from the clone; the line that says
+    so. SystemExit naming the engine when docker compose fails."""
+    command = ["docker", "compose", "--project-directory", str(clone), "--profile", "load", "--profile", "runner",
+               "down", "--volumes", "--remove-orphans", "--timeout", "20"]
+    done = subprocess.run(command, cwd=clone, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"perflab newcomer --docker: docker compose down failed on the engine at "
+                         f"{env.get('DOCKER_HOST', 'the default socket')}: {done.stderr.strip()[-400:]}")
+    line = f"compose's project removed with its volumes (docker compose down --volumes): {why}"
+    say(f"data: {line}")
+    return line
+
+
+def stop_compose_lab(clone: pathlib.Path, env: dict[str, str]) -> None:
+    """The clone's compose lab stopped and removed (its bind mounts are in the clone), or a line naming why not."""
+    try:
+        compose_down(clone, env, "the clone's lab stopped", lambda line: print(line, flush=True))
+    except SystemExit as failed:
+        print(f"note: {failed.code} (docker compose down in another checkout stops it)", flush=True)
 
 
 REDIS_DELETE = """local deleted = 0
@@ -318,24 +368,30 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="./perflab newcomer", description=__doc__.split("\n\n")[0])
     parser.add_argument("--keep", action="store_true", help="keep the clone (and its app running) and the step logs")
     parser.add_argument("--keep-data", action="store_true", help="do not drop the data sets before the run")
+    parser.add_argument("--docker", action="store_true",
+                        help="the Docker column: the first insight's steps on the Docker engine DOCKER_HOST (or the "
+                             "default socket) names, ./perflab taking compose")
     parser.add_argument("--only", metavar="PAGE",
                         help=f"run one page's steps (after the one-time installs): {README}, {', '.join(WALKTHROUGHS)}; "
                              "its steps replace that page's in the committed result")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.docker and (args.only or args.keep_data):
+        parser.error("--docker runs the first insight's steps on fresh volumes: without --only and --keep-data")
+    return args
 
 
 def say(line: str) -> None:
     print(line, flush=True)
 
 
-def planned_steps(clone: pathlib.Path, only: str | None) -> list[Step]:
-    """The clone's steps in the order they run; SystemExit when a page breaks the format, or when the steps start the
-    app on a port that is taken."""
+def planned_steps(clone: pathlib.Path, only: str | None, docker: bool = False) -> list[Step]:
+    """The clone's steps in the order they run (with docker, the first insight's only); SystemExit when a page breaks
+    the format, or when the steps start the app on a port that is taken."""
     try:
         pages = load_pages(clone, only)
     except DocFormatError as error:
         raise SystemExit(f"perflab newcomer: {error}")
-    steps = plan(pages)
+    steps = first_insight_plan(pages) if docker else plan(pages)
     app_port = labenv.read_env(clone / ".env").get("PERFLAB_APP_PORT", "8080")
     if any(STARTS_APP.search(s.command) for s in steps) and labenv.port_open(app_port):
         raise SystemExit(f"perflab newcomer: port {app_port} is taken (an app or a load balancer runs), and the "
@@ -361,23 +417,29 @@ def run_one_time(installs: list[tuple[str, str]], clone: pathlib.Path, env: dict
 
 
 def record_results(commit: str, one_time: list[Record], records: list[Record], data: list[str],
-                   only: str | None) -> int:
-    """Write result.json and REPORT.md (an --only run merged into the committed result) and say the figures; the
-    exit code."""
+                   only: str | None, docker: bool = False) -> int:
+    """Write result.json and REPORT.md (an --only run merged into the committed result, a --docker run as its Docker
+    record, a native run keeping the committed Docker record) and say the figures; the exit code."""
     needs_insight = only is None
     insight = first_insight(records) if needs_insight else None
     document = result_document(commit, one_time, records, insight, data, only=only)
-    if only:
-        previous_path = RESULT_DIR / "result.json"
-        previous = json.loads(previous_path.read_text()) if previous_path.exists() else None
+    previous_path = RESULT_DIR / "result.json"
+    previous = json.loads(previous_path.read_text()) if previous_path.exists() else None
+    if docker:
+        document = merge_docker(previous, document)
+    elif only:
         document = merge_only(previous, document, only)
+    elif previous and "docker" in previous:
+        document["docker"] = previous["docker"]
     write_results(document)
     code = exit_code(records, insight, needs_insight)
     if any(r["exit_code"] != 0 for r in one_time):
         code = 1
+    if docker:
+        document = document["docker"]
     say(f"one-time installs: {fmt_seconds(document['one_time_seconds'])}")
     if needs_insight:
-        say("first insight: " + ("not reached" if insight is None else
+        say(f"first insight{' on Docker' if docker else ''}: " + ("not reached" if insight is None else
                                  f"{fmt_seconds(insight)} (limit {FIRST_INSIGHT_LIMIT} s)"))
     say(f"wrote {RESULT_DIR.relative_to(ROOT)}/result.json and REPORT.md: "
         + ("every step passed" if code == 0 else "FAILED"))
@@ -394,27 +456,39 @@ def main(argv: list[str] | None = None) -> int:
     tmp.mkdir()
     logs.mkdir()
     code = 2
+    env: dict[str, str] = {}
     try:
         say(f"cloning {commit[:12]} into {clone}")
         git("clone", "--quiet", "--no-checkout", str(ROOT), str(clone), cwd=work)
         git("checkout", "--quiet", "--detach", commit, cwd=clone)
-        steps = planned_steps(clone, args.only)
-        env = newcomer_env(os.environ, tmp)
-        jdk = find_jdk25()
-        installs = one_time_steps(labenv.docker_engine(env), jdk)
+        steps = planned_steps(clone, args.only, args.docker)
+        env = newcomer_env(os.environ, tmp, args.docker)
+        if args.docker:
+            if not labenv.docker_engine(env):
+                raise SystemExit("perflab newcomer --docker: no Docker engine answers `docker info` at "
+                                 f"{env.get('DOCKER_HOST', 'the default socket')}: start Docker, or set DOCKER_HOST")
+            installs = docker_one_time_steps(env)
+        else:
+            installs = one_time_steps(labenv.docker_engine(env), find_jdk25())
         total = len(installs) + len(steps)
         one_time = run_one_time(installs, clone, env, logs, total)
-        data = ["kept (--keep-data)"] if args.keep_data else empty_data(clone, env, say)
+        if args.docker:
+            data = [compose_down(clone, env, "the first up builds the images and loads the data sets", say)]
+        else:
+            data = ["kept (--keep-data)"] if args.keep_data else empty_data(clone, env, say)
         records = run_steps(steps, clone, env, logs, say, offset=len(installs), total=total)
-        code = record_results(commit, one_time, records, data, args.only)
+        code = record_results(commit, one_time, records, data, args.only, args.docker)
     finally:
         if args.keep:
             print(f"kept the clone {clone} and the step logs {logs}", flush=True)
         else:
             if clone.exists():
+                if args.docker and env:
+                    stop_compose_lab(clone, env)
                 stop_clone_processes(clone, lambda line: print(line, flush=True))
             shutil.rmtree(work, ignore_errors=True)
-            restore_services(say)  # the kept clone's app (--keep) needs the clone's secrets: only when it is gone
+            if not args.docker:  # the Docker path left the native services alone
+                restore_services(say)  # the kept clone's app (--keep) needs the clone's secrets: only when it is gone
     return code
 
 

@@ -89,6 +89,46 @@ def merge_only(previous: Document | None, document: Document, page: str) -> Docu
     return merged
 
 
+def merge_docker(previous: Document | None, document: Document) -> Document:
+    """--docker: the committed result with this run as its Docker record (`docker`: the run's commit, date, one-time
+    installs, data, steps and first insight); the native record kept as measured. Without a committed result of
+    this version, the Docker record alone."""
+    docker = {key: document[key] for key in ("commit", "date", "one_time_seconds", "first_insight_seconds", "data",
+                                             "one_time", "steps")}
+    if not previous or previous.get("version") != VERSION:
+        return {**document, "steps": [], "one_time": [], "one_time_seconds": None, "first_insight_seconds": None,
+                "data": [], "docker": docker}
+    return {**previous, "docker": docker}
+
+
+def docker_cell(docker: Document | None, step: Record) -> str | None:
+    """The Docker column's cell of a native step: the Docker run's time for the same page and title (with what went
+    wrong), '–' where it did not run; None without a Docker record."""
+    if docker is None:
+        return None
+    for s in docker["steps"]:
+        if s["page"] == step["page"] and s["title"] == step["title"]:
+            if s.get("skipped"):
+                return "skipped"
+            if s["passed"]:
+                return fmt_seconds(s["measured_seconds"])
+            return f"{fmt_seconds(s['measured_seconds'])}, failed (exit {s['exit_code']}, line " \
+                   f"{'found' if s['found'] else 'missing'})"
+    return "–"
+
+
+def docker_lines(docker: Document, limit: float) -> list[str]:
+    """The header's lines on the Docker record."""
+    insight = docker.get("first_insight_seconds")
+    installs = ", ".join(f"{r['title']} {fmt_seconds(r['measured_seconds'])}" for r in docker.get("one_time", []))
+    return [f"- on Docker (`./perflab newcomer --docker`: `./perflab up` takes docker compose, `./perflab ab` its "
+            f"runner service): commit {docker['commit'][:12]}, {docker['date']}; first insight "
+            + ("not reached" if insight is None else
+               f"{fmt_seconds(insight)} ({'within' if insight <= limit else 'OVER'} the {limit} s limit)")
+            + f"; one-time installs {fmt_seconds(docker.get('one_time_seconds'))} ({installs}); data: "
+            + "; ".join(docker.get("data", []))]
+
+
 def first_insight_of_steps(steps: list[Record]) -> float | None:
     """The first insight from steps measured in different runs (after --only): the sum of the README's timed steps
     and the wallet walkthrough's, None unless every one of them passed."""
@@ -112,6 +152,9 @@ def report_markdown(document: Document) -> str:
              + ("not reached" if insight is None else
                 f"{fmt_seconds(insight)} ({'within' if insight <= limit else 'OVER'} the {limit} s limit)"),
              f"- data: {'; '.join(document['data']) if isinstance(document['data'], list) else document['data']}"]
+    docker = document.get("docker")
+    if docker:
+        lines += docker_lines(docker, limit)
     for rerun in document.get("reruns", []):
         lines.append(f"- {rerun['page']} measured again: commit {rerun['commit'][:12]}, {rerun['date']}")
     if document.get("one_time"):
@@ -120,7 +163,9 @@ def report_markdown(document: Document) -> str:
             lines.append(f"| {r['title']} | `{r['command']}` | {fmt_seconds(r['measured_seconds'])} | {r['exit_code']} |")
     pages = list(dict.fromkeys(s["page"] for s in document["steps"]))
     for page in pages:
-        lines += ["", f"## {page}", "", "| step | stated | measured | expected line | exit |", "|---|---|---|---|---|"]
+        column = " on Docker |" if docker else ""
+        lines += ["", f"## {page}", "", f"| step | stated | measured | expected line | exit |{column}",
+                  "|---|---|---|---|---|" + ("---|" if docker else "")]
         for s in (s for s in document["steps"] if s["page"] == page):
             if s.get("skipped"):
                 found = "skipped"
@@ -131,8 +176,10 @@ def report_markdown(document: Document) -> str:
             timed = "" if s.get("timed", True) else " (not timed)"
             lines.append(f"| {s['title']}{timed} | {fmt_seconds(s['stated_seconds'])} | "
                          f"{fmt_seconds(s['measured_seconds'])} | {found} | "
-                         f"{'–' if s['exit_code'] is None else s['exit_code']} |")
+                         f"{'–' if s['exit_code'] is None else s['exit_code']} |"
+                         + (f" {docker_cell(docker, s)} |" if docker else ""))
     failed = [s for s in document["steps"] if s.get("output_tail")]
+    failed += [dict(s, page=f"{s['page']} on Docker") for s in (docker or {}).get("steps", []) if s.get("output_tail")]
     for s in failed:
         lines += ["", f"### {s['page']}: {s['title']}: the last lines", "", "```text", *s["output_tail"], "```"]
     return "\n".join(lines) + "\n"

@@ -223,3 +223,9 @@ def plan(pages: dict[str, list[Step]]) -> list[Step]:
         if page not in (README, FIRST_INSIGHT_PAGE):
             order += steps
     return order
+
+
+def first_insight_plan(pages: dict[str, list[Step]]) -> list[Step]:
+    """The steps of the first insight alone: the README's timed steps, then the wallet walkthrough (what the Docker
+    column measures: the other steps need the native stack or a JDK on the host)."""
+    return [s for s in pages.get(README, []) if s.timed] + pages.get(FIRST_INSIGHT_PAGE, [])

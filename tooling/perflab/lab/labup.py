@@ -54,6 +54,8 @@ def up_compose(profile: str) -> None:
     labenv.run(labenv.compose("up", "-d", "--build", "--wait", *services),
                env=dict(labenv.compose_environ(), SPRING_PROFILES_ACTIVE=profile))
     labenv.run(labenv.compose("ps"), env=labenv.compose_environ())
+    # the line the README's first step expects, as the native path says it (compose waited for the app's health)
+    labenv.say(f"app ready at http://127.0.0.1:{os.environ['PERFLAB_APP_PORT']} (docker compose: healthy)")
     labenv.say(f"k6: docker compose --profile load run --rm k6 run /scripts/smoke.js | Grafana "
                f"http://127.0.0.1:{os.environ['PERFLAB_GRAFANA_PORT']} (admin; its password: docker compose run "
                "--rm secrets cat /secrets/grafana-admin-password)")

@@ -309,11 +309,69 @@ def test_a_wallet_rerun_recomputes_the_first_insight_from_the_steps_it_now_holds
     assert newcomer_report.merge_only(previous, run, "wallet")["first_insight_seconds"] is None
 
 
+def docker_step(page, title, seconds, passed=True):
+    return {"page": page, "title": title, "timed": True, "passed": passed, "found": passed, "exit_code": 0 if passed else 1,
+            "measured_seconds": seconds, "stated_seconds": 60, "missing": [] if passed else ["x"], "skipped": False}
+
+
+def test_a_docker_run_becomes_the_docker_record_beside_the_native_steps_and_a_native_run_keeps_it(tmp_path,
+                                                                                                 monkeypatch):
+    native = newcomer_report.result_document("a" * 40, [], [docker_step("README", "1. Start the lab", 46),
+                                                            docker_step("routes", "1. Compare", 74)],
+                                             300.0, ["dropped"], date="d1")
+    run = newcomer_report.result_document("b" * 40, [{"title": "venv", "command": "x", "measured_seconds": 20,
+                                                     "exit_code": 0}],
+                                          [docker_step("README", "1. Start the lab", 100),
+                                           docker_step("wallet", "1. Compare", 400, passed=False)],
+                                          None, ["compose's project removed"], date="d2")
+    merged = newcomer_report.merge_docker(native, run)
+    assert merged["steps"] == native["steps"] and merged["first_insight_seconds"] == 300.0
+    assert merged["docker"]["commit"] == "b" * 40 and merged["docker"]["steps"] == run["steps"]
+    report = newcomer_report.report_markdown(merged)
+    assert "| step | stated | measured | expected line | exit | on Docker |" in report
+    assert "| 1. Start the lab | 60 s | 46 s | found | 0 | 100 s |" in report
+    assert "| 1. Compare | 60 s | 74 s | found | 0 | – |" in report  # routes: not on the Docker path
+    assert "first insight not reached; one-time installs 20 s (venv 20 s); data: compose's project removed" in report
+    # a native run afterwards keeps the Docker record
+    monkeypatch.setattr(newcomer, "RESULT_DIR", tmp_path)
+    monkeypatch.setattr(newcomer, "ROOT", tmp_path.parent)
+    newcomer_report.write_results(merged, tmp_path)
+    monkeypatch.setattr(newcomer, "write_results", lambda document: newcomer_report.write_results(document, tmp_path))
+    newcomer.record_results("c" * 40, [], native["steps"], ["dropped"], None)
+    assert json.loads((tmp_path / "result.json").read_text())["docker"]["commit"] == "b" * 40
+
+
+def test_the_docker_run_keeps_what_names_the_engine_and_runs_the_first_insight_only():
+    env = newcomer.newcomer_env({"DOCKER_HOST": "unix:///run/x.sock", "DOCKER_CONFIG": "/c", "PERFLAB_PIP_WHEELS": "w",
+                                 "PERFLAB_DB_PORT": "1", "JAVA_HOME": "/j"}, ROOT, docker=True)
+    assert env["DOCKER_HOST"] == "unix:///run/x.sock" and env["PERFLAB_PIP_WHEELS"] == "w"
+    assert "PERFLAB_DB_PORT" not in env and "JAVA_HOME" not in env
+    assert "DOCKER_HOST" not in newcomer.newcomer_env({"DOCKER_HOST": "unix:///run/x.sock"}, ROOT)
+    assert [t for t, _ in newcomer.docker_one_time_steps({})] == ["the Python environment (.perflab/venv)"]
+    wheels = newcomer.docker_one_time_steps({"PERFLAB_PIP_WHEELS": "stack/docker/wheels"})[1][1]
+    assert "pip download" in wheels and "-d stack/docker/wheels" in wheels
+    pages = newcomer_steps.load_pages(ROOT)
+    steps = newcomer_steps.first_insight_plan(pages)
+    assert {s.page for s in steps} == {"README", "wallet"} and all(s.timed for s in steps)
+    with pytest.raises(SystemExit):
+        newcomer.parse(["--docker", "--only", "wallet"])
+
+
+def test_the_docker_run_removes_composes_project_with_its_volumes_and_names_the_engine_when_it_fails(tmp_path,
+                                                                                                       fake_docker):
+    log = fake_docker()
+    line = newcomer.compose_down(tmp_path, dict(os.environ), "fresh", lambda said: None)
+    assert "--volumes" in log.read_text() and "--profile runner" in log.read_text() and line.endswith(": fresh")
+    (tmp_path / "docker").write_text("#!/bin/sh\necho 'Cannot connect to the Docker daemon' >&2\nexit 1\n")
+    with pytest.raises(SystemExit, match="docker compose down failed on the engine at unix:///nowhere.*Cannot connect"):
+        newcomer.compose_down(tmp_path, dict(os.environ, DOCKER_HOST="unix:///nowhere"), "fresh", lambda said: None)
+
+
 def test_perflab_lists_dispatches_and_suggests_the_newcomer_command():
     from perflab import cli
     assert "newcomer" in cli.COMMANDS and cli.module("newcomer").main.__module__ == "perflab.commands.newcomer"
     help_text = subprocess.run([str(ROOT / "perflab"), "help"], capture_output=True, text=True).stdout
-    assert "  newcomer [--keep] [--keep-data] [--only PAGE]\n" in help_text
+    assert "  newcomer [--keep] [--keep-data] [--only PAGE] [--docker]\n" in help_text
     typo = subprocess.run([str(ROOT / "perflab"), "newcomr"], capture_output=True, text=True)
     assert "did you mean 'newcomer'?" in typo.stderr
 
