@@ -51,6 +51,8 @@ class Lab(Protocol):
 
     def aot_cache_fresh(self) -> bool: ...
 
+    def start_line(self) -> str: ...
+
     def build_aot_cache(self) -> None: ...
 
 
@@ -120,6 +122,11 @@ class NativeLab:
 
     def aot_cache_fresh(self) -> bool:
         return appctl.aot_fresh()
+
+    def start_line(self) -> str:
+        """How the apps of a run that may start warm start: from the AOT cache, or cold and how to change that."""
+        return "apps start warm from the AOT cache" if self.aot_cache_fresh() else \
+            "apps start cold: no AOT cache for this jar (./perflab aot build makes one; smokes then start warm)"
 
     def build_aot_cache(self) -> None:
         aotcache.build([])
@@ -216,6 +223,9 @@ class ComposeLab(NativeLab):
 
     def aot_cache_fresh(self) -> bool:
         return False
+
+    def start_line(self) -> str:
+        return "apps start cold: compose's app image carries no AOT cache (the native lab's ./perflab aot build)"
 
     def build_aot_cache(self) -> None:
         raise SystemExit("the compose lab's apps start from compose's app image; the AOT cache is the native lab's")

@@ -35,7 +35,10 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 class WindowApp(Protocol):
-    """What a window reads of an app (launcher.App): its process, its metrics' URL, its limit's name and its port."""
+    """What a window reads of an app (launcher.App): its process, its metrics' URL, its limit's name, its port, and
+    whether its database is the lab's MariaDB, whose global counters the window then reads (a cluster's is not)."""
+    lab_database: bool
+
     @property
     def url(self) -> str: ...
 
@@ -143,7 +146,7 @@ class Window:
         self.db_pid = mariadb_pid() if local else None
         self.redis_pid = stack_pid("redis") if local else None
         self.local = local
-        if not getattr(self.app, "lab_database", local):  # a cluster's database: its counters are not the lab's
+        if not self.app.lab_database:  # a cluster's database: its counters are not the lab's
             self.status_names = []
         self.before = prom.scrape(self.app.url)
         self.limits_before = self._limits()

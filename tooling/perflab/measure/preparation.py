@@ -186,8 +186,7 @@ def ready_data_and_apps(ctx: Context, e: dict[str, Any], args: argparse.Namespac
             log(f"  {ready_line(variant, output, time.monotonic() - began)}")
     e["warm_start"] = warm_start(e, args)
     if e["warm_start"]:
-        log("apps start warm from the AOT cache" if ctx.lab.aot_cache_fresh() else
-            "apps start cold: no AOT cache for this jar (./perflab aot build makes one; smokes then start warm)")
+        log(ctx.lab.start_line())
     if any(v.get("aot") for v in e["variants"]):
         if not ctx.lab.aot_cache_fresh():
             log("building the AOT cache first (./perflab aot build)")

@@ -73,6 +73,8 @@ def test_the_compose_lab_refuses_by_name_what_only_the_native_lab_can_run():
     assert "a variant that starts from the AOT cache (aot)" in lab.cannot_run(cold, {})
     assert "a capacity run reads the app process's CPU" in lab.cannot_run(experiments.load("wallet-capacity"), {})
     assert "./mvnw" in lab.cannot_run(experiments.load("wallet-ceiling"), {})
+    # its apps start from compose's image: no pointing at the native lab's ./perflab aot build as the way to warm them
+    assert lab.start_line().startswith("apps start cold: compose's app image") and not lab.aot_cache_fresh()
 
 
 def test_a_command_experiment_is_refused_in_the_runner_before_its_command_runs(monkeypatch, tmp_path):

@@ -89,6 +89,7 @@ class FakeApp:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.url = f"http://127.0.0.1:{self.server.server_port}"
         self.label, self.instance = "fake", "fake-1"
+        self.lab_database = False  # the fake has no database: no MariaDB counters to read
 
     def start(self):
         pass

@@ -23,6 +23,7 @@ import urllib.request
 import xml.etree.ElementTree as ElementTree
 from typing import Any, NamedTuple
 
+from perflab.lab.datasets import seedlib
 from perflab.paths import ROOT
 MAPPERS = ROOT / "src" / "main" / "resources" / "dev" / "perflab" / "wallet"
 STATEMENTS = {"naive": ("before/NaiveTransferMapper.xml", "lockWallet"),
@@ -172,18 +173,16 @@ def in_compose() -> bool:
 def admin(*args: str, script: str | None = None) -> str:
     """The mariadb client as the native stack's administrator (the OS user over the socket, as stack/native.sh); in
     compose's lab, its lab user over TCP (PROCESS is enough there)."""
-    if in_compose():
-        argv = ["mariadb", f"-h{os.environ.get('PERFLAB_DB_HOST', 'mariadb')}",
-                f"-P{os.environ.get('PERFLAB_DB_PORT', '3306')}", f"-u{os.environ.get('PERFLAB_DB_USER', 'perflab')}"]
-        environ = {**os.environ, "MYSQL_PWD": os.environ.get("PERFLAB_DB_PASSWORD", "")}
+    if in_compose():  # the seeders' client, as the runner's environment names compose's MariaDB and its lab user
+        done = seedlib.Lab.client(*args, input=script, capture_output=True)
     else:
         socket = admin_socket()
         if not socket.exists():
             raise SystemExit(f"perflab: no MariaDB socket at {socket}: the lock report reads InnoDB's status, which "
                              "needs the native stack's administrator (PROCESS and SUPER); run it where ./perflab up "
                              "started MariaDB")
-        argv, environ = ["mariadb", f"--socket={socket}", f"-u{getpass.getuser()}"], dict(os.environ)
-    done = subprocess.run([*argv, *args], input=script, capture_output=True, text=True, env=environ)
+        done = subprocess.run(["mariadb", f"--socket={socket}", f"-u{getpass.getuser()}", *args], input=script,
+                              capture_output=True, text=True)
     if done.returncode:
         raise SystemExit(f"perflab: the lock report's session failed: {done.stderr.strip()}")
     return done.stdout
