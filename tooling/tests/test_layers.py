@@ -38,15 +38,16 @@ LAYERS = {
                         "measure.flame"]),
     # every variant against the baseline, the because sentence, checks, verdict; lifetimes planned from a pilot
     5: ("analysis", ["analyse.comparison", "analyse.writeup", "plan.lifetimes"]),
-    # text, tables, SVG, report.html (and its picture); what compose's lab costs, from docker's output, in tables
-    6: ("rendering", ["checks.compose_resources", "render.report", "render.report_sections", "render.report_views", "render.charts_svg",
+    # text, tables, SVG, report.html (and its picture); what compose's lab costs, from docker's output, and the
+    # newcomer check's timings (the pages' steps read, its records), in tables
+    6: ("rendering", ["checks.compose_resources", "checks.newcomer_steps", "checks.newcomer_report", "render.report", "render.report_sections", "render.report_views", "render.charts_svg",
                       "render.charts_ratio", "render.charts_load", "render.charts_start", "render.charts_bars",
                       "render.charts", "render.html_page", "render.screenshot"]),
     7: ("publishing", ["render.publishing", "checks.doclint"]),  # reports, charts and the docs' tables from stored results
     # what ./perflab and CI run
     8: ("suites", ["runner", "plan.planner", "measure.preparation", "measure.cells", "checks.chaos", "checks.abuse",
                    "checks.abuse_judges", "checks.abuse_lab", "checks.abuse_attacks", "checks.contract",
-                   "checks.newcomer", "checks.newcomer_steps", "checks.newcomer_report", "checks.promql_check",
+                   "checks.newcomer", "checks.promql_check",
                    "lab.datasets.seeding", "lab.labup"]),
     # the command line: cli's registry and one module per command (commands/), each calling the layers below
     9: ("commands", ["cli", "__main__", *[f"commands.{p.stem}" for p in sorted((PACKAGE / "commands").glob("*.py"))

@@ -129,6 +129,33 @@ def docker_lines(docker: Document, limit: float) -> list[str]:
             + "; ".join(docker.get("data", []))]
 
 
+def is_newcomer(result: dict[str, Any]) -> bool:
+    """Whether a published result.json is the newcomer check's (a results block of the docs may show it)."""
+    return "first_insight_limit_seconds" in result and "steps" in result
+
+
+def docker_view(document: Document) -> str:
+    """A results block (`<!-- results:newcomer view=docker -->`): the first insight's steps on Docker beside the
+    same steps natively, then the first insight and the one-time installs of each, from the committed result."""
+    docker = document.get("docker")
+    if not docker:
+        return "No Docker record yet: `./perflab newcomer --docker` on a machine with a Docker engine.\n"
+    native = {(s["page"], s["title"]): s for s in document["steps"]}
+    lines = ["| step | on Docker | natively |", "|---|---|---|"]
+    for step in docker["steps"]:
+        here = native.get((step["page"], step["title"]))
+        lines.append(f"| {step['page']}: {step['title']} | {docker_cell(docker, step)} | "
+                     f"{fmt_seconds(here['measured_seconds']) if here else '–'} |")
+    lines.append(f"| **first insight** (README's first step to the wallet's last) | "
+                 f"{fmt_seconds(docker.get('first_insight_seconds'))} | "
+                 f"{fmt_seconds(document.get('first_insight_seconds'))} |")
+    lines.append(f"| one-time installs (before the first step) | {fmt_seconds(docker.get('one_time_seconds'))} | "
+                 f"{fmt_seconds(document.get('one_time_seconds'))} |")
+    lines += ["", f"On Docker: commit {docker['commit'][:12]}, {docker['date']}; natively: commit "
+                  f"{document['commit'][:12]}, {document['date']}."]
+    return "\n".join(lines) + "\n"
+
+
 def first_insight_of_steps(steps: list[Record]) -> float | None:
     """The first insight from steps measured in different runs (after --only): the sum of the README's timed steps
     and the wallet walkthrough's, None unless every one of them passed."""

@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from perflab.checks import compose_resources, doclint
+from perflab.checks import compose_resources, doclint, newcomer_report
 from perflab.paths import ROOT
 from perflab.render import charts, html_page, report, report_views
 from perflab.results import schema, store
@@ -82,6 +82,10 @@ def render_block(name: str, view: str | None) -> str:
     plain = json.loads(path.read_text())
     if compose_resources.is_compose_lab(plain):  # what the compose lab costs (stack/docker/compose-ci.sh), no experiment
         return compose_resources.view(plain, view)
+    if newcomer_report.is_newcomer(plain):  # the newcomer check's timings (./perflab newcomer), no experiment
+        if view != "docker":
+            raise SystemExit(f"results:{name}: the newcomer check's result has one view, docker, not {view}")
+        return newcomer_report.docker_view(plain)
     return report_views.view(store.load_published(name), view or "verdict").rstrip("\n") + "\n"
 
 

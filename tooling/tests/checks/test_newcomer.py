@@ -341,6 +341,22 @@ def test_a_docker_run_becomes_the_docker_record_beside_the_native_steps_and_a_na
     assert json.loads((tmp_path / "result.json").read_text())["docker"]["commit"] == "b" * 40
 
 
+def test_the_docs_docker_block_sets_each_first_insight_step_on_docker_beside_the_same_step_natively():
+    native = newcomer_report.result_document("a" * 40, [{"title": "venv", "command": "x", "measured_seconds": 27,
+                                                        "exit_code": 0}],
+                                             [docker_step("README", "1. Start the lab", 46),
+                                              docker_step("wallet", "1. Compare", 111)], 157.0, ["dropped"], date="d1")
+    assert newcomer_report.is_newcomer(native)
+    assert "./perflab newcomer --docker" in newcomer_report.docker_view(native)  # no Docker record yet
+    run = newcomer_report.result_document("b" * 40, [], [docker_step("README", "1. Start the lab", 100),
+                                                         docker_step("wallet", "1. Compare", 420)],
+                                          520.0, ["removed"], date="d2")
+    view = newcomer_report.docker_view(newcomer_report.merge_docker(native, run))
+    assert "| README: 1. Start the lab | 100 s | 46 s |" in view and "| wallet: 1. Compare | 7.0 min | 111 s |" in view
+    assert "| **first insight** (README's first step to the wallet's last) | 8.7 min | 2.6 min |" in view
+    assert "| one-time installs (before the first step) | – | 27 s |" in view
+
+
 def test_the_docker_run_keeps_what_names_the_engine_and_runs_the_first_insight_only():
     env = newcomer.newcomer_env({"DOCKER_HOST": "unix:///run/x.sock", "DOCKER_CONFIG": "/c", "PERFLAB_PIP_WHEELS": "w",
                                  "PERFLAB_DB_PORT": "1", "JAVA_HOME": "/j"}, ROOT, docker=True)
