@@ -23,8 +23,9 @@ It takes the machine's lab over: it drops the data sets, and the clone's stack r
 TLS key pair. Run it where nobody else uses the lab; the app's port must be free.
 
 --docker measures the Docker column: the same clone, on the Docker engine the caller's DOCKER_HOST (or the default
-socket) names, runs the first insight's steps only (the README's timed steps and the wallet walkthrough), where
-./perflab takes compose: `up` is `docker compose up --wait`, `ab` hands the run to compose's runner service. Its
+socket) names, runs the README's timed steps and every walkthrough (not the README's tests), where ./perflab takes
+compose: `up` is `docker compose up --wait`, `ab` hands the run to compose's runner service; a step the compose lab
+refuses by name is recorded as refused, with the reason. Its
 one-time install is the Python environment ./perflab itself runs in (with PERFLAB_PIP_WHEELS, also the wheels the
 runner's image installs from, for an engine without PyPI); compose's project is removed with its volumes first, so
 that the images' builds and the data sets' loads count; the clone's compose lab is stopped at the end. Its record
@@ -47,7 +48,7 @@ from perflab.lab import labenv
 from perflab.lab import labsecrets
 from perflab.checks.newcomer_report import (FIRST_INSIGHT_LIMIT, NEWCOMER_PATH, RESULT_DIR, Record, consistent, exit_code,
                              first_insight, fmt_seconds, merge_docker, merge_only, result_document, write_results)
-from perflab.checks.newcomer_steps import (README, WALKTHROUGHS, DocFormatError, Step, first_insight_plan, load_pages,
+from perflab.checks.newcomer_steps import (README, WALKTHROUGHS, DocFormatError, Step, docker_plan, load_pages,
                                            plan)
 
 from perflab.paths import ROOT
@@ -169,6 +170,17 @@ def compose_down(clone: pathlib.Path, env: dict[str, str], why: str, say: Say) -
     line = f"compose's project removed with its volumes (docker compose down --volumes): {why}"
     say(f"data: {line}")
     return line
+
+
+REFUSED = "cannot run on the compose lab"  # the compose lab's refusal by name (lab/seam.py's ComposeLab.cannot_run)
+
+
+def mark_refusals(records: list[Record]) -> None:
+    """A failed step whose output is the compose lab's refusal gets `refused`: the refusal's line, with its reason."""
+    for record in records:
+        said = [line for line in record.get("output_tail", []) if REFUSED in line]
+        if said:
+            record["refused"] = said[-1].strip()
 
 
 def stop_compose_lab(clone: pathlib.Path, env: dict[str, str]) -> None:
@@ -369,14 +381,14 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--keep", action="store_true", help="keep the clone (and its app running) and the step logs")
     parser.add_argument("--keep-data", action="store_true", help="do not drop the data sets before the run")
     parser.add_argument("--docker", action="store_true",
-                        help="the Docker column: the first insight's steps on the Docker engine DOCKER_HOST (or the "
-                             "default socket) names, ./perflab taking compose")
+                        help="the Docker column: the README's timed steps and every walkthrough on the Docker engine "
+                             "DOCKER_HOST (or the default socket) names, ./perflab taking compose")
     parser.add_argument("--only", metavar="PAGE",
                         help=f"run one page's steps (after the one-time installs): {README}, {', '.join(WALKTHROUGHS)}; "
                              "its steps replace that page's in the committed result")
     args = parser.parse_args(argv)
     if args.docker and (args.only or args.keep_data):
-        parser.error("--docker runs the first insight's steps on fresh volumes: without --only and --keep-data")
+        parser.error("--docker runs every page on fresh volumes: without --only and --keep-data")
     return args
 
 
@@ -385,13 +397,13 @@ def say(line: str) -> None:
 
 
 def planned_steps(clone: pathlib.Path, only: str | None, docker: bool = False) -> list[Step]:
-    """The clone's steps in the order they run (with docker, the first insight's only); SystemExit when a page breaks
+    """The clone's steps in the order they run (with docker, all but the README's untimed tests); SystemExit when a page breaks
     the format, or when the steps start the app on a port that is taken."""
     try:
         pages = load_pages(clone, only)
     except DocFormatError as error:
         raise SystemExit(f"perflab newcomer: {error}")
-    steps = first_insight_plan(pages) if docker else plan(pages)
+    steps = docker_plan(pages) if docker else plan(pages)
     app_port = labenv.read_env(clone / ".env").get("PERFLAB_APP_PORT", "8080")
     if any(STARTS_APP.search(s.command) for s in steps) and labenv.port_open(app_port):
         raise SystemExit(f"perflab newcomer: port {app_port} is taken (an app or a load balancer runs), and the "
@@ -477,6 +489,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             data = ["kept (--keep-data)"] if args.keep_data else empty_data(clone, env, say)
         records = run_steps(steps, clone, env, logs, say, offset=len(installs), total=total)
+        if args.docker:
+            mark_refusals(records)
         code = record_results(commit, one_time, records, data, args.only, args.docker)
     finally:
         if args.keep:

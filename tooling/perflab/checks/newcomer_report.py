@@ -110,6 +110,8 @@ def docker_cell(docker: Document | None, step: Record) -> str | None:
         if s["page"] == step["page"] and s["title"] == step["title"]:
             if s.get("skipped"):
                 return "skipped"
+            if s.get("refused"):
+                return "refused by name (docs/docker.md)"
             if s["passed"]:
                 return fmt_seconds(s["measured_seconds"])
             return f"{fmt_seconds(s['measured_seconds'])}, failed (exit {s['exit_code']}, line " \
@@ -206,7 +208,11 @@ def report_markdown(document: Document) -> str:
                          f"{'–' if s['exit_code'] is None else s['exit_code']} |"
                          + (f" {docker_cell(docker, s)} |" if docker else ""))
     failed = [s for s in document["steps"] if s.get("output_tail")]
-    failed += [dict(s, page=f"{s['page']} on Docker") for s in (docker or {}).get("steps", []) if s.get("output_tail")]
+    failed += [dict(s, page=f"{s['page']} on Docker") for s in (docker or {}).get("steps", [])
+               if s.get("output_tail") and not s.get("refused")]
+    refused = [s for s in (docker or {}).get("steps", []) if s.get("refused")]
+    if refused:
+        lines += ["", "## Refused on Docker", ""] + [f"- {s['page']}: {s['title']}: {s['refused']}" for s in refused]
     for s in failed:
         lines += ["", f"### {s['page']}: {s['title']}: the last lines", "", "```text", *s["output_tail"], "```"]
     return "\n".join(lines) + "\n"

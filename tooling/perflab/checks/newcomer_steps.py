@@ -225,7 +225,7 @@ def plan(pages: dict[str, list[Step]]) -> list[Step]:
     return order
 
 
-def first_insight_plan(pages: dict[str, list[Step]]) -> list[Step]:
-    """The steps of the first insight alone: the README's timed steps, then the wallet walkthrough (what the Docker
-    column measures: the other steps need the native stack or a JDK on the host)."""
-    return [s for s in pages.get(README, []) if s.timed] + pages.get(FIRST_INSIGHT_PAGE, [])
+def docker_plan(pages: dict[str, list[Step]]) -> list[Step]:
+    """The steps the Docker column runs: plan's order without the README's steps that are not timed (its tests,
+    which take Testcontainers with a Docker engine: not a walkthrough's path)."""
+    return [s for s in plan(pages) if s.page != README or s.timed]

@@ -5,7 +5,7 @@ literally, on a Debian user's default PATH: each step timed and its expected
 line checked, the time to the first insight, docs/results/newcomer/ written
 (tooling/perflab/checks/newcomer.py). It drops the data sets first (--keep-data keeps them) and
 needs the app's port free; --keep keeps the clone, --only one page; --docker the
-first insight on the Docker engine (the result's Docker column)"""
+same pages on the Docker engine (the result's Docker column)"""
 
 
 def main(argv: list[str]) -> int:

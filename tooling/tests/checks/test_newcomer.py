@@ -367,8 +367,12 @@ def test_the_docker_run_keeps_what_names_the_engine_and_runs_the_first_insight_o
     wheels = newcomer.docker_one_time_steps({"PERFLAB_PIP_WHEELS": "stack/docker/wheels"})[1][1]
     assert "pip download" in wheels and "-d stack/docker/wheels" in wheels
     pages = newcomer_steps.load_pages(ROOT)
-    steps = newcomer_steps.first_insight_plan(pages)
-    assert {s.page for s in steps} == {"README", "wallet"} and all(s.timed for s in steps)
+    steps = newcomer_steps.docker_plan(pages)
+    assert {s.page for s in steps} == {"README", *newcomer_steps.WALKTHROUGHS} and all(s.timed for s in steps)
+    assert [s.page for s in steps][:2] == ["README", "wallet"]  # the first insight first
+    refused = [{"output_tail": ["x", "cold-start-parser cannot run on the compose lab: JFR from launch. Run it"]}, {}]
+    newcomer.mark_refusals(refused)
+    assert refused[0]["refused"].startswith("cold-start-parser cannot run") and "refused" not in refused[1]
     with pytest.raises(SystemExit):
         newcomer.parse(["--docker", "--only", "wallet"])
 
