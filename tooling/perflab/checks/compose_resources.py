@@ -204,7 +204,8 @@ def duration(value: float | None) -> str:
     return f"{value:.0f} s" if value < 120 else f"{value / 60:.1f} min"
 
 
-def time_view(result: Mapping[str, Any]) -> list[str]:
+def time_view(result: Mapping[str, Any], full: bool = True) -> list[str]:
+    """The first and the next `up`, with their seed; in REPORT.md (full) every phase the script timed too."""
     built = [i["name"] for i in result["images"] if i["built_during_run"]]
     built_first = any(p["name"] == NO_CACHE_BUILD for p in result["phases"])
     first = ("first `up`: app images built (no cache), then started with the data sets loaded" if built_first
@@ -214,13 +215,13 @@ def time_view(result: Mapping[str, Any]) -> list[str]:
             ("next `up`, after `docker compose down` (no `-v`): images built, a new database",
              duration(result["next_up_seconds"])),
             ("of which the seed service (loads the data sets again)", duration(result["seed_next_seconds"]))]
-    rows += [(f"phase: {p['name']}", duration(p["seconds"])) for p in result["phases"]]
+    rows += [(f"phase: {p['name']}", duration(p["seconds"])) for p in result["phases"] if full]
     return [report.md_table(("step", "time"), rows), "",
             f"Built during the run: {', '.join(f'`{n}`' for n in built) or 'none'}; present before it: "
             f"{', '.join(f'`{n}`' for n in result['cache']['images_present_before_run']) or 'none'}."]
 
 
-def memory_view(result: Mapping[str, Any]) -> list[str]:
+def memory_view(result: Mapping[str, Any], full: bool = True) -> list[str]:
     rows = [(f"`{service}`", size(peak)) for service, peak in result["memory_peak_bytes"].items()]
     rows += [("all services together", size(result["memory_peak_sum_bytes"])),
              (f"to give Docker (the sum × {HEADROOM:g}, up to a whole GiB)", size(result["memory_to_give_bytes"]))]
@@ -228,14 +229,15 @@ def memory_view(result: Mapping[str, Any]) -> list[str]:
             f"From {result['memory_samples']} `docker stats` samples, from `up` to the end of the k6 loads."]
 
 
-def disk_view(result: Mapping[str, Any]) -> list[str]:
+def disk_view(result: Mapping[str, Any], full: bool = True) -> list[str]:
+    """The engine's disk by kind; in REPORT.md (full) each image's too."""
     used = result["disk"]
     rows = [("images (every layer once)", size(used.get("images_bytes"))),
             ("the project's volumes (MariaDB's data sets, Prometheus' metrics)", size(used.get("volumes_bytes"))),
             ("the containers' own writes", size(used.get("containers_bytes"))),
             ("build cache", size(used.get("build_cache_bytes"))),
             ("together", size(used.get("total_bytes")))]
-    rows += [(f"image `{i['name']}` (with the layers it shares)", size(i["bytes"])) for i in result["images"]]
+    rows += [(f"image `{i['name']}` (with the layers it shares)", size(i["bytes"])) for i in result["images"] if full]
     return [report.md_table(("what", "disk"), rows)]
 
 
@@ -249,10 +251,11 @@ def source_line(result: Mapping[str, Any]) -> str:
 
 
 def view(result: Mapping[str, Any], name: str | None) -> str:
-    """A docs block's body (`<!-- results:compose-lab view=time|memory|disk -->`)."""
+    """A docs block's body (`<!-- results:compose-lab view=time|memory|disk -->`): the summary rows (each phase and
+    image are in REPORT.md)."""
     if name not in VIEWS:
         raise ValueError(f"compose-lab has the views {', '.join(VIEWS)}, not {name!r}")
-    return "\n".join([*VIEWS[name](result), "", source_line(result)]) + "\n"
+    return "\n".join([*VIEWS[name](result, False), "", source_line(result)]) + "\n"
 
 
 def report_markdown(result: Mapping[str, Any]) -> str:

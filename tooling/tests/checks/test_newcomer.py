@@ -373,6 +373,12 @@ def test_the_docker_run_keeps_what_names_the_engine_and_runs_the_first_insight_o
     refused = [{"output_tail": ["x", "cold-start-parser cannot run on the compose lab: JFR from launch. Run it"]}, {}]
     newcomer.mark_refusals(refused)
     assert refused[0]["refused"].startswith("cold-start-parser cannot run") and "refused" not in refused[1]
+    pages = [dict(docker_step("wallet", "1", 100)), dict(docker_step("cold-start", "1", 8, passed=False),
+                                                         refused="cold-start-parser cannot run on the compose lab"),
+             dict(docker_step("cold-start", "2", 0, passed=False), skipped=True)]
+    assert [r["page"] for r in newcomer.judged(pages)] == ["wallet"]  # a refusal by name is not a failure
+    pages[1].pop("refused")
+    assert len(newcomer.judged(pages)) == 3
     with pytest.raises(SystemExit):
         newcomer.parse(["--docker", "--only", "wallet"])
 
