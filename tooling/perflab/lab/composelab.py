@@ -6,9 +6,14 @@ name and nothing is published beyond the engine.
 
 The containers are named perflab-ab-8091, perflab-ab-8092, ... (the native instances' names), labelled perflab.ab,
 and removed when their run ends; `docker ps --filter label=perflab.ab` lists what a killed run left. Their JVM's
-process is the engine's: the runner reads their metrics over HTTP but no process CPU or JFR here.
+process is the engine's: the runner reads their metrics over HTTP, and their CPU (and MariaDB's and Redis') as the
+engine counts it for each container (its stats API, over the socket the runner mounts); no JFR here.
 """
+import http.client
+import json
+import math
 import os
+import socket
 import subprocess
 import time
 from collections.abc import Iterable, Mapping
@@ -117,6 +122,12 @@ class ComposeApp(launcher.App):
         assert self.started_ms is not None, "start first"
         return self.started_ms
 
+    def engine_cpu_seconds(self) -> dict[str, float]:
+        """Its container's CPU seconds, and those of compose's MariaDB and Redis, as the engine counts them."""
+        return {"app": container_cpu_seconds(self.container),
+                "mariadb": container_cpu_seconds(service_container("mariadb")),
+                "redis": container_cpu_seconds(service_container("redis"))}
+
     def stop(self) -> None:
         """Its log kept in .perflab/<instance>.log, then the container removed (none is no error)."""
         kept = docker("logs", self.container)
@@ -124,6 +135,36 @@ class ComposeApp(launcher.App):
             self.log_file.parent.mkdir(parents=True, exist_ok=True)
             self.log_file.write_text(kept.stdout + kept.stderr)
         docker("rm", "--force", self.container)
+
+
+class EngineConnection(http.client.HTTPConnection):
+    """HTTP to the Docker engine's API over its unix socket (DOCKER_HOST's, else /var/run/docker.sock)."""
+
+    def __init__(self, timeout: float = 10) -> None:
+        super().__init__("localhost", timeout=timeout)
+        host = os.environ.get("DOCKER_HOST", "")
+        self.socket_path = host.removeprefix("unix://") if host.startswith("unix://") else "/var/run/docker.sock"
+
+    def connect(self) -> None:
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(self.timeout)
+        self.sock.connect(self.socket_path)
+
+
+def container_cpu_seconds(container: str) -> float:
+    """The CPU seconds a container has used since it started (the engine's stats: cpu_stats.cpu_usage.total_usage,
+    its cgroup's counter, in ns); NaN when the engine does not answer or knows no such container."""
+    connection = EngineConnection()
+    try:
+        connection.request("GET", f"/containers/{container}/stats?stream=false&one-shot=true")
+        answer = connection.getresponse()
+        if answer.status != 200:
+            return math.nan
+        return float(json.loads(answer.read())["cpu_stats"]["cpu_usage"]["total_usage"]) / 1e9
+    except (OSError, ValueError, KeyError, TypeError, http.client.HTTPException):
+        return math.nan
+    finally:
+        connection.close()
 
 
 def running(container: str) -> bool:

@@ -67,6 +67,11 @@ class App:
     def pid(self) -> int | None:
         return self.files.pid()
 
+    def engine_cpu_seconds(self) -> dict[str, float]:
+        """CPU seconds a container engine counts for it and the lab's services: none for a process of this machine
+        (a window reads its /proc) or a cluster's app."""
+        return {}
+
     def builds_working_tree(self) -> bool:
         """Whether its start runs target/perflab.jar (which appctl builds when stale), not a commit's jar."""
         return "--jar" not in self.options

@@ -39,6 +39,8 @@ class WindowApp(Protocol):
     whether its database is the lab's MariaDB, whose global counters the window then reads (a cluster's is not)."""
     lab_database: bool
 
+    def engine_cpu_seconds(self) -> dict[str, float]: ...
+
     @property
     def url(self) -> str: ...
 
@@ -178,9 +180,13 @@ class Window:
         self.probe_output = {m["name"]: outputs[self._probe_command(m)] for m in self.probes}
 
     def _cpu(self) -> dict[str, float]:
+        """CPU seconds so far of the app, MariaDB and Redis (their processes here, or their containers as the engine
+        counts them: the compose lab's) and of the machine; NaN for what this lab cannot read."""
+        if not self.local:
+            return {"app": math.nan, "mariadb": math.nan, "redis": math.nan, "machine": math.nan,
+                    **self.app.engine_cpu_seconds()}
         return {"app": process_cpu_seconds(self.app.pid()), "mariadb": process_cpu_seconds(self.db_pid),
-                "redis": process_cpu_seconds(self.redis_pid),
-                "machine": machine_cpu_seconds() if self.local else math.nan}
+                "redis": process_cpu_seconds(self.redis_pid), "machine": machine_cpu_seconds()}
 
     def _limits(self) -> dict[str, dict[str, Any] | None]:
         """The CPU limits on the app and MariaDB (machine.snapshot: share, cgroup counters) for a local lab."""

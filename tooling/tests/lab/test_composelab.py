@@ -158,3 +158,47 @@ def test_compose_gets_its_own_database_password_not_the_native_stacks(tmp_path, 
     assert labenv.NATIVE_PASSWORD_MARK not in labenv.compose_environ(generated)
     given = labenv.load_env(environ={"PATH": "/bin", "PERFLAB_DB_PASSWORD": "mine"})
     assert labenv.compose_environ(given)["PERFLAB_DB_PASSWORD"] == "mine"
+
+
+def test_a_containers_cpu_is_the_engines_count_read_over_its_socket_and_nan_when_it_does_not_answer(tmp_path,
+                                                                                                   monkeypatch):
+    import http.server
+    import json
+    import math
+    import socketserver
+    import threading
+    asked = []
+
+    class Engine(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            asked.append(self.path)
+            known = self.path.startswith("/containers/perflab-ab-8091/")
+            body = json.dumps({"cpu_stats": {"cpu_usage": {"total_usage": 2_500_000_000}}} if known
+                              else {"message": "No such container"}).encode()
+            self.send_response(200 if known else 404)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    class UnixEngine(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
+        def get_request(self):
+            connection, _ = super().get_request()
+            return connection, ("engine", 0)  # BaseHTTPRequestHandler wants an address pair
+
+    path = str(tmp_path / "docker.sock")
+    server = UnixEngine(path, Engine)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        monkeypatch.setenv("DOCKER_HOST", f"unix://{path}")
+        assert composelab.container_cpu_seconds("perflab-ab-8091") == 2.5
+        assert asked == ["/containers/perflab-ab-8091/stats?stream=false&one-shot=true"]
+        assert math.isnan(composelab.container_cpu_seconds("perflab-mariadb-1"))  # 404: not the engine's
+        cpu = wallet_apps()[0].engine_cpu_seconds()
+        assert cpu["app"] == 2.5 and set(cpu) == {"app", "mariadb", "redis"}
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert math.isnan(composelab.container_cpu_seconds("perflab-ab-8091"))  # no engine on the socket

@@ -90,6 +90,7 @@ class FakeApp:
         self.url = f"http://127.0.0.1:{self.server.server_port}"
         self.label, self.instance = "fake", "fake-1"
         self.lab_database = False  # the fake has no database: no MariaDB counters to read
+        self.engine_cpu_seconds = dict  # no engine counts its CPU: NaN
 
     def start(self):
         pass
