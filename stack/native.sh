@@ -308,7 +308,9 @@ up_prometheus() {
   port_open "$PERFLAB_PROMETHEUS_PORT" && return 0
   mkdir -p "$STATE/prometheus" "$RUN"
   [ -f "$RUN/prometheus-app-targets.json" ] || prometheus_targets
-  sed "s|__APP_TARGETS__|$RUN/prometheus-app-targets.json|" "$ROOT/prometheus/prometheus-native.yml" >"$RUN/prometheus.yml"
+  mkdir -p "$RUN/ab-targets"  # the A/B runner's variants, one file each while they run (tooling/perflab/lab/scrape.py)
+  sed -e "s|__APP_TARGETS__|$RUN/prometheus-app-targets.json|" -e "s|__AB_TARGETS__|$RUN/ab-targets|" \
+    "$ROOT/prometheus/prometheus-native.yml" >"$RUN/prometheus.yml"
   nohup prometheus --config.file="$RUN/prometheus.yml" --storage.tsdb.path="$STATE/prometheus" \
     --web.listen-address="127.0.0.1:$PERFLAB_PROMETHEUS_PORT" --web.enable-remote-write-receiver \
     --storage.tsdb.retention.time=7d >"$LOG/prometheus.log" 2>&1 &

@@ -181,6 +181,13 @@ if ! on_engine env PERFLAB_PIP_WHEELS=stack/docker/wheels ./perflab ab wallet --
   diagnose "the runner's wallet smoke on compose failed"; exit 1
 fi
 native_untouched
+# Grafana showed each variant's meters while it ran: compose's Prometheus scraped its three app containers (the
+# runner names each in a file_sd file while it runs, tooling/perflab/lab/scrape.py), each up at least once
+scraped=$(in_ns curl -s --get http://127.0.0.1:9090/api/v1/query \
+  --data-urlencode 'query=count(max_over_time(up{app_instance=~"ab-.+"}[30m]) == 1)' \
+  | python3 -c 'import json, sys; r = json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else 0)')
+say "compose's Prometheus scraped ${scraped} of the runner's 3 variants while they ran"
+[ "$scraped" -ge 3 ] || { diagnose "compose's Prometheus scraped $scraped of the runner's 3 variants"; exit 1; }
 start_sampling
 
 phase "k6 smoke (profile load)"

@@ -27,7 +27,7 @@ LAYERS = {
     # network profiles (compose_settings); the stack, the app instances and the transfer clients the suites run against
     # (chaos_lab, chaos_clients)
     3: ("lab control", ["lab.labenv", "lab.foreground", "lab.machine", "lab.pinning", "lab.appctl", "lab.aotcache",
-                        "lab.lbctl", "lab.launcher", "lab.lb", "lab.network", "lab.labsecrets", "measure.k6io",
+                        "lab.lbctl", "lab.scrape", "lab.launcher", "lab.lb", "lab.network", "lab.labsecrets", "measure.k6io",
                         "measure.prom", "lab.refs", "lab.datasets.seedlib", "lab.datasets.seedclone",
                         "lab.datasets.innodb_locks", "lab.datasets.seed_wallet", "lab.datasets.seed_wallet_redis",
                         "lab.datasets.seed_route", "lab.compose_settings", "lab.composelab", "checks.chaos_lab",

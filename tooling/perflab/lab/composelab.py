@@ -23,6 +23,7 @@ from perflab.lab import appctl
 from perflab.lab import compose_settings
 from perflab.lab import labenv
 from perflab.lab import launcher
+from perflab.lab import scrape
 
 LABEL = "perflab.ab"
 # compose's project is `perflab` (docker-compose.yml's name): its app image, network and secrets volume
@@ -111,6 +112,7 @@ class ComposeApp(launcher.App):
         deadline = time.monotonic() + appctl.READY_WITHIN
         while time.monotonic() < deadline:
             if appctl.ready(self.url, timeout=2):
+                scrape.register(self.instance, f"{self.container}:{APP_PORT}")  # compose's Prometheus scrapes it
                 return
             if not running(self.container):
                 raise SystemExit(f"the app container for {self.label} exited during startup:\n{logs(self.container)}")
@@ -130,6 +132,7 @@ class ComposeApp(launcher.App):
 
     def stop(self) -> None:
         """Its log kept in .perflab/<instance>.log, then the container removed (none is no error)."""
+        scrape.unregister(self.instance)
         kept = docker("logs", self.container)
         if kept.returncode == 0:
             self.log_file.parent.mkdir(parents=True, exist_ok=True)

@@ -16,6 +16,7 @@ from typing import Any
 from perflab.lab import appctl
 from perflab.lab import labenv
 from perflab.lab import refs
+from perflab.lab import scrape
 
 from perflab.paths import ROOT
 BASE_PORT = int(os.environ.get("PERFLAB_AB_PORT", "8091"))
@@ -89,6 +90,7 @@ class App:
             appctl.start(self.start_args(jvm_opts), say=lambda line: None)
         except SystemExit as failed:
             raise SystemExit(f"the app for {self.label} did not start (log {self.log_file}): {failed.code}") from None
+        scrape.register(self.instance, f"127.0.0.1:{self.port}")  # Grafana shows its meters while it runs
 
     def start_in_background(self, jvm_opts: str = "") -> None:
         """Launches without waiting for readiness (the cold-start shape races k6 against the start); `jvm_opts`
@@ -105,6 +107,7 @@ class App:
         return int(self.files.started_file.read_text().strip())
 
     def stop(self) -> None:
+        scrape.unregister(self.instance)
         self.files.stop(quiet=True)
 
 

@@ -162,6 +162,18 @@ class StackConsistencyTest {
         assertThat(read("stack/native.sh")).contains("set -- \"app=$PERFLAB_APP_PORT\"");
     }
 
+    @Test
+    @SuppressWarnings("unchecked")
+    void composesPrometheusReadsTheTargetsTheRunnerWritesForItsVariants() throws IOException {
+        // the runner writes one file_sd file per running variant into the volume (lab/scrape.py); prometheus reads it
+        assertThat((List<String>) service("prometheus").get("volumes"))
+                .contains("perflab-ab-targets:/etc/prometheus/ab-targets:ro");
+        assertThat((List<String>) service("runner").get("volumes")).contains("perflab-ab-targets:/perflab-ab-targets");
+        assertThat(((Map<String, Object>) service("runner").get("environment")).get("PERFLAB_SCRAPE_TARGETS"))
+                .isEqualTo("/perflab-ab-targets");
+        assertThat(read("prometheus/prometheus.yml")).contains("/etc/prometheus/ab-targets/*.json");
+    }
+
     private static String port(String address) {
         return address.substring(address.lastIndexOf(':') + 1);
     }
