@@ -2,8 +2,10 @@
 """A light, concurrent Redis workload for the layout experiment (stdlib only): GET of one small key at a fixed
 rate over its own connection, in Redis database DB (default 3, not the app's), for SECONDS; prints p50/p99/max
 in ms. While the app moves a multi-megabyte value, single-threaded Redis makes this GET wait.
-usage: redis-probe.py [SECONDS=30] [RATE=200] [DB=3]; Redis' password from REDISCLI_AUTH, else the install's secrets
-(PERFLAB_SECRETS_DIR, default .perflab/secrets, relative to the working directory: the repository root)."""
+usage: redis-probe.py [SECONDS=30] [RATE=200] [DB=3]; Redis at PERFLAB_REDIS_HOST:PERFLAB_REDIS_PORT (the lab's:
+127.0.0.1:6379 natively, compose's `redis` service in its runner); its password from REDISCLI_AUTH, else the
+install's secrets (PERFLAB_SECRETS_DIR, default .perflab/secrets, relative to the working directory: the repository
+root)."""
 import os
 import pathlib
 import socket
@@ -12,7 +14,8 @@ import time
 
 seconds, rate, db = float(sys.argv[1]) if len(sys.argv) > 1 else 30, int(sys.argv[2]) if len(sys.argv) > 2 else 200, \
     int(sys.argv[3]) if len(sys.argv) > 3 else 3
-sock = socket.create_connection(("127.0.0.1", 6379))
+sock = socket.create_connection((os.environ.get("PERFLAB_REDIS_HOST") or "127.0.0.1",
+                                 int(os.environ.get("PERFLAB_REDIS_PORT") or 6379)))
 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 reader = sock.makefile("rb")
 
