@@ -46,6 +46,7 @@ from typing import Callable, Mapping
 
 from perflab.lab import labenv
 from perflab.lab import labsecrets
+from perflab.lab import seam
 from perflab.checks.newcomer_report import (FIRST_INSIGHT_LIMIT, NEWCOMER_PATH, RESULT_DIR, Record, consistent, exit_code,
                              first_insight, fmt_seconds, merge_docker, merge_only, result_document, write_results)
 from perflab.checks.newcomer_steps import (README, WALKTHROUGHS, DocFormatError, Step, docker_plan, load_pages,
@@ -172,7 +173,7 @@ def compose_down(clone: pathlib.Path, env: dict[str, str], why: str, say: Say) -
     return line
 
 
-REFUSED = "cannot run on the compose lab"  # the compose lab's refusal by name (lab/seam.py's ComposeLab.cannot_run)
+REFUSED = seam.REFUSAL  # the compose lab's refusal by name (ComposeLab.cannot_run)
 
 
 def mark_refusals(records: list[Record]) -> None:

@@ -67,6 +67,9 @@ COMPOSE_IN_THE_WAY = (
     "lab first with ./perflab down")
 
 
+REFUSAL = "cannot run on the compose lab"  # ComposeLab's refusal by name, which the newcomer check recognises
+
+
 class NativeLab:
     """This machine's native stack: services from stack/native.sh, each variant an app process (appctl's launcher)
     on its own port, database and Redis logical database."""
@@ -169,7 +172,7 @@ class ComposeLab(NativeLab):
 
     def cannot_run(self, e: dict[str, Any], pins: Mapping[str, Any]) -> str | None:
         if e.get("kind") == "command":
-            return (f"{e['name']} cannot run on the compose lab: its benchmark is a command of this machine's Maven "
+            return (f"{e['name']} {REFUSAL}: its benchmark is a command of this machine's Maven "
                     "and JDK (./mvnw), which the runner's image does not carry. Run it on the native lab (./perflab "
                     "ab on a Debian or Ubuntu machine without the compose lab running)")
         reasons = []
@@ -185,7 +188,7 @@ class ComposeLab(NativeLab):
             reasons.append("a capacity run reads the app process's CPU from this machine's /proc")
         if not reasons:
             return None
-        return (f"{e['name']} cannot run on the compose lab: {'; '.join(reasons)}. Run it on the native lab "
+        return (f"{e['name']} {REFUSAL}: {'; '.join(reasons)}. Run it on the native lab "
                 "(./perflab ab on a Debian or Ubuntu machine without the compose lab running)")
 
     def ensure_services(self, env: Mapping[str, str]) -> None:
