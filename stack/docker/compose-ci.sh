@@ -175,8 +175,7 @@ phase "the A/B runner on compose: ./perflab ab wallet --smoke (docker compose ru
 # README's Docker path again: with this engine as the host's Docker, ./perflab ab hands the run to compose's runner
 # service. Its image installs the Python packages from wheels fetched here (PyPI is out of the namespace's reach); it
 # starts each variant's app container through the engine's socket (DOCKER_HOST's, which it mounts)
-./perflab python -m pip download -q --disable-pip-version-check --only-binary=:all: -d "$ROOT/stack/docker/wheels" \
-  -r "$ROOT/tooling/requirements.txt" -r "$ROOT/tooling/requirements-dev.txt"
+bash "$ROOT/stack/docker/wheels.sh" stack/docker/wheels
 if ! on_engine env PERFLAB_PIP_WHEELS=stack/docker/wheels ./perflab ab wallet --smoke; then
   diagnose "the runner's wallet smoke on compose failed"; exit 1
 fi

@@ -149,21 +149,20 @@ def one_time_steps(docker: bool, jdk: str | None) -> list[tuple[str, str]]:
 def docker_one_time_steps(env: Mapping[str, str]) -> list[tuple[str, str]]:
     """(title, command) of what the Docker path installs on the host: the Python environment ./perflab runs in, and,
     when the engine has no PyPI (PERFLAB_PIP_WHEELS names a folder of the build context), the wheels its runner
-    image installs from, fetched on the host as stack/docker/compose-ci.sh does."""
+    image installs from, fetched on the host by stack/docker/wheels.sh, as compose-ci.sh does."""
     steps = [("the Python environment (.perflab/venv)", "./perflab python -c 'import sys; print(sys.prefix)'")]
     wheels = env.get("PERFLAB_PIP_WHEELS")
     if wheels:
         steps.append((f"the runner image's Python wheels, fetched on the host ({wheels}: the engine has no PyPI)",
-                      "./perflab python -m pip download -q --disable-pip-version-check --only-binary=:all: "
-                      f"-d {shlex.quote(wheels)} -r tooling/requirements.txt -r tooling/requirements-dev.txt"))
+                      f"bash stack/docker/wheels.sh {shlex.quote(wheels)}"))
     return steps
 
 
 def compose_down(clone: pathlib.Path, env: dict[str, str], why: str, say: Say) -> str:
     """Remove compose's project (every profile's containers) with its volumes, from the clone; the line that says
     so. SystemExit naming the engine when docker compose fails."""
-    command = ["docker", "compose", "--project-directory", str(clone), "--profile", "load", "--profile", "runner",
-               "down", "--volumes", "--remove-orphans", "--timeout", "20"]
+    command = labenv.compose("--profile", "load", "--profile", "runner", "down", "--volumes", "--remove-orphans",
+                             "--timeout", "20", root=clone)
     done = subprocess.run(command, cwd=clone, env=env, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"perflab newcomer --docker: docker compose down failed on the engine at "

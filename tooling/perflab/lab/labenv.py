@@ -3,6 +3,7 @@ readable line when one is down, the JDK 25 that ./perflab found, the app's secre
 stack's script (stack/native.sh), a Docker engine, and the lab's own long-running processes (an app instance, a load
 balancer): a pid file and a log in .perflab, a start that outlives the command, and a stop that waits, within a bound,
 until the process has exited. Stdlib only."""
+import functools
 import os
 import pathlib
 import re
@@ -158,9 +159,9 @@ def docker_engine(environ: Mapping[str, str] | None = None) -> bool:
         return False
 
 
-def compose(*args: str) -> list[str]:
-    """A `docker compose` command line on the repository's compose project."""
-    return ["docker", "compose", "--project-directory", str(ROOT), *args]
+def compose(*args: str, root: pathlib.Path = ROOT) -> list[str]:
+    """A `docker compose` command line on the compose project of `root` (this repository's, unless a clone's)."""
+    return ["docker", "compose", "--project-directory", str(root), *args]
 
 
 def compose_lab_running(environ: Mapping[str, str] | None = None) -> bool:
@@ -193,6 +194,13 @@ def native(*args: str, **options: Any) -> None:
 def native_bin() -> str:
     """Where the native stack keeps its tools (k6): stack/native.sh bin."""
     return subprocess.run([str(NATIVE), "bin"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+
+
+@functools.cache
+def native_run_dir() -> pathlib.Path:
+    """Where the native stack keeps its run files (pid files, MariaDB's socket, the A/B runner's scrape targets): the
+    run/ beside the tools' folder that stack/native.sh bin names. CalledProcessError or OSError when it cannot say."""
+    return pathlib.Path(native_bin()).parent / "run"
 
 
 def ensure_secrets() -> None:

@@ -22,7 +22,7 @@ ENV = "PERFLAB_SCRAPE_TARGETS"
 def native_folder() -> pathlib.Path | None:
     """The native stack's ab-targets folder (beside its run files), or None when stack/native.sh cannot say."""
     try:
-        return pathlib.Path(labenv.native_bin()).parent / "run" / "ab-targets"
+        return labenv.native_run_dir() / "ab-targets"
     except (OSError, subprocess.CalledProcessError):  # no native stack script to ask: no folder
         return None
 

@@ -14,7 +14,6 @@ alongside the load. Mechanism kinds, as declared in an experiment's [[mechanism]
                  KEY=VALUE), e.g. Redis's small-command latency; {seconds}, {port} and {database} in the command are
                  the window's length less 4 s, the app's port and its database
 """
-import functools
 import math
 import os
 import pathlib
@@ -74,18 +73,11 @@ def machine_cpu_seconds(stat: str = "/proc/stat") -> float:
     return math.nan
 
 
-@functools.cache
-def _stack_run_dir() -> pathlib.Path:
-    """Where the native stack keeps its pid files (asked of stack/native.sh once per runner process)."""
-    state = subprocess.run([str(ROOT / "stack" / "native.sh"), "bin"], capture_output=True, text=True).stdout.strip()
-    return pathlib.Path(state).parent / "run"
-
-
 def stack_pid(service: str) -> int | None:
     """The pid of a native-stack service (mariadb, redis), or None when it does not run here."""
     try:
-        return int((_stack_run_dir() / f"{service}.pid").read_text().strip())
-    except (OSError, ValueError):
+        return int((labenv.native_run_dir() / f"{service}.pid").read_text().strip())
+    except (OSError, ValueError, subprocess.CalledProcessError):
         return None
 
 

@@ -365,7 +365,8 @@ def test_the_docker_run_keeps_what_names_the_engine_and_runs_the_first_insight_o
     assert "DOCKER_HOST" not in newcomer.newcomer_env({"DOCKER_HOST": "unix:///run/x.sock"}, ROOT)
     assert [t for t, _ in newcomer.docker_one_time_steps({})] == ["the Python environment (.perflab/venv)"]
     wheels = newcomer.docker_one_time_steps({"PERFLAB_PIP_WHEELS": "stack/docker/wheels"})[1][1]
-    assert "pip download" in wheels and "-d stack/docker/wheels" in wheels
+    assert wheels == "bash stack/docker/wheels.sh stack/docker/wheels"
+    assert "pip download" in (ROOT / "stack/docker/wheels.sh").read_text()
     pages = newcomer_steps.load_pages(ROOT)
     steps = newcomer_steps.docker_plan(pages)
     assert {s.page for s in steps} == {"README", *newcomer_steps.WALKTHROUGHS} and all(s.timed for s in steps)

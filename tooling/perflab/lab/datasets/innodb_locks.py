@@ -23,6 +23,7 @@ import urllib.request
 import xml.etree.ElementTree as ElementTree
 from typing import Any, NamedTuple
 
+from perflab.lab import labenv
 from perflab.lab.datasets import seedlib
 from perflab.paths import ROOT
 MAPPERS = ROOT / "src" / "main" / "resources" / "dev" / "perflab" / "wallet"
@@ -159,9 +160,8 @@ def split_session_output(out: str) -> tuple[int, str]:
 
 
 def admin_socket() -> pathlib.Path:
-    """MariaDB's socket on the native stack (its state directory, as stack/native.sh bin tells, then run/)."""
-    state = subprocess.run([str(ROOT / "stack" / "native.sh"), "bin"], capture_output=True, text=True).stdout.strip()
-    return pathlib.Path(state).parent / "run" / "mariadb.sock"
+    """MariaDB's socket on the native stack, in its run directory."""
+    return labenv.native_run_dir() / "mariadb.sock"
 
 
 def in_compose() -> bool:
