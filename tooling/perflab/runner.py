@@ -39,7 +39,7 @@ from perflab.results import store
 from perflab.analyse import stats
 from perflab.analyse import writeup
 from perflab.measure.cells import measure_cells
-from perflab.plan.planner import commits_mode, delta_for, parse_args, plan
+from perflab.plan.planner import also_deltas_for, commits_mode, delta_for, parse_args, plan
 from perflab.measure.preparation import Context, checkout_commit, identity, machine, prepare
 
 from perflab.paths import ROOT
@@ -231,11 +231,13 @@ def refresh_from_file(e: dict[str, Any]) -> None:
         e["primary"]["floors"] = current["primary"]["floors"]
 
 
-def refresh_margin(e: dict[str, Any], result: dict[str, Any]) -> dict[str, float]:
+def refresh_margin(e: dict[str, Any], result: dict[str, Any]) -> tuple[dict[str, float], dict[str, dict[str, float]]]:
     """δ as a run of this checkout would get it from the file's floors: the result's δ and where it comes from (the
-    report's header names them, so a reader sees which A/A set it) and each profile's, returned."""
-    result["delta"], result["delta_source"], per_profile = delta_for(e, argparse.Namespace(delta=None))
-    return per_profile
+    report's header names them, so a reader sees which A/A set it); each profile's, and each profile's `[primary]
+    also` metrics' own, returned."""
+    args = argparse.Namespace(delta=None)
+    result["delta"], result["delta_source"], per_profile = delta_for(e, args)
+    return per_profile, also_deltas_for(e, args)
 
 
 def reanalyse(name: str) -> int:
@@ -250,12 +252,16 @@ def reanalyse(name: str) -> int:
     e = result["experiment"]
     aa = bool(result.get("calibration"))
     per_profile: dict[str, float] = {}
+    also: dict[str, dict[str, float]] = {}
     if not aa:
         refresh_from_file(e)
-        per_profile = refresh_margin(e, result)
+        per_profile, also = refresh_margin(e, result)
     for cell in result["cells"]:
         cell["delta"] = per_profile.get(cell["profile"], cell.get("delta", stats.MIN_DELTA))
-        cell["comparisons"] = comparison.compare(e, cell["runs"], cell["delta"])
+        cell.pop("also_delta", None)
+        if also.get(cell["profile"]):
+            cell["also_delta"] = also[cell["profile"]]
+        cell["comparisons"] = comparison.compare(e, cell["runs"], cell["delta"], cell.get("also_delta"))
     attach_writeups(e, result["cells"])
     if aa:
         result["calibration"] = comparison.calibrate(e, result["cells"])

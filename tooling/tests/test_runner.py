@@ -168,9 +168,10 @@ def test_reanalysing_a_command_result_is_refused_by_name():
 def test_a_reanalysis_names_the_aa_that_sets_its_margin_even_when_the_floor_is_below_3_percent(monkeypatch):
     from perflab.plan import planner
     monkeypatch.setattr(planner.store, "noise_floor", lambda e, floors: ({"localhost": 0.0, "same-zone": 0.109}, "x-aa"))
+    monkeypatch.setattr(planner.store, "also_floors", lambda e, floors: {"same-zone": {"breaking_rate": 0.5}})
     result = {"delta": 0.03, "delta_source": "default (3 %)"}
-    per_profile = runner.refresh_margin({"name": "x", "primary": {"metric": "tps", "floors": "x-aa"}}, result)
-    assert per_profile == {"localhost": 0.03, "same-zone": 0.109}
+    per_profile, also = runner.refresh_margin({"name": "x", "primary": {"metric": "tps", "floors": "x-aa"}}, result)
+    assert per_profile == {"localhost": 0.03, "same-zone": 0.109} and also == {"same-zone": {"breaking_rate": 0.5}}
     assert result["delta"] == 0.03
     assert "localhost 3.0 %" in result["delta_source"] and "same-zone 10.9 %" in result["delta_source"]
     assert "from x-aa" in result["delta_source"]

@@ -4,7 +4,7 @@ operators for the A/B runner's checks and a command experiment's), and the overa
 verdict is what the file expects. Pure functions of runs and the experiment; nothing here runs or writes."""
 import math
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from perflab.plan import interleave
@@ -126,15 +126,18 @@ def bounded(row: dict[str, Any], held: dict[str, int], note: Callable[[str], str
                 warnings=row.get("warnings", []) + [note(counts)])
 
 
-def compare(e: dict[str, Any], runs: list[dict[str, Any]], delta: float) -> list[dict[str, Any]]:
+def compare(e: dict[str, Any], runs: list[dict[str, Any]], delta: float,
+            also_delta: Mapping[str, float] | None = None) -> list[dict[str, Any]]:
     """Every variant against the baseline (or the variant its `against` names), every metric; Holm across the
     secondary metrics (the claimed ones, the primary and `[primary] also`, are judged on their own intervals). A
-    variant's `also_against` adds its comparison with that variant, as a control (`control`: never claimed)."""
+    variant's `also_against` adds its comparison with that variant, as a control (`control`: never claimed).
+    `also_delta`: the δ of a metric `[primary] also` claims, its own A/A floor's (planner.also_deltas_for); every
+    other metric is judged at `delta`."""
     out = []
     for v in e["variants"][1:]:
-        out.append(compare_pair(e, runs, delta, reference(e, v), v["label"]))
+        out.append(compare_pair(e, runs, delta, reference(e, v), v["label"], also_delta))
         if v.get("also_against") in (x["label"] for x in e["variants"]):
-            out.append(dict(compare_pair(e, runs, delta, v["also_against"], v["label"]), control=True))
+            out.append(dict(compare_pair(e, runs, delta, v["also_against"], v["label"], also_delta), control=True))
     return out
 
 
@@ -151,8 +154,9 @@ def estimator(e: dict[str, Any]) -> str:
 
 
 def compare_pair(e: dict[str, Any], runs: list[dict[str, Any]], delta: float, baseline: str,
-                 candidate: str) -> dict[str, Any]:
+                 candidate: str, also_delta: Mapping[str, float] | None = None) -> dict[str, Any]:
     """One candidate against one baseline on every metric (see compare())."""
+    own_delta = {m: d for m, d in (also_delta or {}).items() if m in e["primary"].get("also", [])}
     primary = e["primary"]["metric"]
     claimed = claimed_metrics(e)
     rows = []
@@ -161,7 +165,8 @@ def compare_pair(e: dict[str, Any], runs: list[dict[str, Any]], delta: float, ba
         if metric not in claimed and all(x != x for x in a + b):
             continue  # a metric no run read (a mechanism of a capacity search, a search stored before it was
             # measured): no row of dashes
-        row = stats.compare(a, b, lower_is_better=lower_is_better(e, metric), delta=delta, estimator=estimator(e))
+        row = stats.compare(a, b, lower_is_better=lower_is_better(e, metric), delta=own_delta.get(metric, delta),
+                            estimator=estimator(e))
         if row["n"] < 2:  # one run per side cannot show a difference from noise, however far apart they are
             row = dict(row, verdict="inconclusive")
         if metric == "capacity":

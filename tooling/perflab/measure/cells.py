@@ -170,7 +170,9 @@ def record_runs(cell: dict[str, Any], runs: list[dict[str, Any]], began: float) 
 def compare_cell(ctx: Context, cell_e: dict[str, Any], cell: dict[str, Any]) -> None:
     """The cell's comparisons so far at its profile's noise floor (and with --leakage the leakage check's)."""
     cell["delta"] = ctx.profile_delta.get(cell["profile"], ctx.delta)
-    cell["comparisons"] = comparison.compare(cell_e, cell["runs"], cell["delta"])
+    if ctx.also_delta.get(cell["profile"]):
+        cell["also_delta"] = ctx.also_delta[cell["profile"]]
+    cell["comparisons"] = comparison.compare(cell_e, cell["runs"], cell["delta"], cell.get("also_delta"))
     if ctx.args.leakage:
         cell["leakage"] = comparison.leakage(cell_e, cell["runs"], cell["delta"])
 

@@ -19,7 +19,7 @@ from perflab.lab import refs
 from perflab.measure import procedures
 from perflab.measure import runwindow
 from perflab.analyse import stats
-from perflab.plan.planner import delta_for, margin, points, rounds_text, warm_start
+from perflab.plan.planner import also_deltas_for, delta_for, margin, points, rounds_text, warm_start
 from perflab.results import store
 
 from perflab.paths import ROOT
@@ -93,6 +93,7 @@ class Context:
         self.progress = Progress(0)  # the run's, once prepare knows how many runs it plans
         self.delta: float = stats.MIN_DELTA  # the smallest change a verdict calls real (main sets it)
         self.profile_delta: dict[str, float] = {}  # the same, per network profile (from the last A/A)
+        self.also_delta: dict[str, dict[str, float]] = {}  # per profile, each `[primary] also` metric's own δ
         self.timings = phases.Timings()  # where the run's time goes (result.json's timings, the last line)
 
     def for_cell(self, e: dict[str, Any], links: dict[str, dict[str, Any]]) -> "Context":
@@ -137,6 +138,7 @@ def prepare(e: dict[str, Any], args: argparse.Namespace, pins: dict[str, frozens
         ctx.delta, delta_source, ctx.profile_delta = (args.delta, "--delta", {}) if args.delta else (stats.MIN_DELTA, f"A/A ({margin()})", {})
     else:
         ctx.delta, delta_source, ctx.profile_delta = delta_for(e, args)
+        ctx.also_delta = also_deltas_for(e, args)
     cells_planned = len(e["profiles"]) * len(points(e))
     rounds_planned = sum(d["rounds"] for d in e["planned"].values()) * len(points(e)) if e.get("planned") else cells_planned * e["rounds"]
     rounds_planned *= args.repeat or 1

@@ -193,6 +193,17 @@ def delta_for(e: dict[str, Any], args: argparse.Namespace) -> tuple[float, str, 
                              f"{listed}, from {source}"), per_profile
 
 
+def also_deltas_for(e: dict[str, Any], args: argparse.Namespace) -> dict[str, dict[str, float]]:
+    """Per network profile, δ of each metric `[primary] also` claims: the larger of stats.MIN_DELTA and that metric's
+    own A/A noise floor (a ramp's breaking rate is not as noisy as its p95, nor as quiet). {} under --delta or the
+    file's min_effect, which set every metric's δ; a metric no A/A calibrated takes its profile's δ (delta_for)."""
+    if args.delta is not None or "min_effect" in e["primary"]:
+        return {}
+    floors = store.also_floors(e, getattr(args, "floors", None))
+    return {profile: {metric: max(stats.MIN_DELTA, floor) for metric, floor in by_metric.items()}
+            for profile, by_metric in floors.items()}
+
+
 def aa_variants(e: dict[str, Any]) -> list[dict[str, Any]]:
     """--aa: the candidate against itself, as two instances of the same configuration. In a duet the twin gets a copy
     of the candidate's database (`<database>_twin`, seeded and reset alike), as an A/B's variants have databases of

@@ -363,6 +363,8 @@ def markdown(result: dict[str, Any]) -> str:
         out += [f"## {cell_title(cell)}", "", *[f"- {m}" for m in box], *([""] if box else []), md_table(HEAD, verdict_rows(cell)), ""]
         if cell.get("delta") not in (None, result["delta"]):
             out.append(f"- δ for this profile: {100 * cell['delta']:.1f} % (its A/A noise floor)")
+        out += [f"- δ for {label(metric)}, claimed beside it: {100 * d:.1f} % (the larger of "
+                f"{100 * stats.MIN_DELTA:.0f} % and its own A/A noise floor)" for metric, d in (cell.get("also_delta") or {}).items()]
         out += [f"- {against_why(result, c)}" for c in cell.get("comparisons", [])]
         if cell.get("lifetimes"):
             out.append(f"- {lifetimes_sentence(cell['lifetimes'])}")

@@ -241,6 +241,7 @@ class Cell(Record):
     tag: str | None = None
     repeat: int | None = None
     delta: Number | None = None
+    also_delta: Mapping[str, Number] | None = None  # δ of each `[primary] also` metric, from its own A/A floor
     planned: Mapping[str, Any] | None = None
     lifetimes: tuple[Any, ...] | None = None
     leakage: tuple[Any, ...] | None = None

@@ -161,6 +161,20 @@ def noise_floor(e: Mapping[str, Any], names: Sequence[str] | str | None = None) 
     return _from_aa(e, names, "noise_floor")
 
 
+def also_floors(e: Mapping[str, Any], names: Sequence[str] | str | None = None) -> dict[str, dict[str, float]]:
+    """The noise floors of the metrics `[primary] also` claims, per network profile and metric ({profile: {metric:
+    floor}}), each from the first named A/A that calibrated it (an A/A calibrates them beside the primary metric,
+    comparison.calibrate); {} when none is named or none calibrated them."""
+    claimed = set(e["primary"].get("also", []))
+    found: dict[str, dict[str, float]] = {}
+    for name in named_floors(e, names):
+        result, _ = aa_result(name)
+        for c in result.get("calibration", []):
+            if c.get("co_primary") and c.get("noise_floor") is not None and c.get("metric") in claimed:
+                found.setdefault(c["profile"], {}).setdefault(c["metric"], c["noise_floor"])
+    return found
+
+
 def aa_level(e: Mapping[str, Any], names: Sequence[str] | str | None = None) -> tuple[dict[str, float], str | None]:
     """The primary metric's median in the named A/A results, per network profile ({profile: value}), and where it
     comes from: what a planted "5 %" is 5 % of (--plant)."""

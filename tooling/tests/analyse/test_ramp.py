@@ -81,6 +81,19 @@ def test_breaking_rate_is_a_claimed_metric_with_its_own_verdict_in_the_first_lin
     assert first.startswith("As expected.") and "also better (breaking rate B/A 1.50" in first
 
 
+def test_a_breaking_rate_claimed_beside_the_p95_is_judged_at_its_own_floor_not_the_p95s(build):
+    r = build.ramp_result()
+    e, runs = r["experiment"], r["cells"][0]["runs"]
+    shared = {x["metric"]: x for x in comparison.compare(e, runs, 1.0)[0]["rows"]}
+    own = {x["metric"]: x for x in comparison.compare(e, runs, 1.0, {"breaking_rate": 0.03, "statements": 0.03})[0]["rows"]}
+    assert shared["breaking_rate"]["verdict"] == "no difference"  # 1.5 inside [1/2, 2], the p95's band
+    assert own["breaking_rate"]["verdict"] == "better" and own["breaking_rate"]["delta"] == 0.03
+    assert own["p95"]["delta"] == 1.0 and own["statements"]["delta"] == 1.0  # a metric not claimed keeps the cell's δ
+    r["cells"][0]["also_delta"] = {"breaking_rate": 0.03}
+    assert "- δ for breaking rate (/s), claimed beside it: 3.0 % (the larger of 3 % and its own A/A noise floor)" \
+        in report.markdown(r)
+
+
 def test_a_claimed_breaking_rate_that_did_not_come_out_fails_the_run(build):
     r = build.ramp_result(b_breaking=200)
     assert r["verdict"]["cells"][0]["also"][0]["verdict"] == "no difference"

@@ -142,6 +142,24 @@ def test_delta_is_the_noise_floor_of_each_profile_from_the_named_aa(tmp_path, mo
     assert "cross-zone 40.0 %, localhost 3.0 %" in source and "from x-aa/result.json" in source
 
 
+def test_a_metric_claimed_beside_the_primary_takes_its_own_floor_from_the_named_aa(tmp_path, monkeypatch, build):
+    monkeypatch.setattr(store, "PUBLISHED", tmp_path)
+    monkeypatch.setattr(store, "ROOT", tmp_path)
+    monkeypatch.setattr(publishing, "ROOT", tmp_path)
+    e = dict(build.experiment(), primary={"metric": "p95", "also": ["breaking_rate"], "expect": "better", "floors": "x-aa"})
+    (tmp_path / "x-aa").mkdir()
+    (tmp_path / "x-aa" / "result.json").write_text(__import__("json").dumps(
+        {"experiment": {"name": e["name"]},
+         "calibration": [{"profile": "same-zone", "metric": "p95", "noise_floor": 1.437},
+                         {"profile": "same-zone", "metric": "breaking_rate", "noise_floor": 0.0, "co_primary": True},
+                         {"profile": "same-zone", "metric": "cpu", "noise_floor": 0.5, "co_primary": True}]}))
+    args = type("Args", (), {"delta": None, "floors": None})()
+    assert planner.delta_for(e, args)[2] == {"same-zone": 1.437}
+    assert planner.also_deltas_for(e, args) == {"same-zone": {"breaking_rate": 0.03}}  # the claimed one, at least 3 %
+    assert planner.also_deltas_for(e, type("Args", (), {"delta": 0.2, "floors": None})()) == {}  # --delta sets all
+    assert planner.also_deltas_for(dict(e, primary=dict(e["primary"], floors=[])), args) == {}
+
+
 def test_a_file_that_extends_another_inherits_its_named_aa_on_the_same_metric_only(tmp_path, monkeypatch, build):
     monkeypatch.setattr(store, "PUBLISHED", tmp_path)
     monkeypatch.setattr(store, "ROOT", tmp_path)
