@@ -177,6 +177,20 @@ def test_a_reanalysis_names_the_aa_that_sets_its_margin_even_when_the_floor_is_b
     assert "from x-aa" in result["delta_source"]
 
 
+def test_a_reanalysis_says_beside_delta_when_its_aa_ran_on_another_machine_than_the_run(monkeypatch):
+    from perflab.plan import planner
+    monkeypatch.setattr(planner.store, "noise_floor", lambda e, floors: ({"same-zone": 1.437}, "x-aa"))
+    monkeypatch.setattr(planner.store, "also_floors", lambda e, floors: {})
+    monkeypatch.setattr(runner.store, "aa_result", lambda name: ({"machine": {"os": "vm-657", "cores": 2}}, name))
+    e = {"name": "x", "primary": {"metric": "p95", "floors": "x-aa"}}
+    result = {"machine": {"os": "vm-782", "cores": 2, "commit": "abc"}}
+    runner.refresh_margin(e, result)
+    assert result["delta_source"].endswith("; its A/A x-aa ran on another machine than this run: os vm-657 (here vm-782)")
+    same = {"machine": {"os": "vm-657", "cores": 2}}
+    runner.refresh_margin(e, same)
+    assert "another machine" not in same["delta_source"]
+
+
 def test_a_reanalysis_takes_the_files_floors_and_write_up_but_keeps_the_run_as_it_ran(tmp_path, monkeypatch):
     from perflab.plan import experiment as experiments
     monkeypatch.setattr(experiments, "DIR", tmp_path)

@@ -138,6 +138,8 @@ def prepare(e: dict[str, Any], args: argparse.Namespace, pins: dict[str, frozens
         ctx.delta, delta_source, ctx.profile_delta = (args.delta, "--delta", {}) if args.delta else (stats.MIN_DELTA, f"A/A ({margin()})", {})
     else:
         ctx.delta, delta_source, ctx.profile_delta = delta_for(e, args)
+        if ctx.profile_delta:  # δ came from the named A/A results
+            delta_source += store.floors_elsewhere_text(e, getattr(args, "floors", None), identity())
         ctx.also_delta = also_deltas_for(e, args)
     cells_planned = len(e["profiles"]) * len(points(e))
     rounds_planned = sum(d["rounds"] for d in e["planned"].values()) * len(points(e)) if e.get("planned") else cells_planned * e["rounds"]
@@ -161,12 +163,10 @@ def prepare(e: dict[str, Any], args: argparse.Namespace, pins: dict[str, frozens
 def calibrated_elsewhere(e: dict[str, Any], floors: list[str] | None) -> list[str]:
     """What the run takes from a result measured on another machine, a line each: the A/A results whose noise
     floors set δ, and the pilot its [setting] rule read (named, each with how to measure it again here)."""
-    lines, here = [], identity()
-    for name in store.named_floors(e, floors):
-        elsewhere = store.measured_elsewhere(store.aa_result(name)[0], here)
-        if elsewhere:
-            lines.append(f"δ's A/A {name} was measured on another machine: {elsewhere}; its noise floor may not hold "
-                         f"here (./perflab ab {e['name']} --aa --publish {name} measures it here)")
+    here = identity()
+    lines = [f"δ's A/A {name} was measured on another machine: {elsewhere}; its noise floor may not hold here "
+             f"(./perflab ab {e['name']} --aa --publish {name} measures it here)"
+             for name, elsewhere in store.floors_elsewhere(e, floors, here)]
     pilot_name = e.get("setting", {}).get("pilot")
     pilot = store.published(pilot_name) if pilot_name and "applied" not in e["setting"] else None
     elsewhere = store.measured_elsewhere(pilot, here) if pilot else None

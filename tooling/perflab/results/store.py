@@ -153,6 +153,22 @@ def aa_result(name: str) -> tuple[dict[str, Any], str]:
     return result, str(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
 
 
+def floors_elsewhere(e: Mapping[str, Any], names: Sequence[str] | str | None, here: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(name, how its machine differs) of each named A/A (named_floors) measured on another machine than `here`; none
+    when `here` records nothing to compare."""
+    if not here:
+        return []
+    return [(name, differs) for name in named_floors(e, names)
+            if (differs := measured_elsewhere(aa_result(name)[0], here))]
+
+
+def floors_elsewhere_text(e: Mapping[str, Any], names: Sequence[str] | str | None, here: Mapping[str, Any]) -> str:
+    """What δ's source adds when its A/A ran on another machine than the run it judges ("" when none did): a report
+    then says so beside δ, as the run's log does."""
+    found = floors_elsewhere(e, names, here)
+    return "".join(f"; its A/A {name} ran on another machine than this run: {differs}" for name, differs in found)
+
+
 def noise_floor(e: Mapping[str, Any], names: Sequence[str] | str | None = None) -> tuple[dict[str, float], str | None]:
     """The noise floors of the A/A results the run names (named_floors), per network profile ({profile: floor}):
     each profile's from the first of them that calibrated it, on this experiment's primary metric (an A/A of
