@@ -453,6 +453,9 @@ abstract class TransferContract {
         ExecutorService threads = Executors.newFixedThreadPool(2);
         try (var other = dataSource.getConnection(); var probe = dataSource.getConnection()) {
             other.setAutoCommit(false);
+            // the probe's locking read must not keep the lock it takes: on a preset with auto-commit off (wallet-after)
+            // a probe that ran before the app locked alice would hold her row, and the app would wait on the probe
+            probe.setAutoCommit(true);
             try (var heavy = other.prepareStatement("INSERT INTO idempotency_key (member_id, idem_key, request_hash,"
                     + " response_status, response_body) VALUES (0, ?, '', 0, '')")) {
                 for (int i = 0; i < 20; i++) { // weight, so that InnoDB picks the app's transaction as the victim
