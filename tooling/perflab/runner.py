@@ -38,7 +38,7 @@ from perflab.render import publishing, report
 from perflab.results import store
 from perflab.analyse import stats
 from perflab.analyse import writeup
-from perflab.measure.cells import measure_cells
+from perflab.measure.cells import judge_cell, measure_cells
 from perflab.plan.planner import also_deltas_for, commits_mode, delta_for, parse_args, plan
 from perflab.measure.preparation import Context, checkout_commit, identity, machine, prepare
 
@@ -260,11 +260,8 @@ def reanalyse(name: str) -> int:
         refresh_from_file(e)
         per_profile, also = refresh_margin(e, result)
     for cell in result["cells"]:
-        cell["delta"] = per_profile.get(cell["profile"], cell.get("delta", stats.MIN_DELTA))
-        cell.pop("also_delta", None)
-        if also.get(cell["profile"]):
-            cell["also_delta"] = also[cell["profile"]]
-        cell["comparisons"] = comparison.compare(e, cell["runs"], cell["delta"], cell.get("also_delta"))
+        delta = per_profile.get(cell["profile"], cell.get("delta", stats.MIN_DELTA))
+        judge_cell(e, cell, delta, also.get(cell["profile"]))
     attach_writeups(e, result["cells"])
     if aa:
         result["calibration"] = comparison.calibrate(e, result["cells"])

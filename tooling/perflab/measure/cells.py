@@ -167,12 +167,19 @@ def record_runs(cell: dict[str, Any], runs: list[dict[str, Any]], began: float) 
             raise SystemExit(f"{run['variant']}: {run['aborted']}")
 
 
+def judge_cell(e: dict[str, Any], cell: dict[str, Any], delta: float, also_delta: dict[str, float] | None) -> None:
+    """Set on the cell its δ, its `[primary] also` metrics' own δ (when an A/A measured them) and its comparisons at
+    them: what a run does after each round and --reanalyse does again."""
+    cell["delta"] = delta
+    cell.pop("also_delta", None)
+    if also_delta:
+        cell["also_delta"] = also_delta
+    cell["comparisons"] = comparison.compare(e, cell["runs"], delta, also_delta)
+
+
 def compare_cell(ctx: Context, cell_e: dict[str, Any], cell: dict[str, Any]) -> None:
     """The cell's comparisons so far at its profile's noise floor (and with --leakage the leakage check's)."""
-    cell["delta"] = ctx.profile_delta.get(cell["profile"], ctx.delta)
-    if ctx.also_delta.get(cell["profile"]):
-        cell["also_delta"] = ctx.also_delta[cell["profile"]]
-    cell["comparisons"] = comparison.compare(cell_e, cell["runs"], cell["delta"], cell.get("also_delta"))
+    judge_cell(cell_e, cell, ctx.profile_delta.get(cell["profile"], ctx.delta), ctx.also_delta.get(cell["profile"]))
     if ctx.args.leakage:
         cell["leakage"] = comparison.leakage(cell_e, cell["runs"], cell["delta"])
 
