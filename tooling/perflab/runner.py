@@ -239,7 +239,7 @@ def refresh_margin(e: dict[str, Any], result: dict[str, Any]) -> tuple[dict[str,
     result["delta"], result["delta_source"], per_profile = delta_for(e, args)
     ran_on = {key: value for key in identity() if (value := (result.get("machine") or {}).get(key)) is not None}
     if per_profile:  # δ came from the named A/A results
-        result["delta_source"] += store.floors_elsewhere_text(e, None, ran_on)
+        result["delta_source"] += store.floors_elsewhere_text(store.floors_elsewhere(e, None, ran_on))
     return per_profile, also_deltas_for(e, args)
 
 

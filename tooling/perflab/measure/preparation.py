@@ -9,6 +9,7 @@ import platform
 import shutil
 import subprocess
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from perflab.measure import k6io
@@ -138,8 +139,13 @@ def prepare(e: dict[str, Any], args: argparse.Namespace, pins: dict[str, frozens
         ctx.delta, delta_source, ctx.profile_delta = (args.delta, "--delta", {}) if args.delta else (stats.MIN_DELTA, f"A/A ({margin()})", {})
     else:
         ctx.delta, delta_source, ctx.profile_delta = delta_for(e, args)
-        if ctx.profile_delta:  # δ came from the named A/A results
-            delta_source += store.floors_elsewhere_text(e, getattr(args, "floors", None), identity())
+    # the named A/A results measured on another machine, read once: δ's source and the log's note both name them
+    noted = not (args.aa or args.smoke or args.delta)
+    floors_found = store.floors_elsewhere(e, getattr(args, "floors", None), identity()) \
+        if ctx.profile_delta or noted else []
+    if ctx.profile_delta:  # δ came from the named A/A results
+        delta_source += store.floors_elsewhere_text(floors_found)
+    if not args.aa:
         ctx.also_delta = also_deltas_for(e, args)
     cells_planned = len(e["profiles"]) * len(points(e))
     rounds_planned = sum(d["rounds"] for d in e["planned"].values()) * len(points(e)) if e.get("planned") else cells_planned * e["rounds"]
@@ -153,23 +159,23 @@ def prepare(e: dict[str, Any], args: argparse.Namespace, pins: dict[str, frozens
         f"machine {e['machine']}" + (f", {pinning.text(ctx.pins)}" if ctx.pins else "")
         + (f", sweep {e['sweep']['parameter']} over {e['sweep']['values']}" if e.get("sweep") else "")
         + f"; δ {100 * ctx.delta:.1f} % ({delta_source}) -> {out_dir}")
-    if not (args.aa or args.smoke or args.delta):
-        for line in calibrated_elsewhere(e, getattr(args, "floors", None)):
+    if noted:
+        for line in calibrated_elsewhere(e, floors_found):
             log(f"  note: {line}")
     ready_data_and_apps(ctx, e, args)
     return ctx, name, delta_source
 
 
-def calibrated_elsewhere(e: dict[str, Any], floors: list[str] | None) -> list[str]:
+def calibrated_elsewhere(e: dict[str, Any], floors_found: Sequence[tuple[str, str]]) -> list[str]:
     """What the run takes from a result measured on another machine, a line each: the A/A results whose noise
-    floors set δ, and the pilot its [setting] rule read (named, each with how to measure it again here)."""
-    here = identity()
+    floors set δ (store.floors_elsewhere's list) and the pilot its [setting] rule read (named, each with how to
+    measure it again here)."""
     lines = [f"δ's A/A {name} was measured on another machine: {elsewhere}; its noise floor may not hold here "
              f"(./perflab ab {e['name']} --aa --publish {name} measures it here)"
-             for name, elsewhere in store.floors_elsewhere(e, floors, here)]
+             for name, elsewhere in floors_found]
     pilot_name = e.get("setting", {}).get("pilot")
     pilot = store.published(pilot_name) if pilot_name and "applied" not in e["setting"] else None
-    elsewhere = store.measured_elsewhere(pilot, here) if pilot else None
+    elsewhere = store.measured_elsewhere(pilot, identity()) if pilot else None
     if elsewhere:
         lines.append(f"the pilot that set this setting ({pilot_name}) was measured on another machine: {elsewhere}; "
                      f"its figure may not hold here (the default, --setting auto, measures it here first)")

@@ -162,10 +162,9 @@ def floors_elsewhere(e: Mapping[str, Any], names: Sequence[str] | str | None, he
             if (differs := measured_elsewhere(aa_result(name)[0], here))]
 
 
-def floors_elsewhere_text(e: Mapping[str, Any], names: Sequence[str] | str | None, here: Mapping[str, Any]) -> str:
-    """What δ's source adds when its A/A ran on another machine than the run it judges ("" when none did): a report
-    then says so beside δ, as the run's log does."""
-    found = floors_elsewhere(e, names, here)
+def floors_elsewhere_text(found: Sequence[tuple[str, str]]) -> str:
+    """What δ's source adds when its A/A ran on another machine than the run it judges (floors_elsewhere's list; ""
+    when none did): a report then says so beside δ, as the run's log does."""
     return "".join(f"; its A/A {name} ran on another machine than this run: {differs}" for name, differs in found)
 
 

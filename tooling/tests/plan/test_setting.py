@@ -118,10 +118,9 @@ def test_a_run_that_measured_its_pilot_here_does_not_name_the_published_one(monk
     wallet = experiments.load("wallet")
     monkeypatch.setattr(store, "published", lambda name: pilot_result([0.01], os_name="vm-there"))
     monkeypatch.setattr(preparation, "identity", lambda: HERE)
-    monkeypatch.setattr(store, "named_floors", lambda e, floors: [])
-    assert len(preparation.calibrated_elsewhere(wallet, None)) == 1
+    assert len(preparation.calibrated_elsewhere(wallet, [])) == 1
     setting.apply(wallet, 0.0177, "here")
-    assert preparation.calibrated_elsewhere(wallet, None) == []
+    assert preparation.calibrated_elsewhere(wallet, []) == []
 
 
 def test_the_report_says_how_the_ramp_was_chosen_and_where_its_pilot_ran():

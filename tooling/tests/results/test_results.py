@@ -249,11 +249,12 @@ def test_a_run_names_each_floor_and_pilot_it_takes_from_another_machine_and_how_
     machines = {"wallet-aa": "vm-a", "wallet-pilot": "vm-b"}
     monkeypatch.setattr(store, "aa_result", lambda name: ({"machine": {"os": machines[name], "cores": 2}}, name))
     monkeypatch.setattr(store, "published", lambda name: {"machine": {"os": machines[name], "cores": 2}})
-    monkeypatch.setattr(preparation, "identity", lambda: {"os": "vm-a", "cores": 2})
-    assert preparation.calibrated_elsewhere(wallet, None) == [
+    def notes_on(machine):  # the run's log note, as the run finds the floors and the pilot on `machine`
+        monkeypatch.setattr(preparation, "identity", lambda: {"os": machine, "cores": 2})
+        return preparation.calibrated_elsewhere(wallet, store.floors_elsewhere(wallet, None, preparation.identity()))
+    assert notes_on("vm-a") == [
         "the pilot that set this setting (wallet-pilot) was measured on another machine: os vm-b (here vm-a); its "
         "figure may not hold here (the default, --setting auto, measures it here first)"]
-    monkeypatch.setattr(preparation, "identity", lambda: {"os": "vm-b", "cores": 2})
-    assert preparation.calibrated_elsewhere(wallet, None) == [
+    assert notes_on("vm-b") == [
         "δ's A/A wallet-aa was measured on another machine: os vm-a (here vm-b); its noise floor may not hold here "
         "(./perflab ab wallet --aa --publish wallet-aa measures it here)"]
