@@ -139,14 +139,13 @@ def prepare(e: dict[str, Any], args: argparse.Namespace, pins: dict[str, frozens
         ctx.delta, delta_source, ctx.profile_delta = (args.delta, "--delta", {}) if args.delta else (stats.MIN_DELTA, f"A/A ({margin()})", {})
     else:
         ctx.delta, delta_source, ctx.profile_delta = delta_for(e, args)
-    # the named A/A results measured on another machine, read once: δ's source and the log's note both name them
+        ctx.also_delta = also_deltas_for(e, args)
+    # the named A/A results measured on another machine, found once: δ's source and the log's note both name them
     noted = not (args.aa or args.smoke or args.delta)
     floors_found = store.floors_elsewhere(e, getattr(args, "floors", None), identity()) \
         if ctx.profile_delta or noted else []
     if ctx.profile_delta:  # δ came from the named A/A results
         delta_source += store.floors_elsewhere_text(floors_found)
-    if not args.aa:
-        ctx.also_delta = also_deltas_for(e, args)
     cells_planned = len(e["profiles"]) * len(points(e))
     rounds_planned = sum(d["rounds"] for d in e["planned"].values()) * len(points(e)) if e.get("planned") else cells_planned * e["rounds"]
     rounds_planned *= args.repeat or 1
