@@ -87,7 +87,8 @@ def test_the_runner_runs_the_pilot_first_on_another_machine_and_takes_its_figure
 
 def test_published_keeps_the_files_ramp_without_running_the_pilot(monkeypatch, tmp_path):
     wallet, measured = run_stage(monkeypatch, tmp_path, pilot_result([0.0177]), wanted="published")
-    assert measured == [] and wallet["load"]["ramp"] == experiments.load("wallet")["load"]["ramp"] == [33, 66, 99, 132, 165]
+    files_ramp = experiments.load("wallet")["load"]["ramp"]
+    assert measured == [] and wallet["load"]["ramp"] == files_ramp != [34, 68, 102, 136, 169]  # not the pilot's here
     assert "applied" not in wallet["setting"]
 
 
